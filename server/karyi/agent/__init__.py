@@ -1,0 +1,1 @@
+"""The agent: the turn loop, tool execution, sessions (SPEC §6)."""

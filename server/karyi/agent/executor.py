@@ -1,0 +1,210 @@
+"""Running one reply's tool calls: check, ask, execute in parallel, report in order.
+
+Calls are submitted as the parser completes them, so a call can start while the model
+is still writing the next one. Each call is checked (parse error, unknown tool, invalid
+parameters, permission) before anything runs; a failing call never stops the others.
+Approvals are asked one at a time in call order; calls that touch the same resource
+(the same file, the same terminal) run in the order written; the rest run in parallel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from karyi.protocol.calls import CallOutcome, ToolCall
+from karyi.tools.base import Confirmation, Permission, Tool, ToolContext, ToolResult
+from karyi.tools.errors import ErrorCode
+from karyi.tools.registry import Toolkit
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """A call waiting for the user's yes or no."""
+
+    call: ToolCall
+    tool: Tool
+    description: str
+    confirmation: Confirmation | None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The user's answer to an ApprovalRequest."""
+
+    allow: bool
+    feedback: str | None = None
+
+
+Approver = Callable[[ApprovalRequest], Awaitable[Decision]]
+
+
+async def approve_all(_request: ApprovalRequest) -> Decision:
+    """An approver for `--yes`: every call is allowed."""
+    return Decision(True)
+
+
+async def deny_all(request: ApprovalRequest) -> Decision:
+    """An approver for non-interactive use without `--yes`."""
+    return Decision(False, None)
+
+
+@dataclass(frozen=True)
+class Executed:
+    """A call and its result."""
+
+    call: ToolCall
+    result: ToolResult
+
+    def outcome(self) -> CallOutcome:
+        """The protocol-level view a dialect renders."""
+        r = self.result
+        return CallOutcome(
+            call=self.call,
+            success=r.success,
+            content=r.llm_content,
+            status=r.status,
+            error_code=r.error.code if r.error else None,
+            data=r.data,
+        )
+
+
+def permission_for(tool: Tool, ctx: ToolContext) -> Permission:
+    """The user's setting for this tool, else the tool's own default."""
+    configured = ctx.settings.tool_permission(tool.name)
+    return Permission(configured) if configured else tool.permission
+
+
+class CallBatch:
+    """The calls of one reply, run as they arrive."""
+
+    def __init__(self, toolkit: Toolkit, ctx: ToolContext, approver: Approver) -> None:
+        self.toolkit = toolkit
+        self.ctx = ctx
+        self.approver = approver
+        self._tasks: list[asyncio.Task[Executed]] = []
+        self._by_resource: dict[str, asyncio.Task[Executed]] = {}
+        self._approval_tail: asyncio.Future[None] | None = None
+
+    def submit(self, call: ToolCall) -> asyncio.Task[Executed]:
+        """Check `call` now and schedule it; returns the task that yields its result."""
+        ctx = dataclasses.replace(self.ctx, call_id=call.id)
+        tool, failure = self._check(call)
+        keys: frozenset[str] = frozenset()
+        gate: tuple[asyncio.Future[None] | None, asyncio.Future[None]] | None = None
+        if failure is None and tool is not None:
+            mode = permission_for(tool, ctx)
+            if mode is Permission.DENY:
+                failure = ToolResult.fail(
+                    ErrorCode.PERMISSION_DENIED,
+                    f"{tool.name} is denied by the user's settings (permissions.tools)",
+                )
+            else:
+                if mode is Permission.CONFIRM:
+                    mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                    gate = (self._approval_tail, mine)
+                    self._approval_tail = mine
+                keys = _resources(tool, call, ctx)
+        deps = [self._by_resource[k] for k in keys if k in self._by_resource]
+        task = asyncio.ensure_future(self._run(call, tool, ctx, failure, deps, gate))
+        for key in keys:
+            self._by_resource[key] = task
+        self._tasks.append(task)
+        return task
+
+    def _check(self, call: ToolCall) -> tuple[Tool | None, ToolResult | None]:
+        if not call.ok:
+            return None, ToolResult.fail(
+                call.error_code or ErrorCode.MALFORMED_CALL, str(call.error)
+            )
+        tool = self.toolkit.get(call.name)
+        if tool is None:
+            return None, ToolResult.fail(
+                ErrorCode.UNKNOWN_TOOL, self.toolkit.unknown_message(call.name)
+            )
+        problem = tool.validate(call.params)
+        if problem:
+            return tool, ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, f"{tool.name}: {problem}")
+        return tool, None
+
+    async def _run(
+        self,
+        call: ToolCall,
+        tool: Tool | None,
+        ctx: ToolContext,
+        failure: ToolResult | None,
+        deps: list[asyncio.Task[Executed]],
+        gate: tuple[asyncio.Future[None] | None, asyncio.Future[None]] | None,
+    ) -> Executed:
+        if failure is not None or tool is None:
+            assert failure is not None
+            return Executed(call, failure)
+        try:
+            if deps:
+                await asyncio.wait(deps)
+            if gate is not None:
+                decision = await self._ask(call, tool, ctx, gate)
+                if not decision.allow:
+                    return Executed(call, _rejected(tool, decision))
+            return Executed(call, await tool.run(call.params, ctx))
+        except asyncio.CancelledError:
+            return Executed(
+                call, ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")
+            )
+
+    async def _ask(
+        self,
+        call: ToolCall,
+        tool: Tool,
+        ctx: ToolContext,
+        gate: tuple[asyncio.Future[None] | None, asyncio.Future[None]],
+    ) -> Decision:
+        before, mine = gate
+        try:
+            if before is not None:
+                await asyncio.shield(before)
+            try:
+                confirmation = tool.confirmation(call.params, ctx)
+            except Exception:
+                confirmation = None
+            request = ApprovalRequest(call, tool, tool.describe(call.params), confirmation)
+            return await self.approver(request)
+        finally:
+            if not mine.done():
+                mine.set_result(None)
+
+    async def finish(self) -> list[Executed]:
+        """Wait for every submitted call; results in call order. Cancelling cancels all."""
+        try:
+            return list(await asyncio.gather(*self._tasks))
+        except asyncio.CancelledError:
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            raise
+
+
+def _resources(tool: Tool, call: ToolCall, ctx: ToolContext) -> frozenset[str]:
+    try:
+        return tool.resources(call.params, ctx)
+    except Exception:  # a path the policy refuses: the call will fail on its own
+        return frozenset()
+
+
+def _rejected(tool: Tool, decision: Decision) -> ToolResult:
+    message = f"the user rejected this {tool.name} call"
+    if decision.feedback:
+        message += f", saying: {decision.feedback}"
+    return ToolResult.fail(ErrorCode.REJECTED, message)
+
+
+async def run_calls(
+    calls: list[ToolCall], toolkit: Toolkit, ctx: ToolContext, approver: Approver
+) -> list[Executed]:
+    """Run a complete list of calls (what `karyi exec` does)."""
+    batch = CallBatch(toolkit, ctx, approver)
+    for call in calls:
+        batch.submit(call)
+    return await batch.finish()

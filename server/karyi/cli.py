@@ -1,0 +1,238 @@
+"""The `karyi` command line (SPEC §10): a thin adapter over the core.
+
+Exit codes: 0 ok, 1 a tool or task failed, 2 bad usage or configuration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from karyi import __version__
+from karyi.agent.executor import (
+    ApprovalRequest,
+    Approver,
+    Decision,
+    Executed,
+    approve_all,
+    run_calls,
+)
+from karyi.protocol import DIALECTS, get_dialect
+from karyi.protocol.calls import ToolCall, events_calls
+from karyi.protocol.jsonscan import JsonSlip, loads_lenient
+from karyi.protocol.native import NativeParser, parse_message
+from karyi.settings import Settings, load_settings
+from karyi.tools.base import ToolContext
+from karyi.tools.profiles import builtin_registry, default_toolkit
+from karyi.tools.prompt import declarations, tool_prompt
+from karyi.tools.registry import Toolkit, ToolLookupError
+from karyi.workspace.workspace import Workspace
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad arguments or configuration: exit code 2 with this message."""
+
+
+def _settings(workspace: Path | None, args: argparse.Namespace) -> Settings:
+    flags = {"dialect": getattr(args, "dialect", None), "profile": getattr(args, "profile", None)}
+    settings = load_settings(workspace, flags=flags)
+    for warning in settings.warnings:
+        print(f"karyi: warning: {warning}", file=sys.stderr)
+    return settings
+
+
+def _toolkit(settings: Settings) -> Toolkit:
+    try:
+        return default_toolkit(builtin_registry(), settings.profile)
+    except ToolLookupError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _workspace(path: str | None) -> Path:
+    root = Path(path or ".").expanduser()
+    if not root.is_dir():
+        raise UsageError(f"--workspace {root}: not a directory")
+    return root.resolve()
+
+
+class TerminalApprover:
+    """Asks on the terminal; refuses when no terminal is available."""
+
+    def __init__(self, tty: IO[str] | None) -> None:
+        self.tty = tty
+
+    async def __call__(self, request: ApprovalRequest) -> Decision:
+        """Show the request and read y/n (anything else is no)."""
+        if self.tty is None:
+            return Decision(
+                False,
+                "no terminal to ask for confirmation (the user can rerun with --yes)",
+            )
+        return await asyncio.to_thread(self._ask, request)
+
+    def _ask(self, request: ApprovalRequest) -> Decision:
+        assert self.tty is not None
+        out = sys.stderr
+        out.write(f"\n{request.description}\n")
+        conf = request.confirmation
+        if conf is not None:
+            for text in (conf.details, conf.diff, conf.url):
+                if text:
+                    out.write(text.rstrip() + "\n")
+        out.write("Allow? [y/N] ")
+        out.flush()
+        answer = self.tty.readline().strip().lower()
+        return Decision(answer in ("y", "yes"))
+
+
+def _open_tty(stdin_used: bool) -> IO[str] | None:
+    if not stdin_used and sys.stdin.isatty():
+        return sys.stdin
+    try:
+        return open("/dev/tty", encoding="utf-8")
+    except OSError:
+        return None
+
+
+def _read_reply(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror}") from None
+
+
+def _parse(text: str, dialect_name: str, toolkit: Toolkit) -> list[ToolCall]:
+    dialect = get_dialect(dialect_name)
+    parser = dialect.parser(toolkit.schema)
+    if isinstance(parser, NativeParser):
+        try:
+            message: Any = loads_lenient(text)
+        except JsonSlip as exc:
+            raise UsageError(
+                f"a native reply must be JSON (tool calls or a message): {exc}"
+            ) from None
+        return events_calls(parse_message(parser, message))
+    return events_calls(parser.parse(text))
+
+
+def _json_result(item: Executed) -> dict[str, Any]:
+    r = item.result
+    return {
+        "index": item.call.index,
+        "id": item.call.id,
+        "name": item.call.name,
+        "success": r.success,
+        "llm_content": r.llm_content,
+        "error": {"code": r.error.code, "message": r.error.message} if r.error else None,
+        "data": r.data,
+    }
+
+
+def cmd_exec(args: argparse.Namespace) -> int:
+    """Parse a model reply and execute its calls."""
+    root = _workspace(args.workspace)
+    settings = _settings(root, args)
+    toolkit = _toolkit(settings)
+    text = _read_reply(args.reply)
+    calls = _parse(text, settings.dialect, toolkit)
+    if not calls:
+        print("karyi: no tool calls found in the reply", file=sys.stderr)
+        if args.json:
+            print("[]")
+        return EXIT_OK
+    workspace = Workspace.open(root, settings.allowed_roots)
+    ctx = ToolContext(workspace=workspace, settings=settings, session_id="exec")
+    approver: Approver = approve_all if args.yes else TerminalApprover(_open_tty(args.reply == "-"))
+    executed = asyncio.run(run_calls(calls, toolkit, ctx, approver))
+    if args.json:
+        print(json.dumps([_json_result(e) for e in executed], ensure_ascii=False, indent=2))
+    else:
+        print(get_dialect(settings.dialect).render_results([e.outcome() for e in executed]))
+    return EXIT_OK if all(e.result.success for e in executed) else EXIT_FAILED
+
+
+def cmd_tools(args: argparse.Namespace) -> int:
+    """Print the generated tool prompt (or the function declarations)."""
+    root = _workspace(args.workspace)
+    settings = _settings(root, args)
+    toolkit = _toolkit(settings)
+    if args.json:
+        print(json.dumps(declarations(toolkit), ensure_ascii=False, indent=2))
+    else:
+        print(tool_prompt(toolkit, settings.dialect), end="")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    top = argparse.ArgumentParser(
+        prog="karyi",
+        description="Karyi: an AI coding agent that lives inside the editor.",
+    )
+    top.add_argument("--version", action="version", version=f"karyi {__version__}")
+    top.add_argument("-v", "--verbose", action="store_true", help="log debug detail to stderr")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--workspace", metavar="DIR", help="workspace root (default: .)")
+        p.add_argument("--dialect", choices=list(DIALECTS), help="the dialect the model speaks")
+        p.add_argument("--profile", metavar="P", help="tool profile (karyi, agentxml, vecli, ...)")
+
+    p = sub.add_parser(
+        "exec",
+        help="execute the tool calls in a model reply",
+        description="Parse a model reply (prose plus tool calls) and execute its calls, "
+        "printing the results in the dialect's result format.",
+    )
+    common(p)
+    p.add_argument("--yes", action="store_true", help="approve calls that need confirmation")
+    p.add_argument("--json", action="store_true", help="print results as a JSON array")
+    p.add_argument(
+        "reply", nargs="?", default="-", metavar="FILE|-", help="the reply (default: stdin)"
+    )
+    p.set_defaults(func=cmd_exec)
+
+    p = sub.add_parser(
+        "tools",
+        help="print the tool prompt for a dialect and profile",
+        description="Print the tool instructions the model gets in its system prompt.",
+    )
+    common(p)
+    p.add_argument("--json", action="store_true", help="print function declarations as JSON")
+    p.set_defaults(func=cmd_tools)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `karyi` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="karyi: %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.func(args))
+    except UsageError as exc:
+        print(f"karyi: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""Turning parameter text written in XML dialects into typed JSON values.
+
+XML carries only text; the tool's JSON Schema says what each parameter should be, so
+`"10"` becomes `10` where an integer is expected and stays `"10"` where a string is.
+Only where no schema says anything does seed 002's blind rule apply.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_INT = re.compile(r"[+-]?\d+\Z")
+_FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?\Z")
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off"}
+
+
+class CoerceError(ValueError):
+    """A parameter's text cannot be read as the type its schema asks for."""
+
+
+def blind(value: str) -> Any:
+    """Seed 002's rule for untyped values: booleans, integers, floats, else the text."""
+    text = value.strip()
+    if text in ("true", "false"):
+        return text == "true"
+    if _INT.match(text):
+        return int(text)
+    if _FLOAT.match(text):
+        return float(text)
+    return value
+
+
+def _one(value: str, kind: str, schema: Mapping[str, Any], where: str) -> Any:
+    text = value.strip()
+    if kind == "string":
+        return value
+    if kind == "integer":
+        if _INT.match(text):
+            return int(text)
+        if _FLOAT.match(text) and float(text).is_integer():
+            return int(float(text))
+        raise CoerceError(f"{where}: expected an integer, got {value!r}")
+    if kind == "number":
+        if _INT.match(text):
+            return int(text)
+        if _FLOAT.match(text):
+            return float(text)
+        raise CoerceError(f"{where}: expected a number, got {value!r}")
+    if kind == "boolean":
+        low = text.lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise CoerceError(f"{where}: expected a boolean (true or false), got {value!r}")
+    if kind == "null":
+        if text in ("", "null"):
+            return None
+        raise CoerceError(f"{where}: expected null, got {value!r}")
+    if kind == "array":
+        if text.startswith("["):
+            try:
+                parsed = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise CoerceError(
+                    f"{where}: expected a JSON array, {exc.msg} at {exc.pos}"
+                ) from exc
+            if isinstance(parsed, list):
+                return parsed
+        items = schema.get("items")
+        return [coerce(value, items if isinstance(items, Mapping) else None, f"{where}[0]")]
+    if kind == "object":
+        try:
+            parsed = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CoerceError(
+                f"{where}: expected a JSON object, {exc.msg} at character {exc.pos}"
+            ) from exc
+        if not isinstance(parsed, dict):
+            raise CoerceError(f"{where}: expected a JSON object, got {type(parsed).__name__}")
+        return parsed
+    return value
+
+
+def coerce(value: str, schema: Mapping[str, Any] | None, where: str) -> Any:
+    """Read `value` as its schema's type; text where the schema gives no type."""
+    if schema is None:
+        return value
+    kind = schema.get("type")
+    if kind is None:
+        return value
+    kinds = [kind] if isinstance(kind, str) else list(kind)
+    if "string" in kinds:
+        return value
+    errors: list[str] = []
+    for k in kinds:
+        try:
+            return _one(value, k, schema, where)
+        except CoerceError as exc:
+            errors.append(str(exc))
+    if len(errors) == 1:
+        raise CoerceError(errors[0])
+    raise CoerceError(f"{where}: expected one of {', '.join(kinds)}, got {value!r}")
+
+
+def property_schema(schema: Mapping[str, Any] | None, name: str) -> Mapping[str, Any] | None:
+    """The schema of one parameter, or None when the tool's schema does not describe it."""
+    if not schema:
+        return None
+    props = schema.get("properties")
+    if isinstance(props, Mapping):
+        sub = props.get(name)
+        if isinstance(sub, Mapping):
+            return sub
+    return None
+
+
+def is_array(schema: Mapping[str, Any] | None) -> bool:
+    """True when the parameter's schema says it holds a list."""
+    if not schema:
+        return False
+    kind = schema.get("type")
+    return kind == "array" or (isinstance(kind, list) and "array" in kind)

@@ -1,0 +1,232 @@
+"""`toolcall`: CDATA tool calls (seed 002), any number per reply.
+
+`<tool_call><name>N</name><params><p><![CDATA[v]]></p>…</params></tool_call>`. The
+text of each call is fed to lxml's incremental `XMLPullParser` as it streams; values
+are typed by the tool's JSON Schema (seed 002's blind rule only where it says nothing).
+Malformed XML falls back to a regex reading of the same text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
+
+from lxml import etree
+
+from karyi.protocol.base import Dialect, ScannerParser, StreamParser, no_schemas
+from karyi.protocol.calls import CallOutcome, DialectState, SchemaLookup
+from karyi.protocol.coerce import CoerceError, blind, coerce, property_schema
+from karyi.protocol.xmlcontent import CDATA_CLOSE, CDATA_OPEN
+from karyi.protocol.xmltext import cdata, xml_safe
+
+OPEN = "<tool_call>"
+CLOSE = "</tool_call>"
+_STOP = re.compile(re.escape(CLOSE) + "|" + re.escape(CDATA_OPEN))
+_FALLBACK_NAME = re.compile(r"<name>\s*(?:<!\[CDATA\[(.*?)\]\]>|([^<]*?))\s*</name>", re.S)
+_FALLBACK_PARAMS = re.compile(r"<params>(.*)</params>", re.S)
+_FALLBACK_PARAM = re.compile(
+    r"<([A-Za-z_][\w.-]*)\s*>\s*(?:<!\[CDATA\[(.*?)\]\]>\s*|(.*?))</\1\s*>", re.S
+)
+
+
+class _Feeder:
+    """Feeds one call's text to an lxml pull parser; remembers the first syntax error."""
+
+    def __init__(self, on_name: Any) -> None:
+        self.parser = etree.XMLPullParser(events=("end",))
+        self.raw: list[str] = []
+        self.error: str | None = None
+        self.root: Any = None
+        self._on_name = on_name
+
+    def __call__(self, text: str) -> None:
+        self.raw.append(text)
+        if self.error is not None:
+            return
+        try:
+            self.parser.feed(text)
+        except etree.XMLSyntaxError as exc:
+            self.error = str(exc).split(" (<string>")[0]
+            return
+        self._events()
+
+    def _events(self) -> None:
+        for _event, item in self.parser.read_events():
+            el: Any = item
+            parent = el.getparent()
+            if el.tag == "name" and parent is not None and parent.tag == "tool_call":
+                self._on_name((el.text or "").strip())
+            if el.tag == "tool_call":
+                self.root = el
+
+
+class ToolCallParser(ScannerParser):
+    """Streaming parser for `<tool_call>` blocks."""
+
+    def run(self) -> Generator[None, None, None]:
+        """Prose and calls until the reply ends."""
+        sc = self.sc
+        while True:
+            found = yield from sc.until(OPEN, self.text)
+            if not found:
+                return
+            announced: list[str] = []
+
+            def on_name(name: str, announced: list[str] = announced) -> None:
+                if not announced:
+                    announced.append(name)
+                    self.started(name)
+
+            feed = _Feeder(on_name)
+            feed(OPEN)
+            closed = yield from self._body(feed)
+            self._finish(feed, closed)
+
+    def _body(self, feed: _Feeder) -> Generator[None, None, bool]:
+        sc = self.sc
+        while True:
+            m = yield from sc.until_re(_STOP, len(CLOSE), feed)
+            if m is None:
+                return False
+            if m.group() == CLOSE:
+                feed(CLOSE)
+                return True
+            inner: list[str] = []
+            ok = yield from sc.until(CDATA_CLOSE, inner.append)
+            feed(CDATA_OPEN + "".join(inner) + (CDATA_CLOSE if ok else ""))
+            if not ok:
+                return False
+
+    def _finish(self, feed: _Feeder, closed: bool) -> None:
+        raw = "".join(feed.raw)
+        if not closed:
+            self.emit("", {}, raw=raw, error=f"unclosed {OPEN}: the reply ended before {CLOSE}")
+            return
+        if feed.error is None:
+            try:
+                feed.parser.close()
+            except etree.XMLSyntaxError as exc:
+                feed.error = str(exc)
+        if feed.error is None and feed.root is not None:
+            name, values = _from_tree(feed.root)
+        else:
+            name, values = _from_regex(raw)
+        if not name:
+            self.emit("", {}, raw=raw, error=f"{OPEN} has no <name>: write <name>TOOL</name>")
+            return
+        try:
+            params = _typed(name, values, self.schemas(name))
+        except CoerceError as exc:
+            self.emit(name, {}, raw=raw, error=str(exc))
+            return
+        self.emit(name, params, raw=raw)
+
+
+def _from_tree(root: Any) -> tuple[str, list[tuple[str, str]]]:
+    name = (root.findtext("name") or "").strip()
+    params = root.find("params")
+    values: list[tuple[str, str]] = []
+    if params is not None:
+        values = [
+            (str(child.tag), child.text or "") for child in params if child.tag is not etree.Comment
+        ]
+    return name, values
+
+
+def _from_regex(raw: str) -> tuple[str, list[tuple[str, str]]]:
+    m = _FALLBACK_NAME.search(raw)
+    name = ((m.group(1) if m.group(1) is not None else m.group(2)) or "").strip() if m else ""
+    values: list[tuple[str, str]] = []
+    pm = _FALLBACK_PARAMS.search(raw)
+    if pm:
+        for p in _FALLBACK_PARAM.finditer(pm.group(1)):
+            values.append((p.group(1), p.group(2) if p.group(2) is not None else p.group(3)))
+    return name, values
+
+
+def _typed(
+    name: str, values: list[tuple[str, str]], schema: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    grouped: dict[str, list[str]] = {}
+    for key, value in values:
+        grouped.setdefault(key, []).append(value)
+    out: dict[str, Any] = {}
+    for key, vals in grouped.items():
+        sub = property_schema(schema, key)
+        where = f"{name}.{key}"
+        if sub is None or sub.get("type") is None:
+            typed = [blind(v) for v in vals]
+            out[key] = typed[0] if len(typed) == 1 else typed
+        elif len(vals) > 1:
+            items = sub.get("items")
+            item_schema = items if isinstance(items, Mapping) else None
+            out[key] = [coerce(v, item_schema, f"{where}[{i}]") for i, v in enumerate(vals)]
+        else:
+            out[key] = coerce(vals[0], sub, where)
+    return out
+
+
+class ToolCallXml(Dialect):
+    """Seed 002's `<tool_call>` format."""
+
+    name = "toolcall"
+    summary = "CDATA tool calls: <tool_call><name/><params/></tool_call> (seed 002)"
+
+    def parser(
+        self, schemas: SchemaLookup = no_schemas, state: DialectState | None = None
+    ) -> StreamParser:
+        """See `Dialect.parser`."""
+        return ToolCallParser(schemas, state)
+
+    def render_results(self, outcomes: Sequence[CallOutcome]) -> str:
+        """One `<tool_result>` per call, in call order."""
+        return "\n".join(format_tool_result(o) for o in outcomes)
+
+    def format_call(self, name: str, params: Mapping[str, Any]) -> str:
+        """Seed 002's exact call layout."""
+        lines = [OPEN, f"  <name>{xml_safe(name)}</name>", "  <params>"]
+        for key, value in params.items():
+            lines.append(f"    <{key}>{cdata(_text(value))}</{key}>")
+        lines += ["  </params>", CLOSE]
+        return "\n".join(lines)
+
+    def instructions(self) -> str:
+        """The `<tool_call>` rules, for the system prompt."""
+        return _INSTRUCTIONS
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def format_tool_result(outcome: CallOutcome) -> str:
+    """Seed 002's `format_tool_result`: one call's result as XML."""
+    status = "success" if outcome.success else "error"
+    if outcome.status and outcome.status not in ("ok", "error"):
+        status = outcome.status
+    lines = [
+        "<tool_result>",
+        f"  <name>{xml_safe(outcome.call.name)}</name>",
+        f"  <status>{status}</status>",
+    ]
+    if outcome.success:
+        lines.append(f"  <result>{cdata(outcome.content)}</result>")
+    else:
+        code = f' code="{outcome.error_code}"' if outcome.error_code else ""
+        lines.append(f"  <error{code}>{cdata(outcome.content)}</error>")
+    lines.append("</tool_result>")
+    return "\n".join(lines)
+
+
+_INSTRUCTIONS = """\
+# How to use tools (tool_call XML)
+Call a tool by writing a <tool_call> element; put every parameter value in CDATA.
+You may write several calls; then stop and wait for the <tool_result> elements.
+Never write <tool_result> yourself. Use $KARYI{NAME} in a value to insert a secret.
+"""

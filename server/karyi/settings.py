@@ -1,0 +1,369 @@
+"""Settings (SPEC §10): defaults, user file, workspace file, editor, environment, flags.
+
+Later layers win; objects merge key by key. Every layer is checked key by key against
+the schema below: an unknown or invalid key is dropped with a warning that names the
+source, the key and what was expected, and the lower layer's value stays in force.
+The workspace file comes with the repository, so it may only tighten: it cannot set a
+tool to `auto`, allow commands, or add allowed roots (a cloned repository must not be
+able to free the agent).
+Settings are loaded once and passed down; nothing reads them from a global.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_config_dir
+
+from karyi.protocol import DIALECTS
+from karyi.protocol.jsonscan import strip_trailing_commas
+from karyi.tools.schema import ParamValidator
+
+_PERMISSION = {"type": "string", "enum": ["auto", "confirm", "deny"]}
+_PATTERNS = {"type": "array", "items": {"type": "string"}}
+
+SCHEMA: dict[str, dict[str, Any]] = {
+    "model": {
+        "type": "string",
+        "pattern": r"^[A-Za-z][\w-]*:.+$",
+        "description": "provider:name, e.g. openai:gpt-4.1 or script:examples/demo/fix.yaml",
+    },
+    "baseUrl": {"type": ["string", "null"], "description": "the provider's base URL"},
+    "apiKeyEnv": {"type": ["string", "null"], "description": "variable that holds the API key"},
+    "dialect": {"type": "string", "enum": list(DIALECTS)},
+    "profile": {"type": "string", "description": "tool profile name"},
+    "agents": {
+        "type": "object",
+        "additionalProperties": {
+            "type": "object",
+            "properties": {
+                "instructions": {"type": "string"},
+                "description": {"type": "string"},
+                "model": {"type": "string"},
+                "dialect": {"type": "string", "enum": list(DIALECTS)},
+                "profile": {"type": "string"},
+                "tools": {"type": "array", "items": {"type": "string"}},
+                "maxSteps": {"type": "integer", "minimum": 1},
+            },
+            "additionalProperties": False,
+        },
+    },
+    "permissions": {
+        "type": "object",
+        "properties": {
+            "tools": {"type": "object", "additionalProperties": _PERMISSION},
+            "commands": {
+                "type": "object",
+                "properties": {"allow": _PATTERNS, "deny": _PATTERNS, "confirm": _PATTERNS},
+                "additionalProperties": False,
+            },
+        },
+        "additionalProperties": False,
+    },
+    "mcpServers": {"type": "object", "additionalProperties": {"type": "object"}},
+    "tools": {
+        "type": "object",
+        "properties": {
+            "discoveryCommand": {"type": ["string", "null"]},
+            "callCommand": {"type": ["string", "null"]},
+        },
+        "additionalProperties": False,
+    },
+    "allowedRoots": {"type": "array", "items": {"type": "string"}},
+    "maxSteps": {"type": "integer", "minimum": 1},
+    "shell": {
+        "type": "object",
+        "properties": {
+            "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+            "path": {"type": ["string", "null"]},
+        },
+        "additionalProperties": False,
+    },
+    "gateway": {
+        "type": "object",
+        "properties": {"enableShell": {"type": "boolean"}},
+        "additionalProperties": False,
+    },
+}
+
+DEFAULTS: dict[str, Any] = {
+    "model": "openai:gpt-4.1",
+    "baseUrl": None,
+    "apiKeyEnv": None,
+    "dialect": "toolsxml",
+    "profile": "karyi",
+    "agents": {},
+    "permissions": {"tools": {}, "commands": {"allow": [], "deny": [], "confirm": []}},
+    "mcpServers": {},
+    "tools": {"discoveryCommand": None, "callCommand": None},
+    "allowedRoots": [],
+    "maxSteps": 50,
+    "shell": {"timeoutSeconds": 120, "path": None},
+    "gateway": {"enableShell": False},
+}
+
+ENVIRONMENT = {
+    "KARYI_MODEL": "model",
+    "KARYI_BASE_URL": "baseUrl",
+    "KARYI_DIALECT": "dialect",
+    "KARYI_PROFILE": "profile",
+    "KARYI_MAX_STEPS": "maxSteps",
+}
+PROVIDER_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+_VALIDATORS = {key: ParamValidator(schema, noun="key") for key, schema in SCHEMA.items()}
+_JSONC = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.*?\*/', re.S)
+
+
+@dataclass(frozen=True)
+class SettingsWarning:
+    """A key that was ignored, and why."""
+
+    source: str
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.key}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The merged settings, typed. `values` is the merged JSON form."""
+
+    values: dict[str, Any] = field(default_factory=lambda: json.loads(json.dumps(DEFAULTS)))
+    warnings: tuple[SettingsWarning, ...] = ()
+    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def model(self) -> str:
+        """`provider:name`."""
+        return str(self.values["model"])
+
+    @property
+    def dialect(self) -> str:
+        """The dialect the default agent speaks."""
+        return str(self.values["dialect"])
+
+    @property
+    def profile(self) -> str:
+        """The tool profile of the default agent."""
+        return str(self.values["profile"])
+
+    @property
+    def base_url(self) -> str | None:
+        """The provider's base URL, if set."""
+        value = self.values.get("baseUrl")
+        return str(value) if value else None
+
+    @property
+    def allowed_roots(self) -> list[str]:
+        """Extra roots the path policy allows (absolute)."""
+        return list(self.values["allowedRoots"])
+
+    @property
+    def max_steps(self) -> int:
+        """The most model calls one turn may make."""
+        return int(self.values["maxSteps"])
+
+    @property
+    def shell_timeout(self) -> float:
+        """Overall timeout of one shell command, in seconds."""
+        return float(self.values["shell"]["timeoutSeconds"])
+
+    @property
+    def gateway_shell(self) -> bool:
+        """Whether the gateway's `shell` tool is enabled."""
+        return bool(self.values["gateway"]["enableShell"])
+
+    def tool_permission(self, name: str) -> str | None:
+        """The permission the user set for tool `name`, if any."""
+        value = self.values["permissions"]["tools"].get(name)
+        return str(value) if value else None
+
+    def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
+        """KARYI_API_KEY, else the variable `apiKeyEnv` names, else the provider's usual one."""
+        env = os.environ if env is None else env
+        if env.get("KARYI_API_KEY"):
+            return env["KARYI_API_KEY"]
+        named = self.values.get("apiKeyEnv")
+        if named and env.get(str(named)):
+            return env[str(named)]
+        usual = PROVIDER_KEY_ENV.get(self.model.partition(":")[0])
+        return env.get(usual) if usual else None
+
+    def with_values(self, **changes: Any) -> Settings:
+        """A copy with top-level keys replaced (for tests and programmatic callers)."""
+        return Settings({**self.values, **changes}, self.warnings, self.sources)
+
+
+def user_settings_path(env: Mapping[str, str] | None = None) -> Path:
+    """`<user config dir>/karyi/settings.json` (KARYI_CONFIG_DIR overrides the dir)."""
+    env = os.environ if env is None else env
+    base = env.get("KARYI_CONFIG_DIR") or user_config_dir("karyi", appauthor=False)
+    return Path(base) / "settings.json"
+
+
+def workspace_settings_path(workspace: Path) -> Path:
+    """`.karyi/settings.json` in the workspace."""
+    return workspace / ".karyi" / "settings.json"
+
+
+def loads_jsonc(text: str) -> Any:
+    """JSON with // and /* */ comments and trailing commas, as editors write it."""
+    return json.loads(strip_trailing_commas(_JSONC.sub(lambda m: m.group(1) or "", text)))
+
+
+def _nest(layer: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in layer.items():
+        key = key.removeprefix("karyi.")
+        if "." in key and key.split(".", 1)[0] in SCHEMA:
+            head, _, rest = key.partition(".")
+            sub = out.setdefault(head, {})
+            if isinstance(sub, dict):
+                sub.update(_nest({rest: value}))
+            continue
+        if isinstance(out.get(key), dict) and isinstance(value, dict):
+            out[key].update(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _tighten_only(
+    layer: dict[str, Any], source: str, warnings: list[SettingsWarning]
+) -> dict[str, Any]:
+    """A repository's own settings file may restrict the agent, never free it."""
+    why = "a workspace settings file may only tighten permissions; set it in your user settings"
+    if "allowedRoots" in layer:
+        warnings.append(SettingsWarning(source, "allowedRoots", f"ignored: {why}"))
+        layer = {k: v for k, v in layer.items() if k != "allowedRoots"}
+    perms = layer.get("permissions")
+    if isinstance(perms, dict):
+        tools = perms.get("tools")
+        if isinstance(tools, dict):
+            for name in [n for n, mode in tools.items() if mode == "auto"]:
+                warnings.append(
+                    SettingsWarning(source, f"permissions.tools.{name}", f"'auto' ignored: {why}")
+                )
+                del tools[name]
+        commands = perms.get("commands")
+        if isinstance(commands, dict) and commands.pop("allow", None):
+            warnings.append(
+                SettingsWarning(source, "permissions.commands.allow", f"ignored: {why}")
+            )
+    return layer
+
+
+def _check(
+    layer: Mapping[str, Any],
+    source: str,
+    base: Path,
+    warnings: list[SettingsWarning],
+    *,
+    untrusted: bool = False,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    nested = _nest(layer)
+    if untrusted:
+        nested = _tighten_only(nested, source, warnings)
+    for key, value in nested.items():
+        if key not in SCHEMA:
+            close = difflib.get_close_matches(key, list(SCHEMA), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            warnings.append(SettingsWarning(source, key, f"unknown key, ignored{hint}"))
+            continue
+        errors = _VALIDATORS[key].errors(value)
+        if errors:
+            for e in errors:
+                warnings.append(SettingsWarning(source, key, f"{e}; ignored"))
+            continue
+        if key == "allowedRoots":
+            value = [str((base / os.path.expanduser(r)).resolve()) for r in value]
+        out[key] = value
+    return out
+
+
+def _merge(into: dict[str, Any], layer: Mapping[str, Any]) -> None:
+    for key, value in layer.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def _file_layer(path: Path, warnings: list[SettingsWarning]) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        warnings.append(SettingsWarning(str(path), "(file)", f"cannot read: {exc.strerror}"))
+        return {}
+    try:
+        data = loads_jsonc(text)
+    except json.JSONDecodeError as exc:
+        warnings.append(
+            SettingsWarning(
+                str(path),
+                "(file)",
+                f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
+                "the whole file was ignored",
+            )
+        )
+        return {}
+    if not isinstance(data, dict):
+        warnings.append(SettingsWarning(str(path), "(file)", "expected a JSON object; ignored"))
+        return {}
+    return data
+
+
+def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for var, key in ENVIRONMENT.items():
+        if var in env and env[var] != "":
+            value: Any = env[var]
+            if key == "maxSteps" and value.strip().lstrip("-").isdigit():
+                value = int(value)
+            out[key] = value
+    return out
+
+
+def load_settings(
+    workspace: Path | None = None,
+    *,
+    editor: Mapping[str, Any] | None = None,
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    user_file: Path | None = None,
+) -> Settings:
+    """Merge every layer for `workspace` (see the module docstring)."""
+    env = os.environ if env is None else env
+    warnings: list[SettingsWarning] = []
+    values: dict[str, Any] = json.loads(json.dumps(DEFAULTS))
+    sources = dict.fromkeys(values, "default")
+    cwd = Path.cwd()
+    layers: list[tuple[str, Mapping[str, Any], Path, bool]] = []
+    user = user_file or user_settings_path(env)
+    layers.append((str(user), _file_layer(user, warnings), Path.home(), False))
+    if workspace is not None:
+        ws_file = workspace_settings_path(workspace)
+        layers.append((str(ws_file), _file_layer(ws_file, warnings), workspace, True))
+    if editor:
+        layers.append(("editor settings", editor, workspace or cwd, False))
+    layers.append(("environment", _env_layer(env), cwd, False))
+    if flags:
+        given = {k: v for k, v in flags.items() if v is not None}
+        layers.append(("command line", given, cwd, False))
+    for source, layer, base, untrusted in layers:
+        checked = _check(layer, source, base, warnings, untrusted=untrusted)
+        _merge(values, checked)
+        sources.update(dict.fromkeys(checked, source))
+    return Settings(values, tuple(warnings), sources)

@@ -1,0 +1,194 @@
+"""The tool contract (SPEC §3; seeds 002 and 003 merged).
+
+A tool declares its name, description, JSON Schema and permission default; it can
+validate parameters with a precise message, describe what a call will do in one line,
+say what the user must see before approving it, and execute asynchronously with
+cancellation. Every outcome is a `ToolResult`, including every failure: a tool never
+ends a turn by raising.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.schema import ParamValidator
+
+if TYPE_CHECKING:
+    from karyi.settings import Settings
+    from karyi.workspace.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+
+class Permission(StrEnum):
+    """Whether a call runs at once, waits for the user, or is refused."""
+
+    AUTO = "auto"
+    CONFIRM = "confirm"
+    DENY = "deny"
+
+
+@dataclass(frozen=True)
+class ToolError:
+    """A failure's machine code and the sentence that explains it."""
+
+    code: str
+    message: str
+
+
+@dataclass
+class ToolResult:
+    """What a call produced: text for the model, a view for the user, data for programs."""
+
+    success: bool
+    llm_content: str
+    display: str | dict[str, Any] = ""
+    data: Any = None
+    error: ToolError | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    status: str = ""
+
+    @classmethod
+    def ok(
+        cls,
+        llm_content: str,
+        *,
+        display: str | dict[str, Any] = "",
+        data: Any = None,
+        status: str = "",
+        **metadata: Any,
+    ) -> ToolResult:
+        """A successful result."""
+        return cls(True, llm_content, display or llm_content, data, None, metadata, status)
+
+    @classmethod
+    def fail(
+        cls,
+        code: ErrorCode | str,
+        message: str,
+        *,
+        llm_content: str | None = None,
+        display: str | dict[str, Any] = "",
+        data: Any = None,
+        **metadata: Any,
+    ) -> ToolResult:
+        """A failed result; `llm_content` defaults to the message."""
+        return cls(
+            False,
+            message if llm_content is None else llm_content,
+            display or message,
+            data,
+            ToolError(str(code), message),
+            metadata,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical JSON form (seed 002's `ToolResult.to_dict`)."""
+        out: dict[str, Any] = {
+            "success": self.success,
+            "llm_content": self.llm_content,
+            "display": self.display,
+            "data": self.data,
+            "error": (
+                {"code": self.error.code, "message": self.error.message} if self.error else None
+            ),
+            "metadata": self.metadata,
+        }
+        if self.status:
+            out["status"] = self.status
+        return out
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """What the user must see before approving a call: a command, a diff, a URL."""
+
+    kind: str
+    title: str
+    details: str = ""
+    diff: str | None = None
+    url: str | None = None
+
+
+@dataclass
+class ToolContext:
+    """Everything a running tool may use: the workspace, settings, the session."""
+
+    workspace: Workspace
+    settings: Settings
+    session_id: str = "default"
+    call_id: str = ""
+    on_output: Callable[[str], None] | None = None
+
+
+class Tool(ABC):
+    """Base class of every tool. Subclasses set the class attributes and `execute`."""
+
+    name: ClassVar[str]
+    display_name: ClassVar[str] = ""
+    description: ClassVar[str]
+    parameters: ClassVar[dict[str, Any]]
+    permission: ClassVar[Permission] = Permission.AUTO
+    example: ClassVar[dict[str, Any] | None] = None
+
+    @cached_property
+    def _validator(self) -> ParamValidator:
+        return ParamValidator(self.parameters)
+
+    @property
+    def title(self) -> str:
+        """The name shown to users."""
+        return self.display_name or self.name
+
+    def validate(self, params: Mapping[str, Any]) -> str | None:
+        """None when `params` are acceptable, else every problem in one message."""
+        errors = self._validator.errors(params)
+        if errors:
+            return "; ".join(errors)
+        return self.check(params)
+
+    def check(self, params: Mapping[str, Any]) -> str | None:
+        """The tool's own checks after the schema passed (override when needed)."""
+        return None
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """What the call will do, in one line for the user."""
+        args = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        return f"{self.name}({args})"
+
+    def confirmation(self, params: Mapping[str, Any], ctx: ToolContext) -> Confirmation | None:
+        """Details for the approval prompt; None when there is nothing beyond `describe`."""
+        return None
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """Keys of what the call touches; calls sharing a key run in written order."""
+        return frozenset()
+
+    @abstractmethod
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Do the work. May raise ToolFailure; cancellation arrives as CancelledError."""
+
+    async def run(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Validate, execute, and turn every failure into a result."""
+        problem = self.validate(params)
+        if problem:
+            return ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, f"{self.name}: {problem}")
+        try:
+            return await self.execute(params, ctx)
+        except ToolFailure as exc:
+            return ToolResult.fail(exc.code, exc.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("tool %s failed", self.name)
+            return ToolResult.fail(
+                ErrorCode.TOOL_ERROR, f"{self.name} failed: {type(exc).__name__}: {exc}"
+            )

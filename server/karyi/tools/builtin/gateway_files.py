@@ -1,0 +1,55 @@
+"""Seed 004's gateway `read_file(path)` with the seed's exact success shape.
+
+`{"ok": true, "path", "size", "truncated", "content", "text"}`: `path` as the caller
+wrote it, `size` in bytes on disk, `truncated` when the file exceeds the read limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.workspace.files import decode, read_bytes
+
+GATEWAY_READ_LIMIT = 1024 * 1024
+
+
+class GatewayReadFile(Tool):
+    """Reads a text file inside the allowed roots."""
+
+    name = "read_file"
+    display_name = "Read file"
+    description = "Read a text file in the repository."
+    parameters = {
+        "type": "object",
+        "properties": {"path": {"type": "string", "description": "relative or absolute path"}},
+        "required": ["path"],
+        "additionalProperties": False,
+    }
+    example = {"path": "docs/contracts.md"}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Read {params.get('path')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """The file's text, cut at the read limit with `truncated: true`."""
+        raw = str(params["path"])
+        path = ctx.workspace.resolve(raw)
+        data, size = read_bytes(path, raw, max_bytes=GATEWAY_READ_LIMIT + 4)
+        truncated = size > GATEWAY_READ_LIMIT
+        if truncated:
+            data = data[:GATEWAY_READ_LIMIT]
+        text, _lossy = decode(data)
+        if truncated and text.endswith("\ufffd"):
+            text = text.rstrip("\ufffd")  # a character cut at the limit
+        shape = {
+            "ok": True,
+            "path": raw,
+            "size": size,
+            "truncated": truncated,
+            "content": text,
+            "text": text,
+        }
+        return ToolResult.ok(text, data=shape, display=f"Read `{raw}` ({size} bytes)")

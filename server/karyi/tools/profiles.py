@@ -1,0 +1,53 @@
+"""The built-in profiles (SPEC §3): each seed's tool set under its own names.
+
+Later parts of Karyi add their tools here (write tools, the shell, web, subagents);
+a profile lists only tools that really exist.
+"""
+
+from __future__ import annotations
+
+from karyi.tools.base import Tool
+from karyi.tools.builtin.agentxml_files import GetFileInfo, ListFile, ReadFile
+from karyi.tools.builtin.gateway_files import GatewayReadFile
+from karyi.tools.builtin.karyi_read import ReadTool
+from karyi.tools.builtin.vecli_files import Ls, ReadFileV
+from karyi.tools.registry import Toolkit, ToolRegistry
+
+PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway")
+"""Profile names in the order of the seeds."""
+
+CODING_EXTRAS = (
+    "vecli.grep",
+    "vecli.glob",
+    "vecli.read_many_files",
+    "vecli.web_fetch",
+    "vecli.web_search",
+    "vecli.memory",
+)
+"""What the default coding agent adds to the `karyi` profile (SPEC §3)."""
+
+
+def builtin_registry() -> ToolRegistry:
+    """A registry holding every built-in tool."""
+    reg = ToolRegistry()
+    for profile in PROFILES:
+        reg.declare(profile)
+    tools: dict[str, list[Tool]] = {
+        "karyi": [ReadTool()],
+        "agentxml": [ReadFile(), ListFile(), GetFileInfo()],
+        "vecli": [Ls(), ReadFileV()],
+        "gateway": [GatewayReadFile()],
+    }
+    for profile, items in tools.items():
+        for tool in items:
+            reg.register(profile, tool)
+    return reg
+
+
+def default_toolkit(registry: ToolRegistry, profile: str, agent: str = "default") -> Toolkit:
+    """The toolkit for `profile`; for `karyi`, the coding extras that exist are added."""
+    include: list[str] = []
+    if profile == "karyi":
+        have = {f"{p}.{t.name}" for p, t in registry.all_tools()}
+        include = [ref for ref in CODING_EXTRAS if ref in have]
+    return registry.toolkit(profile, include=include, agent=agent)

@@ -1,0 +1,138 @@
+"""The one path policy every tool and every entry point goes through (SPEC §4, seed 004).
+
+A path is resolved against the workspace root, normalised, and must stay inside the
+workspace or an extra allowed root both as written and after every symlink is
+resolved; the system directories of seed 004 are refused even inside an allowed root.
+Each refusal says which rule refused it, so the model can correct the call.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from karyi.tools.errors import ErrorCode
+
+SYSTEM_DIRS: tuple[str, ...] = (
+    "/bin",
+    "/sbin",
+    "/usr",
+    "/lib",
+    "/lib64",
+    "/etc",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/boot",
+    "/run",
+    "/var/run",
+)
+
+
+class PathError(Exception):
+    """A path the policy refuses, with the seed's error code and the reason."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def within(path: str, directory: str) -> bool:
+    """True when `path` is `directory` or below it (both absolute and normalised)."""
+    if directory == "/":
+        return path.startswith("/")
+    return path == directory or path.startswith(directory + "/")
+
+
+def _with_real(dirs: Iterable[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for d in dirs:
+        for form in (os.path.normpath(d), os.path.realpath(d)):
+            if form not in out:
+                out.append(form)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class PathPolicy:
+    """Allowed roots and protected directories; `resolve` is the only way in."""
+
+    root: Path
+    extra_roots: tuple[Path, ...] = ()
+    protected: tuple[str, ...] = field(default=SYSTEM_DIRS)
+
+    @classmethod
+    def create(
+        cls, root: str | os.PathLike[str], extra_roots: Sequence[str | os.PathLike[str]] = ()
+    ) -> PathPolicy:
+        """A policy for workspace `root` plus `extra_roots` (relative ones from `root`)."""
+        base = Path(os.path.realpath(os.path.abspath(os.path.expanduser(root))))
+        extras = tuple(
+            Path(os.path.realpath(base / os.path.expanduser(str(r)))) for r in extra_roots
+        )
+        return cls(base, extras)
+
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        """The workspace root first, then the extra roots."""
+        return (self.root, *self.extra_roots)
+
+    def _protected_dir(self, path: str) -> str | None:
+        for d in _with_real(self.protected):
+            if within(path, d):
+                return d
+        return None
+
+    def _inside_roots(self, path: str) -> bool:
+        return any(within(path, str(r)) for r in self.roots)
+
+    def _roots_text(self) -> str:
+        extra = ", ".join(str(r) for r in self.extra_roots)
+        return f"the workspace {self.root}" + (f" or the allowed roots {extra}" if extra else "")
+
+    def resolve(self, raw: object, *, param: str = "path") -> Path:
+        """The real absolute path for `raw`, or PathError saying which rule refused it."""
+        if not isinstance(raw, str) or not raw.strip():
+            raise PathError(ErrorCode.INVALID_TOOL_INPUT, f"{param}: expected a non-empty path")
+        if "\x00" in raw:
+            raise PathError(ErrorCode.INVALID_TOOL_INPUT, f"{param}: a path cannot contain NUL")
+        text = os.path.expanduser(raw) if raw.startswith("~") else raw
+        joined = text if os.path.isabs(text) else os.path.join(self.root, text)
+        lexical = os.path.normpath(joined)
+        if lexical.startswith("//"):
+            lexical = "/" + lexical.lstrip("/")
+        if not self._inside_roots(lexical):
+            why = "'..' leads" if ".." in Path(text).parts else "it is"
+            raise PathError(
+                ErrorCode.FORBIDDEN_PATH,
+                f"{param} {raw!r}: {why} outside {self._roots_text()} ({lexical})",
+            )
+        if blocked := self._protected_dir(lexical):
+            raise PathError(
+                ErrorCode.FORBIDDEN_PATH,
+                f"{param} {raw!r}: {lexical} is inside the protected system directory {blocked}",
+            )
+        real = os.path.realpath(lexical)
+        if not self._inside_roots(real):
+            raise PathError(
+                ErrorCode.FORBIDDEN_PATH,
+                f"{param} {raw!r}: a symlink leads to {real}, outside {self._roots_text()}",
+            )
+        if blocked := self._protected_dir(real):
+            raise PathError(
+                ErrorCode.FORBIDDEN_PATH,
+                f"{param} {raw!r}: a symlink leads to {real}, inside the protected system "
+                f"directory {blocked}",
+            )
+        return Path(real)
+
+    def display(self, path: Path) -> str:
+        """How to name `path` to the user and the model: relative inside the workspace."""
+        text = str(path)
+        if within(text, str(self.root)):
+            rel = os.path.relpath(text, self.root)
+            return "." if rel == "." else rel
+        return text
