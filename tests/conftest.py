@@ -1,0 +1,31 @@
+"""Shared fixtures: a real workspace on disk and a tool context over it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from karyi.settings import Settings
+from karyi.tools.base import ToolContext
+from karyi.workspace.workspace import Workspace
+
+
+@pytest.fixture
+def ws_root(tmp_path: Path) -> Path:
+    """A small project: a few files, a subdirectory, a .gitignore."""
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "main.py").write_text("print('hi')\n")
+    (root / "README.md").write_text("# Demo\n\nHello.\n")
+    (root / ".gitignore").write_text("build/\n*.log\n")
+    (root / "build").mkdir()
+    (root / "build" / "out.txt").write_text("generated\n")
+    (root / "debug.log").write_text("noise\n")
+    return root
+
+
+@pytest.fixture
+def ctx(ws_root: Path) -> ToolContext:
+    """A tool context over `ws_root` with default settings."""
+    return ToolContext(workspace=Workspace.open(ws_root), settings=Settings())
