@@ -1,0 +1,1 @@
+"""Model providers: OpenAI-compatible, Anthropic, and scripted replays (SPEC §6)."""
