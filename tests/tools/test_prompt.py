@@ -65,7 +65,7 @@ def test_each_dialect_writes_its_own_example() -> None:
     tool = WebSearchLike()
     toolsxml = describe_tool(tool, get_dialect("toolsxml"))
     assert toolsxml.endswith(
-        '<tools>\n  <web_search query="your_query_here" freshness="noLimit" count="10"/>\n</tools>'
+        '<tools>\n<web_search query="your_query_here" freshness="noLimit" count="10"/>\n</tools>'
     )
     agentxml = describe_tool(tool, get_dialect("agentxml"))
     assert '"name": "web_search"' in agentxml and agentxml.rstrip().endswith("</tools>")

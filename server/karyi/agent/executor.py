@@ -5,15 +5,19 @@ is still writing the next one. Each call is checked (parse error, unknown tool, 
 parameters, permission) before anything runs; a failing call never stops the others.
 Approvals are asked one at a time in call order; calls that touch the same resource
 (the same file, the same terminal) run in the order written; the rest run in parallel.
+Every step is reported as an event.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
+from karyi.agent.events import Event, ToolAwaiting, ToolDone, ToolQueued, ToolRunning
 from karyi.protocol.calls import CallOutcome, ToolCall
 from karyi.tools.base import Confirmation, Permission, Tool, ToolContext, ToolResult
 from karyi.tools.errors import ErrorCode
@@ -32,13 +36,20 @@ class ApprovalRequest:
 
 @dataclass(frozen=True)
 class Decision:
-    """The user's answer to an ApprovalRequest."""
+    """The user's answer to an ApprovalRequest.
+
+    `params` replaces the call's parameters when the user modified the proposal (an
+    edited diff); `note` is told to the model along with the result.
+    """
 
     allow: bool
     feedback: str | None = None
+    params: dict[str, Any] | None = None
+    note: str | None = None
 
 
 Approver = Callable[[ApprovalRequest], Awaitable[Decision]]
+Emit = Callable[[Event], None]
 
 
 async def approve_all(_request: ApprovalRequest) -> Decision:
@@ -46,17 +57,24 @@ async def approve_all(_request: ApprovalRequest) -> Decision:
     return Decision(True)
 
 
-async def deny_all(request: ApprovalRequest) -> Decision:
+async def deny_all(_request: ApprovalRequest) -> Decision:
     """An approver for non-interactive use without `--yes`."""
-    return Decision(False, None)
+    return Decision(False)
+
+
+def _ignore(_event: Event) -> None:
+    return None
 
 
 @dataclass(frozen=True)
 class Executed:
-    """A call and its result."""
+    """A call, its result, what the user decided, and when it ran."""
 
     call: ToolCall
     result: ToolResult
+    decision: str = "auto"
+    started: float = 0.0
+    finished: float = 0.0
 
     def outcome(self) -> CallOutcome:
         """The protocol-level view a dialect renders."""
@@ -77,13 +95,27 @@ def permission_for(tool: Tool, ctx: ToolContext) -> Permission:
     return Permission(configured) if configured else tool.permission
 
 
+Gate = tuple["asyncio.Future[None] | None", "asyncio.Future[None]"]
+
+
 class CallBatch:
     """The calls of one reply, run as they arrive."""
 
-    def __init__(self, toolkit: Toolkit, ctx: ToolContext, approver: Approver) -> None:
+    def __init__(
+        self,
+        toolkit: Toolkit,
+        ctx: ToolContext,
+        approver: Approver,
+        *,
+        emit: Emit = _ignore,
+        before_change: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.toolkit = toolkit
         self.ctx = ctx
         self.approver = approver
+        self.emit = emit
+        self._before_change = before_change
+        self._change_gate: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[Executed]] = []
         self._by_resource: dict[str, asyncio.Task[Executed]] = {}
         self._approval_tail: asyncio.Future[None] | None = None
@@ -93,10 +125,12 @@ class CallBatch:
         ctx = dataclasses.replace(self.ctx, call_id=call.id)
         tool, failure = self._check(call)
         keys: frozenset[str] = frozenset()
-        gate: tuple[asyncio.Future[None] | None, asyncio.Future[None]] | None = None
+        gate: Gate | None = None
+        decision = "auto"
         if failure is None and tool is not None:
             mode = permission_for(tool, ctx)
             if mode is Permission.DENY:
+                decision = "denied"
                 failure = ToolResult.fail(
                     ErrorCode.PERMISSION_DENIED,
                     f"{tool.name} is denied by the user's settings (permissions.tools)",
@@ -107,8 +141,10 @@ class CallBatch:
                     gate = (self._approval_tail, mine)
                     self._approval_tail = mine
                 keys = _resources(tool, call, ctx)
+                self.emit(ToolQueued(call, _describe(tool, call)))
         deps = [self._by_resource[k] for k in keys if k in self._by_resource]
-        task = asyncio.ensure_future(self._run(call, tool, ctx, failure, deps, gate))
+        job = self._run(call, tool, ctx, failure, decision, deps, gate)
+        task = asyncio.ensure_future(job)
         for key in keys:
             self._by_resource[key] = task
         self._tasks.append(task)
@@ -116,17 +152,16 @@ class CallBatch:
 
     def _check(self, call: ToolCall) -> tuple[Tool | None, ToolResult | None]:
         if not call.ok:
-            return None, ToolResult.fail(
-                call.error_code or ErrorCode.MALFORMED_CALL, str(call.error)
-            )
+            code = call.error_code or ErrorCode.MALFORMED_CALL
+            return None, ToolResult.fail(code, str(call.error))
         tool = self.toolkit.get(call.name)
         if tool is None:
-            return None, ToolResult.fail(
-                ErrorCode.UNKNOWN_TOOL, self.toolkit.unknown_message(call.name)
-            )
+            message = self.toolkit.unknown_message(call.name)
+            return None, ToolResult.fail(ErrorCode.UNKNOWN_TOOL, message)
         problem = tool.validate(call.params)
         if problem:
-            return tool, ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, f"{tool.name}: {problem}")
+            message = f"{tool.name}: {problem}"
+            return tool, ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, message)
         return tool, None
 
     async def _run(
@@ -135,32 +170,51 @@ class CallBatch:
         tool: Tool | None,
         ctx: ToolContext,
         failure: ToolResult | None,
+        decision: str,
         deps: list[asyncio.Task[Executed]],
-        gate: tuple[asyncio.Future[None] | None, asyncio.Future[None]] | None,
+        gate: Gate | None,
     ) -> Executed:
+        started = time.time()
         if failure is not None or tool is None:
             assert failure is not None
-            return Executed(call, failure)
+            return self._done(Executed(call, failure, decision, started, started))
+        params: dict[str, Any] = call.params
+        note: str | None = None
         try:
             if deps:
                 await asyncio.wait(deps)
             if gate is not None:
-                decision = await self._ask(call, tool, ctx, gate)
-                if not decision.allow:
-                    return Executed(call, _rejected(tool, decision))
-            return Executed(call, await tool.run(call.params, ctx))
+                answer = await self._ask(call, tool, ctx, gate)
+                if not answer.allow:
+                    rejected = _rejected(tool, answer)
+                    return self._done(Executed(call, rejected, "rejected", started, time.time()))
+                decision = "modified" if answer.params is not None else "allowed"
+                params = answer.params if answer.params is not None else params
+                note = answer.note
+            if tool.changes_files and self._before_change is not None:
+                await self._checkpoint()
+            self.emit(ToolRunning(call))
+            started = time.time()
+            result = await tool.run(params, ctx)
+            if note:
+                result = dataclasses.replace(result, llm_content=f"{note}\n{result.llm_content}")
+            return self._done(Executed(call, result, decision, started, time.time()))
         except asyncio.CancelledError:
-            return Executed(
-                call, ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")
-            )
+            cancelled = ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")
+            return self._done(Executed(call, cancelled, decision, started, time.time()))
 
-    async def _ask(
-        self,
-        call: ToolCall,
-        tool: Tool,
-        ctx: ToolContext,
-        gate: tuple[asyncio.Future[None] | None, asyncio.Future[None]],
-    ) -> Decision:
+    def _done(self, executed: Executed) -> Executed:
+        seconds = max(0.0, executed.finished - executed.started)
+        self.emit(ToolDone(executed.call, executed.result, executed.decision, seconds))
+        return executed
+
+    async def _checkpoint(self) -> None:
+        if self._change_gate is None:
+            assert self._before_change is not None
+            self._change_gate = asyncio.ensure_future(self._before_change())
+        await asyncio.shield(self._change_gate)
+
+    async def _ask(self, call: ToolCall, tool: Tool, ctx: ToolContext, gate: Gate) -> Decision:
         before, mine = gate
         try:
             if before is not None:
@@ -169,8 +223,9 @@ class CallBatch:
                 confirmation = tool.confirmation(call.params, ctx)
             except Exception:
                 confirmation = None
-            request = ApprovalRequest(call, tool, tool.describe(call.params), confirmation)
-            return await self.approver(request)
+            description = _describe(tool, call)
+            self.emit(ToolAwaiting(call, description, confirmation))
+            return await self.approver(ApprovalRequest(call, tool, description, confirmation))
         finally:
             if not mine.done():
                 mine.set_result(None)
@@ -180,10 +235,25 @@ class CallBatch:
         try:
             return list(await asyncio.gather(*self._tasks))
         except asyncio.CancelledError:
-            for task in self._tasks:
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+            await self.abort()
             raise
+
+    async def abort(self) -> None:
+        """Cancel every call still running and wait until they have stopped."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def finished(self) -> list[Executed]:
+        """Results of the calls that completed (after a cancellation, for the record)."""
+        return [t.result() for t in self._tasks if t.done() and not t.cancelled()]
+
+
+def _describe(tool: Tool, call: ToolCall) -> str:
+    try:
+        return tool.describe(call.params)
+    except Exception:
+        return tool.name
 
 
 def _resources(tool: Tool, call: ToolCall, ctx: ToolContext) -> frozenset[str]:

@@ -138,6 +138,8 @@ class Tool(ABC):
     parameters: ClassVar[dict[str, Any]]
     permission: ClassVar[Permission] = Permission.AUTO
     example: ClassVar[dict[str, Any] | None] = None
+    changes_files: ClassVar[bool] = False
+    """True for tools that may change workspace files: a checkpoint is taken first."""
 
     @cached_property
     def _validator(self) -> ParamValidator:

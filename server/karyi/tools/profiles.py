@@ -10,6 +10,7 @@ from karyi.tools.base import Tool
 from karyi.tools.builtin.agentxml_files import GetFileInfo, ListFile, ReadFile
 from karyi.tools.builtin.gateway_files import GatewayReadFile
 from karyi.tools.builtin.karyi_read import ReadTool
+from karyi.tools.builtin.memory import SaveMemory
 from karyi.tools.builtin.vecli_files import Ls, ReadFileV
 from karyi.tools.registry import Toolkit, ToolRegistry
 
@@ -22,7 +23,7 @@ CODING_EXTRAS = (
     "vecli.read_many_files",
     "vecli.web_fetch",
     "vecli.web_search",
-    "vecli.memory",
+    "vecli.save_memory",
 )
 """What the default coding agent adds to the `karyi` profile (SPEC §3)."""
 
@@ -35,7 +36,7 @@ def builtin_registry() -> ToolRegistry:
     tools: dict[str, list[Tool]] = {
         "karyi": [ReadTool()],
         "agentxml": [ReadFile(), ListFile(), GetFileInfo()],
-        "vecli": [Ls(), ReadFileV()],
+        "vecli": [Ls(), ReadFileV(), SaveMemory()],
         "gateway": [GatewayReadFile()],
     }
     for profile, items in tools.items():

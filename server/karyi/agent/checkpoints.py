@@ -1,0 +1,134 @@
+"""Checkpoints: snapshots of the workspace in a shadow git repository.
+
+The shadow repository's git dir is Karyi's own (`.karyi/checkpoints.git`) and its work
+tree is the workspace, so snapshots follow the user's `.gitignore` but never touch the
+user's own `.git` (HEAD, index, history and hooks stay as they were). Restoring first
+snapshots the current state, so a restore can itself be undone.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from karyi.agent.localdir import local_dir
+
+_ENV_DROP = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_CEILING_DIRECTORIES",
+)
+EXCLUDES = ".git\n.karyi/\n"
+
+
+class CheckpointError(Exception):
+    """A snapshot or restore failed; the message says what git reported."""
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """One snapshot: its commit id, label and time (Unix seconds)."""
+
+    id: str
+    label: str
+    time: float
+
+
+class Checkpoints:
+    """The shadow repository of one workspace."""
+
+    def __init__(self, root: Path, git_dir: Path | None = None) -> None:
+        self.root = root
+        self._git_dir = git_dir
+
+    @property
+    def git_dir(self) -> Path:
+        """The shadow repository (inside `.karyi/`, which stays out of the user's git)."""
+        return self._git_dir or local_dir(self.root) / "checkpoints.git"
+
+    def _git(self, *args: str, check: bool = True, bare: bool = False) -> str:
+        env = {k: v for k, v in os.environ.items() if k not in _ENV_DROP}
+        env.update(
+            GIT_AUTHOR_NAME="Karyi",
+            GIT_AUTHOR_EMAIL="karyi@localhost",
+            GIT_COMMITTER_NAME="Karyi",
+            GIT_COMMITTER_EMAIL="karyi@localhost",
+            GIT_CONFIG_NOSYSTEM="1",
+            GIT_TERMINAL_PROMPT="0",
+        )
+        where = [] if bare else [f"--git-dir={self.git_dir}", f"--work-tree={self.root}"]
+        proc = subprocess.run(
+            ["git", *where, *args],
+            cwd=self.root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if check and proc.returncode != 0:
+            raise CheckpointError(
+                f"git {args[0]} failed: {proc.stderr.strip() or proc.stdout.strip()}"
+            )
+        return proc.stdout
+
+    def _ensure(self) -> None:
+        if (self.git_dir / "HEAD").exists():
+            return
+        self.git_dir.parent.mkdir(parents=True, exist_ok=True)
+        self._git("init", "--quiet", "--bare", str(self.git_dir), bare=True)
+        for key, value in (
+            ("core.bare", "false"),
+            ("core.autocrlf", "false"),
+            ("core.fileMode", "true"),
+            ("gc.auto", "0"),
+            ("commit.gpgSign", "false"),
+            ("core.hooksPath", "/dev/null"),
+        ):
+            self._git("config", key, value)
+        info = self.git_dir / "info"
+        info.mkdir(exist_ok=True)
+        (info / "exclude").write_text(EXCLUDES)
+
+    def snapshot(self, label: str) -> Checkpoint:
+        """Record the workspace as it is now (ignored files excepted)."""
+        self._ensure()
+        self._git("add", "--all", "--", ".")
+        self._git("commit", "--quiet", "--allow-empty", "--no-verify", "-m", label)
+        line = self._git("log", "-1", "--format=%H%x00%ct%x00%s").strip()
+        sha, ts, subject = line.split("\x00", 2)
+        return Checkpoint(sha, subject, float(ts))
+
+    def list(self) -> list[Checkpoint]:
+        """Every snapshot, newest first."""
+        if not (self.git_dir / "HEAD").exists():
+            return []
+        out = self._git("log", "--format=%H%x00%ct%x00%s", check=False)
+        items = []
+        for line in out.splitlines():
+            sha, ts, subject = line.split("\x00", 2)
+            items.append(Checkpoint(sha, subject, float(ts)))
+        return items
+
+    def restore(self, checkpoint_id: str) -> Checkpoint:
+        """Put the workspace back as it was at `checkpoint_id`.
+
+        Files created since are removed, changed and deleted ones come back; ignored
+        files are left alone. Returns the snapshot taken just before, to undo with.
+        """
+        known = {c.id for c in self.list()}
+        matches = [c for c in known if c.startswith(checkpoint_id)] if checkpoint_id else []
+        if len(matches) != 1:
+            raise CheckpointError(
+                f"no checkpoint {checkpoint_id!r}"
+                if not matches
+                else f"checkpoint id {checkpoint_id!r} is ambiguous"
+            )
+        before = self.snapshot(f"before restoring {matches[0][:12]}")
+        self._git("read-tree", "--reset", "-u", matches[0])
+        return before

@@ -1,0 +1,78 @@
+"""A live conversation: its history, dialect state and persistence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from karyi.agent.sessions import SessionStore
+from karyi.llm.base import Message
+from karyi.protocol.calls import DialectState
+
+
+@dataclass
+class Conversation:
+    """The messages of one session as the model sees them, kept in step with the store."""
+
+    id: str
+    store: SessionStore | None = None
+    history: list[tuple[str, Message]] = field(default_factory=list)
+    dialect_state: DialectState = field(default_factory=DialectState)
+    title: str = ""
+
+    @classmethod
+    def start(
+        cls, store: SessionStore | None, *, model: str = "", dialect: str = "", profile: str = ""
+    ) -> Conversation:
+        """A new session (persisted when a store is given)."""
+        if store is None:
+            return cls("memory")
+        sid = store.create(model=model, dialect=dialect, profile=profile)
+        return cls(sid, store)
+
+    @classmethod
+    def resume(cls, store: SessionStore, sid: str) -> Conversation:
+        """A stored session, with its history and used call ids."""
+        store.require(sid)
+        state = store.state(sid)
+        dialect_state = DialectState(
+            used_ids=set(state.get("used_ids", [])), calls_seen=int(state.get("calls_seen", 0))
+        )
+        turns = {t["turn_id"] for t in store.turns(sid)}
+        history = [(("" if not turns else "restored"), m) for m in store.messages(sid)]
+        info = next((s for s in store.all() if s.id == sid), None)
+        return cls(sid, store, history, dialect_state, info.title if info else "")
+
+    @property
+    def messages(self) -> list[Message]:
+        """The history without turn ids."""
+        return [m for _, m in self.history]
+
+    def add(self, turn_id: str, message: Message) -> None:
+        """Append a message (and persist it)."""
+        self.history.append((turn_id, message))
+        if self.store is not None:
+            self.store.append(self.id, turn_id, message)
+
+    def replace(self, history: list[tuple[str, Message]]) -> None:
+        """Swap in a compacted history (and persist it)."""
+        self.history = history
+        if self.store is not None:
+            self.store.replace_messages(self.id, history)
+
+    def save_state(self) -> None:
+        """Persist what the dialect must remember (used ids)."""
+        if self.store is not None:
+            self.store.save_state(
+                self.id,
+                {
+                    "used_ids": sorted(self.dialect_state.used_ids),
+                    "calls_seen": self.dialect_state.calls_seen,
+                },
+            )
+
+    def name(self, text: str) -> None:
+        """Title the session after its first request."""
+        if not self.title:
+            self.title = text.strip().splitlines()[0][:80] if text.strip() else "(empty)"
+            if self.store is not None:
+                self.store.set_title(self.id, self.title)

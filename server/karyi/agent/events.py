@@ -1,0 +1,198 @@
+"""Every step of a turn as a typed event on one stream that front ends subscribe to.
+
+The CLI prints them, the LSP server turns them into `karyi/turnUpdate` notifications,
+the gateway into server-sent events. Each event has one canonical JSON form
+(`to_dict()`, with a `type` field) that all of them use.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from karyi.protocol.calls import ToolCall
+from karyi.tools.base import Confirmation, ToolResult
+
+log = logging.getLogger(__name__)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, ToolResult):
+        return value.to_dict()
+    if isinstance(value, ToolCall):
+        return {
+            "index": value.index,
+            "id": value.id,
+            "name": value.name,
+            "params": value.params,
+            "error": value.error,
+        }
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+class Event:
+    """Base of all agent events."""
+
+    kind: str = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        """`{"type": kind, ...fields}` with nested calls and results in their JSON form."""
+        body = _jsonable(self)
+        assert isinstance(body, dict)
+        return {"type": self.kind, **body}
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    """A user message started a turn."""
+
+    kind = "turnStarted"
+    session_id: str
+    turn_id: str
+    message: str
+
+
+@dataclass(frozen=True)
+class StepStarted(Event):
+    """A model call began (step 1 is the first call of the turn)."""
+
+    kind = "step"
+    step: int
+    model: str
+
+
+@dataclass(frozen=True)
+class TextDelta(Event):
+    """Model text: `text`, `thinking`, or `answer`."""
+
+    kind = "text"
+    text: str
+    channel: str = "text"
+
+
+@dataclass(frozen=True)
+class ToolPending(Event):
+    """The model is writing a call (parameters still streaming)."""
+
+    kind = "toolPending"
+    index: int
+    name: str
+
+
+@dataclass(frozen=True)
+class ToolQueued(Event):
+    """A complete call, checked and scheduled."""
+
+    kind = "toolQueued"
+    call: ToolCall
+    description: str
+
+
+@dataclass(frozen=True)
+class ToolAwaiting(Event):
+    """A call waits for the user's permission."""
+
+    kind = "toolAwaitingPermission"
+    call: ToolCall
+    description: str
+    confirmation: Confirmation | None
+
+
+@dataclass(frozen=True)
+class ToolRunning(Event):
+    """A call started executing."""
+
+    kind = "toolRunning"
+    call: ToolCall
+
+
+@dataclass(frozen=True)
+class ToolOutput(Event):
+    """Live output of a running call (a command's terminal output)."""
+
+    kind = "toolOutput"
+    call_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolDone(Event):
+    """A call finished (successfully or not), with its result and how long it took."""
+
+    kind = "toolDone"
+    call: ToolCall
+    result: ToolResult
+    decision: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Notice(Event):
+    """Something the user should know: retries, changed files, compaction, checkpoints."""
+
+    kind = "notice"
+    topic: str
+    message: str
+
+
+@dataclass(frozen=True)
+class UsageUpdate(Event):
+    """Token usage so far in this turn."""
+
+    kind = "usage"
+    input_tokens: int
+    output_tokens: int
+
+
+@dataclass(frozen=True)
+class TurnError(Event):
+    """The turn could not go on (provider failure, limits); the session is intact."""
+
+    kind = "error"
+    error_kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class TurnFinished(Event):
+    """The turn ended."""
+
+    kind = "turnFinished"
+    turn_id: str
+    stop_reason: str
+    final_answer: str | None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    steps: int = 0
+
+
+Listener = Callable[[Event], None]
+
+
+@dataclass
+class EventStream:
+    """Fan-out of events to subscribers; a failing subscriber never stops the turn."""
+
+    _listeners: list[Listener] = field(default_factory=list)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Add a listener; returns a function that removes it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def emit(self, event: Event) -> None:
+        """Deliver `event` to every listener, in subscription order."""
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                log.exception("event listener failed on %s", event.kind)

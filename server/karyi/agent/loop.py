@@ -1,0 +1,393 @@
+"""The turn loop (SPEC §6): model call → parse as it streams → run calls → results → again.
+
+A turn starts with the user's message and ends when the model answers without tool
+calls, when it gives `<final_answer>`, or when a limit stops it (max steps, the same
+failing call repeated). Calls start the moment the parser completes them, while the
+model is still streaming. Every step is an event; every message, call, decision and
+usage figure is recorded in the session, so a cancelled or failed turn leaves a
+consistent session behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from karyi.agent.checkpoints import Checkpoints
+from karyi.agent.compaction import RESULTS, compact
+from karyi.agent.conversation import Conversation
+from karyi.agent.events import (
+    EventStream,
+    Notice,
+    StepStarted,
+    TextDelta,
+    ToolPending,
+    TurnError,
+    TurnFinished,
+    TurnStarted,
+    UsageUpdate,
+)
+from karyi.agent.executor import Approver, CallBatch, Executed
+from karyi.agent.prompt import system_prompt
+from karyi.agent.sessions import ToolCallRecord
+from karyi.llm.base import (
+    Finish,
+    Message,
+    NativeCall,
+    Provider,
+    ProviderError,
+    Request,
+    Retrying,
+    StreamEvent,
+    TextChunk,
+    ThinkingChunk,
+    ToolCallChunk,
+    ToolCallEnd,
+    Usage,
+)
+from karyi.protocol.base import Dialect, StreamParser
+from karyi.protocol.calls import CallReady, CallStarted, ParseEvent, ToolCall
+from karyi.protocol.calls import TextDelta as ParsedText
+from karyi.protocol.native import Native, NativeParser
+from karyi.tools.base import ToolContext
+from karyi.tools.prompt import declarations
+from karyi.tools.registry import Toolkit
+
+
+@dataclass
+class AgentSpec:
+    """Who the agent is: its instructions, dialect, tools and limits."""
+
+    instructions: str
+    dialect: Dialect
+    toolkit: Toolkit
+    name: str = "default"
+    max_steps: int = 50
+    mistake_limit: int = 3
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """How a turn ended."""
+
+    turn_id: str
+    stop_reason: str  # end_turn | final_answer | max_steps | mistake_limit | cancelled | error
+    final_answer: str | None
+    steps: int
+    input_tokens: int
+    output_tokens: int
+
+
+@dataclass
+class _Reply:
+    """What one model call produced."""
+
+    text: list[str] = field(default_factory=list)
+    channels: dict[str, list[str]] = field(default_factory=dict)
+    calls: list[ToolCall] = field(default_factory=list)
+    finish: str = ""
+
+    def channel(self, name: str) -> str:
+        return "".join(self.channels.get(name, []))
+
+
+class Agent:
+    """Runs turns of one conversation with one provider."""
+
+    def __init__(
+        self,
+        spec: AgentSpec,
+        provider: Provider,
+        ctx: ToolContext,
+        conversation: Conversation,
+        *,
+        approver: Approver,
+        events: EventStream | None = None,
+        checkpoints: Checkpoints | None = None,
+        memory: Callable[[], str] | None = None,
+        changes: Callable[[str], list[str]] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.provider = provider
+        self.ctx = ctx
+        self.conversation = conversation
+        self.approver = approver
+        self.events = events or EventStream()
+        self.checkpoints = checkpoints
+        self.memory = memory or (lambda: "")
+        self.changes = changes
+        self._task: asyncio.Task[TurnResult] | None = None
+        self._usage = [0, 0]
+
+    @property
+    def busy(self) -> bool:
+        """True while a turn runs."""
+        return self._task is not None and not self._task.done()
+
+    def cancel(self) -> bool:
+        """Cancel the running turn; True if there was one."""
+        if self._task is None or self._task.done():
+            return False
+        self._task.cancel()
+        return True
+
+    async def run(self, text: str, *, context: str = "") -> TurnResult:
+        """Run one turn for the user's `text` (plus optional editor context)."""
+        if self.busy:
+            raise RuntimeError(f"session {self.conversation.id} is already running a turn")
+        turn_id = uuid.uuid4().hex[:10]
+        self._task = asyncio.ensure_future(self._turn(turn_id, text, context))
+        try:
+            return await self._task
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise
+            return self._finish(turn_id, "cancelled", None, 0)
+
+    # -- the turn ------------------------------------------------------------------------
+
+    async def _turn(self, turn_id: str, text: str, context: str) -> TurnResult:
+        conv = self.conversation
+        self._usage = [0, 0]
+        if conv.store is not None:
+            conv.store.start_turn(conv.id, turn_id)
+        conv.name(text)
+        self.events.emit(TurnStarted(conv.id, turn_id, text))
+        body = f"{text}\n\n{context}".strip() if context else text
+        conv.add(turn_id, Message("user", self._with_notices(body)))
+        failures: Counter[str] = Counter()
+        for step in range(1, self.spec.max_steps + 1):
+            reply, executed, error = await self._step(turn_id, step)
+            if error is not None and not executed:
+                self.events.emit(TurnError(error.kind, error.message))
+                return self._finish(turn_id, "error", None, step)
+            if not reply.calls:
+                answer = reply.channel("answer").strip() or reply.channel("text").strip()
+                reason = "final_answer" if reply.channel("answer") else "end_turn"
+                return self._finish(turn_id, reason, answer, step)
+            for e in executed:
+                if not e.result.success:
+                    key = f"{e.call.name}:{json.dumps(e.call.params, sort_keys=True)}"
+                    failures[f"{key}:{e.result.error.code if e.result.error else ''}"] += 1
+            worst = max(failures.values(), default=0)
+            if worst >= self.spec.mistake_limit:
+                message = (
+                    f"Stopped: the model repeated the same failing call {worst} times. "
+                    "Rephrase the task or fix the cause, then continue."
+                )
+                self.events.emit(TurnError("mistake_limit", message))
+                return self._finish(turn_id, "mistake_limit", None, step)
+            if error is not None and not error.retryable:
+                self.events.emit(TurnError(error.kind, error.message))
+                return self._finish(turn_id, "error", None, step)
+        message = (
+            f"Stopped after {self.spec.max_steps} model calls (maxSteps). "
+            "Say 'continue' to let the agent go on."
+        )
+        self.events.emit(TurnError("max_steps", message))
+        return self._finish(turn_id, "max_steps", None, self.spec.max_steps)
+
+    async def _step(
+        self, turn_id: str, step: int
+    ) -> tuple[_Reply, list[Executed], ProviderError | None]:
+        conv = self.conversation
+        spec = self.spec
+        native = isinstance(spec.dialect, Native)
+        system = system_prompt(
+            instructions=spec.instructions,
+            dialect=spec.dialect,
+            toolkit=spec.toolkit,
+            workspace=self.ctx.workspace,
+            memory=self.memory(),
+        )
+        history, note = compact(conv.history, self.provider.context_window, system)
+        if note is not None:
+            conv.replace(history)
+            conv.add(turn_id, Message("user", note))
+            self.events.emit(Notice("compaction", note))
+        request = Request(
+            messages=[Message("system", system), *conv.messages],
+            tools=declarations(spec.toolkit) if native else (),
+        )
+        self.events.emit(StepStarted(step, self.provider.label))
+        parser = spec.dialect.parser(spec.toolkit.schema, conv.dialect_state)
+        batch = CallBatch(
+            spec.toolkit,
+            self.ctx,
+            self.approver,
+            emit=self.events.emit,
+            before_change=self._checkpoint_hook(turn_id),
+        )
+        reply = _Reply()
+        error: ProviderError | None = None
+        try:
+            try:
+                async for event in self.provider.stream(request):
+                    self._on_stream(event, parser, batch, reply)
+            except ProviderError as exc:
+                error = exc
+            self._on_parsed(parser.close(), batch, reply)
+            executed = await batch.finish()
+        except asyncio.CancelledError:
+            await batch.abort()
+            self._record(turn_id, reply, batch.finished(), native, cut="cancelled by the user")
+            raise
+        cut = None
+        if error is not None and (reply.text or reply.calls):
+            cut = f"cut off by a provider error ({error.kind}: {error.message})"
+        self._record(turn_id, reply, executed, native, cut=cut)
+        return reply, executed, error
+
+    def _on_stream(
+        self, event: StreamEvent, parser: StreamParser, batch: CallBatch, reply: _Reply
+    ) -> None:
+        if isinstance(event, TextChunk):
+            reply.text.append(event.text)
+            self._on_parsed(parser.feed(event.text), batch, reply)
+        elif isinstance(event, ThinkingChunk):
+            reply.channels.setdefault("thinking", []).append(event.text)
+            self.events.emit(TextDelta(event.text, "thinking"))
+        elif isinstance(event, ToolCallChunk) and isinstance(parser, NativeParser):
+            self._on_parsed(
+                parser.feed_call(
+                    event.slot, call_id=event.id, name=event.name, arguments=event.arguments
+                ),
+                batch,
+                reply,
+            )
+        elif isinstance(event, ToolCallEnd) and isinstance(parser, NativeParser):
+            self._on_parsed(parser.end_call(event.slot), batch, reply)
+        elif isinstance(event, Usage):
+            self._usage[0] += event.input_tokens
+            self._usage[1] += event.output_tokens
+            self.events.emit(UsageUpdate(self._usage[0], self._usage[1]))
+        elif isinstance(event, Finish):
+            reply.finish = event.reason
+        elif isinstance(event, Retrying):
+            self.events.emit(
+                Notice(
+                    "retry",
+                    f"retrying in {event.delay:.1f}s (attempt {event.attempt}): {event.error}",
+                )
+            )
+
+    def _on_parsed(self, events: list[ParseEvent], batch: CallBatch, reply: _Reply) -> None:
+        for ev in events:
+            if isinstance(ev, ParsedText):
+                reply.channels.setdefault(ev.channel, []).append(ev.text)
+                self.events.emit(TextDelta(ev.text, ev.channel))
+            elif isinstance(ev, CallStarted):
+                self.events.emit(ToolPending(ev.index, ev.name))
+            elif isinstance(ev, CallReady):
+                reply.calls.append(ev.call)
+                batch.submit(ev.call)
+
+    def _record(
+        self,
+        turn_id: str,
+        reply: _Reply,
+        executed: list[Executed],
+        native: bool,
+        *,
+        cut: str | None,
+    ) -> None:
+        conv = self.conversation
+        text = "".join(reply.text)
+        if cut:
+            text += f"\n[this reply was {cut}]"
+        if native:
+            calls = tuple(
+                NativeCall(c.id, c.name, c.raw or json.dumps(c.params)) for c in reply.calls
+            )
+            if text or calls:
+                conv.add(turn_id, Message("assistant", text, tool_calls=calls))
+            done = {e.call.id: e for e in executed}
+            for c in reply.calls:
+                e = done.get(c.id)
+                content = e.result.llm_content if e else "not run: the turn was interrupted"
+                conv.add(
+                    turn_id,
+                    Message(
+                        "tool",
+                        content,
+                        tool_call_id=c.id,
+                        name=c.name,
+                        is_error=not (e and e.result.success),
+                    ),
+                )
+        else:
+            if text:
+                conv.add(turn_id, Message("assistant", text))
+            if reply.calls:
+                outcomes = [e.outcome() for e in executed]
+                rendered = self.spec.dialect.render_results(outcomes)
+                missing = len(reply.calls) - len(executed)
+                if missing:
+                    rendered += f"\n[{missing} call(s) were not run: the turn was interrupted]"
+                conv.add(turn_id, Message("user", self._with_notices(rendered), name=RESULTS))
+        if conv.store is not None:
+            for e in executed:
+                conv.store.record_call(
+                    conv.id,
+                    turn_id,
+                    ToolCallRecord(
+                        turn_id,
+                        e.call.id,
+                        e.call.name,
+                        e.call.params,
+                        e.decision,
+                        e.result.success,
+                        e.result.error.code if e.result.error else None,
+                        e.result.to_dict(),
+                    ),
+                    e.started,
+                    e.finished,
+                )
+        conv.save_state()
+
+    def _with_notices(self, text: str) -> str:
+        if self.changes is None:
+            return text
+        changed = self.changes(self.conversation.id)
+        if not changed:
+            return text
+        note = "Note: these files changed since you last read them: " + "; ".join(changed)
+        self.events.emit(Notice("changed_files", note))
+        return f"{text}\n\n{note}"
+
+    def _checkpoint_hook(self, turn_id: str) -> Callable[[], Awaitable[None]] | None:
+        checkpoints = self.checkpoints
+        if checkpoints is None:
+            return None
+        conv = self.conversation
+
+        async def snapshot() -> None:
+            if conv.store is not None and any(
+                t["turn_id"] == turn_id and t["checkpoint"] for t in conv.store.turns(conv.id)
+            ):
+                return
+            label = f"before turn {turn_id}: {conv.title}"
+            try:
+                cp = await asyncio.to_thread(checkpoints.snapshot, label)
+            except Exception as exc:  # a failed snapshot must not stop the work, but is said
+                self.events.emit(Notice("checkpoint", f"could not take a checkpoint: {exc}"))
+                return
+            if conv.store is not None:
+                conv.store.set_checkpoint(conv.id, turn_id, cp.id)
+            self.events.emit(Notice("checkpoint", f"checkpoint {cp.id[:12]} taken before changes"))
+
+        return snapshot
+
+    def _finish(self, turn_id: str, reason: str, answer: str | None, steps: int) -> TurnResult:
+        conv = self.conversation
+        tokens_in, tokens_out = self._usage
+        result = TurnResult(turn_id, reason, answer, steps, tokens_in, tokens_out)
+        if conv.store is not None:
+            conv.store.finish_turn(conv.id, turn_id, reason, tokens_in, tokens_out)
+        self.events.emit(TurnFinished(turn_id, reason, answer, tokens_in, tokens_out, steps))
+        return result

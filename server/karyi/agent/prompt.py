@@ -1,0 +1,97 @@
+"""The system prompt: agent instructions, workspace facts, memory, tool instructions.
+
+Prompt text lives in `prompts/*.md` templates; this module only fills them in. The
+prompt is rebuilt for every model call, so a fact saved to memory mid-turn is seen.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+import subprocess
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from string import Template
+
+from karyi.protocol.base import Dialect
+from karyi.tools.prompt import tool_prompt
+from karyi.tools.registry import Toolkit
+from karyi.workspace.files import list_dir
+from karyi.workspace.workspace import Workspace
+
+MAX_LISTING = 60
+
+
+@lru_cache(maxsize=8)
+def template(name: str) -> Template:
+    """A prompt template shipped in `karyi/agent/prompts/`."""
+    text = resources.files("karyi.agent").joinpath("prompts", f"{name}.md").read_text("utf-8")
+    return Template(text)
+
+
+def default_instructions() -> str:
+    """The default coding agent's instructions."""
+    return template("coding").safe_substitute().strip()
+
+
+def _git_facts(root: Path) -> str:
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain=v1", "--branch"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    if proc.returncode != 0:
+        return "- Git: not a git repository\n"
+    lines = proc.stdout.splitlines()
+    branch = lines[0].removeprefix("## ") if lines else "?"
+    changed = len(lines) - 1
+    return f"- Git: branch {branch}; {changed} changed file(s)\n"
+
+
+def _listing(workspace: Workspace) -> str:
+    try:
+        entries, ignored = list_dir(workspace.root, ".", ignore=workspace.gitignore)
+    except Exception:
+        return "(unreadable)"
+    names = [f"{e.name}/" if e.is_dir else e.name for e in entries[:MAX_LISTING]]
+    if len(entries) > MAX_LISTING:
+        names.append(f"... and {len(entries) - MAX_LISTING} more")
+    if ignored:
+        names.append(f"({ignored} git-ignored)")
+    return "\n".join(f"  {n}" for n in names) or "  (empty)"
+
+
+def system_prompt(
+    *,
+    instructions: str,
+    dialect: Dialect,
+    toolkit: Toolkit,
+    workspace: Workspace,
+    memory: str = "",
+    today: dt.date | None = None,
+) -> str:
+    """The whole system prompt for one model call."""
+    memory_text = template("memory").safe_substitute(memory=memory).strip() + "\n" if memory else ""
+    return (
+        template("system")
+        .safe_substitute(
+            instructions=instructions.strip(),
+            root=str(workspace.root),
+            platform=f"{platform.system()} {platform.release()}",
+            shell=os.environ.get("SHELL", "/bin/bash"),
+            date=(today or dt.date.today()).isoformat(),
+            git=_git_facts(workspace.root),
+            listing=_listing(workspace),
+            memory=memory_text,
+            tool_prompt=tool_prompt(toolkit, dialect).strip(),
+        )
+        .strip()
+        + "\n"
+    )

@@ -1,0 +1,371 @@
+"""Sessions in SQLite (WAL) under the workspace's `.karyi/`: they survive restarts.
+
+A session is a conversation: its messages (what the model saw and said), the tool calls
+with their decisions and results, and the token usage of each turn. Everything written
+here passes the session's redactor first, so a secret's value never lands in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from karyi.agent.localdir import local_dir
+from karyi.llm.base import Message, NativeCall
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    model TEXT NOT NULL DEFAULT '',
+    dialect TEXT NOT NULL DEFAULT '',
+    profile TEXT NOT NULL DEFAULT '',
+    state TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS messages (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    turn_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    tool_calls TEXT NOT NULL DEFAULT '[]',
+    tool_call_id TEXT,
+    name TEXT,
+    is_error INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    PRIMARY KEY (session_id, seq)
+);
+CREATE TABLE IF NOT EXISTS tool_calls (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    turn_id TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    params TEXT NOT NULL,
+    decision TEXT NOT NULL DEFAULT '',
+    success INTEGER NOT NULL,
+    error_code TEXT,
+    result TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL NOT NULL,
+    PRIMARY KEY (session_id, turn_id, call_id)
+);
+CREATE TABLE IF NOT EXISTS turns (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    turn_id TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    stop_reason TEXT,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    checkpoint TEXT,
+    PRIMARY KEY (session_id, turn_id)
+);
+"""
+
+Redactor = Callable[[str], str]
+
+
+def _no_redaction(text: str) -> str:
+    return text
+
+
+def redact_deep(value: Any, redact: Redactor) -> Any:
+    """Apply `redact` to every string inside a JSON-like value."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: redact_deep(v, redact) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_deep(v, redact) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A row of the session list."""
+
+    id: str
+    title: str
+    created: float
+    updated: float
+    model: str
+    dialect: str
+    profile: str
+    messages: int
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    """One executed call as stored (parameters keep `$KARYI{}` placeholders)."""
+
+    turn_id: str
+    call_id: str
+    name: str
+    params: dict[str, Any]
+    decision: str
+    success: bool
+    error_code: str | None
+    result: dict[str, Any]
+
+
+class SessionNotFound(LookupError):
+    """No session with that id in this workspace."""
+
+
+class SessionStore:
+    """The workspace's session database."""
+
+    def __init__(self, path: Path, redact: Redactor = _no_redaction) -> None:
+        self.path = path
+        self.redact = redact
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(SCHEMA)
+
+    @classmethod
+    def for_workspace(cls, root: Path, redact: Redactor = _no_redaction) -> SessionStore:
+        """The store at `<root>/.karyi/sessions.db` (the folder is kept out of git)."""
+        return cls(local_dir(root) / "sessions.db", redact)
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # -- sessions ------------------------------------------------------------------------
+
+    def create(
+        self, *, model: str = "", dialect: str = "", profile: str = "", title: str = ""
+    ) -> str:
+        """A new, empty session; returns its id."""
+        sid = uuid.uuid4().hex[:12]
+        now = time.time()
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO sessions (id, title, created, updated, model, dialect, profile)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (sid, self.redact(title), now, now, model, dialect, profile),
+            )
+        return sid
+
+    def exists(self, sid: str) -> bool:
+        """True when the session is in this store."""
+        return (
+            self._db.execute("SELECT 1 FROM sessions WHERE id = ?", (sid,)).fetchone() is not None
+        )
+
+    def require(self, sid: str) -> None:
+        """Raise SessionNotFound with the ids that do exist."""
+        if not self.exists(sid):
+            known = [s.id for s in self.all()[:5]]
+            hint = f"; recent sessions: {', '.join(known)}" if known else ""
+            raise SessionNotFound(f"no session {sid!r} in {self.path}{hint}")
+
+    def all(self) -> list[SessionInfo]:
+        """Every session, most recently updated first."""
+        rows = self._db.execute(
+            "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS n"
+            " FROM sessions s ORDER BY updated DESC"
+        ).fetchall()
+        return [
+            SessionInfo(
+                r["id"],
+                r["title"],
+                r["created"],
+                r["updated"],
+                r["model"],
+                r["dialect"],
+                r["profile"],
+                r["n"],
+            )
+            for r in rows
+        ]
+
+    def delete(self, sid: str) -> None:
+        """Remove a session and everything recorded for it."""
+        self.require(sid)
+        with self._tx() as db:
+            db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+
+    def set_title(self, sid: str, title: str) -> None:
+        """Name the session (usually after its first request)."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE sessions SET title = ? WHERE id = ?", (self.redact(title)[:200], sid)
+            )
+
+    def state(self, sid: str) -> dict[str, Any]:
+        """Small per-session state the dialects need across restarts (e.g. used ids)."""
+        row = self._db.execute("SELECT state FROM sessions WHERE id = ?", (sid,)).fetchone()
+        return dict(json.loads(row["state"])) if row else {}
+
+    def save_state(self, sid: str, state: dict[str, Any]) -> None:
+        """Replace the per-session state."""
+        with self._tx() as db:
+            db.execute("UPDATE sessions SET state = ? WHERE id = ?", (json.dumps(state), sid))
+
+    # -- messages ------------------------------------------------------------------------
+
+    def append(self, sid: str, turn_id: str, message: Message) -> None:
+        """Add one message at the end of the session's history."""
+        calls = [
+            {"id": c.id, "name": c.name, "arguments": self.redact(c.arguments)}
+            for c in message.tool_calls
+        ]
+        now = time.time()
+        with self._tx() as db:
+            seq = db.execute(
+                "SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE session_id = ?", (sid,)
+            ).fetchone()[0]
+            db.execute(
+                "INSERT INTO messages (session_id, seq, turn_id, role, content, tool_calls,"
+                " tool_call_id, name, is_error, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    sid,
+                    seq,
+                    turn_id,
+                    message.role,
+                    self.redact(message.content),
+                    json.dumps(calls),
+                    message.tool_call_id,
+                    message.name,
+                    int(message.is_error),
+                    now,
+                ),
+            )
+            db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (now, sid))
+
+    def messages(self, sid: str) -> list[Message]:
+        """The session's history, in order."""
+        rows = self._db.execute(
+            "SELECT * FROM messages WHERE session_id = ? ORDER BY seq", (sid,)
+        ).fetchall()
+        return [
+            Message(
+                role=r["role"],
+                content=r["content"],
+                tool_calls=tuple(
+                    NativeCall(c["id"], c["name"], c["arguments"])
+                    for c in json.loads(r["tool_calls"])
+                ),
+                tool_call_id=r["tool_call_id"],
+                name=r["name"],
+                is_error=bool(r["is_error"]),
+            )
+            for r in rows
+        ]
+
+    def replace_messages(self, sid: str, messages: list[tuple[str, Message]]) -> None:
+        """Rewrite the history (after compaction); pairs of (turn_id, message)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM messages WHERE session_id = ?", (sid,))
+        for turn_id, message in messages:
+            self.append(sid, turn_id, message)
+
+    # -- turns and calls -----------------------------------------------------------------
+
+    def start_turn(self, sid: str, turn_id: str) -> None:
+        """Record that a turn began."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO turns (session_id, turn_id, started) VALUES (?, ?, ?)",
+                (sid, turn_id, time.time()),
+            )
+
+    def finish_turn(
+        self, sid: str, turn_id: str, stop_reason: str, input_tokens: int, output_tokens: int
+    ) -> None:
+        """Record how a turn ended and what it cost."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE turns SET finished = ?, stop_reason = ?, input_tokens = ?,"
+                " output_tokens = ? WHERE session_id = ? AND turn_id = ?",
+                (time.time(), stop_reason, input_tokens, output_tokens, sid, turn_id),
+            )
+
+    def set_checkpoint(self, sid: str, turn_id: str, checkpoint: str) -> None:
+        """Remember the workspace snapshot taken before the turn changed files."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE turns SET checkpoint = ? WHERE session_id = ? AND turn_id = ?",
+                (checkpoint, sid, turn_id),
+            )
+
+    def turns(self, sid: str) -> list[dict[str, Any]]:
+        """Every turn of a session with its stop reason, usage and checkpoint."""
+        rows = self._db.execute(
+            "SELECT * FROM turns WHERE session_id = ? ORDER BY started", (sid,)
+        ).fetchall()
+        return [dict(r) for r in rows]
+
+    def record_call(
+        self,
+        sid: str,
+        turn_id: str,
+        record: ToolCallRecord,
+        started: float,
+        finished: float,
+    ) -> None:
+        """Store one executed call with its decision and (redacted) result."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO tool_calls (session_id, turn_id, call_id, name, params,"
+                " decision, success, error_code, result, started, finished)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    sid,
+                    turn_id,
+                    record.call_id,
+                    record.name,
+                    json.dumps(redact_deep(record.params, self.redact), ensure_ascii=False),
+                    record.decision,
+                    int(record.success),
+                    record.error_code,
+                    json.dumps(
+                        redact_deep(record.result, self.redact), ensure_ascii=False, default=str
+                    ),
+                    started,
+                    finished,
+                ),
+            )
+
+    def calls(self, sid: str) -> list[ToolCallRecord]:
+        """Every recorded call of a session, in execution order."""
+        rows = self._db.execute(
+            "SELECT * FROM tool_calls WHERE session_id = ? ORDER BY started", (sid,)
+        ).fetchall()
+        return [
+            ToolCallRecord(
+                r["turn_id"],
+                r["call_id"],
+                r["name"],
+                json.loads(r["params"]),
+                r["decision"],
+                bool(r["success"]),
+                r["error_code"],
+                json.loads(r["result"]),
+            )
+            for r in rows
+        ]

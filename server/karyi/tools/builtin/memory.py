@@ -1,0 +1,138 @@
+"""Memory: facts appended to KARYI.md files that later system prompts include.
+
+Two files: the user's (`<user config dir>/karyi/KARYI.md`, every workspace) and the
+workspace's (`<root>/KARYI.md`, this project, shareable in git). Facts go under a
+`## Karyi Added Memories` heading, as Gemini CLI does with GEMINI.md, so hand-written
+content in the same file is kept.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from karyi.settings import user_settings_path
+from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.tools.errors import ErrorCode, ToolFailure
+
+FILE_NAME = "KARYI.md"
+HEADING = "## Karyi Added Memories"
+MAX_FACT = 2000
+
+
+def memory_paths(root: Path, env: Mapping[str, str] | None = None) -> dict[str, Path]:
+    """The memory file of each scope."""
+    return {
+        "user": user_settings_path(env).parent / FILE_NAME,
+        "workspace": root / FILE_NAME,
+    }
+
+
+def load_memory(root: Path, env: Mapping[str, str] | None = None) -> str:
+    """Both memory files' text (user first), for the system prompt; empty if none."""
+    parts = []
+    for scope, path in memory_paths(root, env).items():
+        try:
+            text = path.read_text(encoding="utf-8").strip()
+        except OSError:
+            continue
+        if text:
+            parts.append(f"From the {scope} memory ({path}):\n{text}")
+    return "\n\n".join(parts)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def append_fact(path: Path, fact: str) -> None:
+    """Add `- fact` under the memories heading, creating file and heading as needed."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    line = f"- {fact}"
+    if HEADING in text:
+        head, _, tail = text.partition(HEADING)
+        body, sep, rest = tail.partition("\n## ")
+        body = body.rstrip("\n") + f"\n{line}\n"
+        text = head + HEADING + body + (("\n## " + rest) if sep else "")
+    else:
+        text = (text.rstrip("\n") + "\n\n" if text.strip() else "") + f"{HEADING}\n{line}\n"
+    _write(path, text)
+
+
+class SaveMemory(Tool):
+    """Gemini CLI's `save_memory(fact)`, with a scope."""
+
+    name = "save_memory"
+    display_name = "Save Memory"
+    description = (
+        "Saves a specific piece of information or fact to your long-term memory, so it is "
+        "included in future sessions. Use it when the user asks you to remember something, "
+        "or states a clear, concise fact that will help later (a preference, a convention)."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "fact": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_FACT,
+                "description": "The fact to remember: a clear, self-contained statement",
+            },
+            "scope": {
+                "type": "string",
+                "enum": ["workspace", "user"],
+                "default": "workspace",
+                "description": "workspace: this project's KARYI.md; user: every project",
+            },
+        },
+        "required": ["fact"],
+        "additionalProperties": False,
+    }
+
+    def check(self, params: Mapping[str, Any]) -> str | None:
+        """A fact is one line of text."""
+        fact = str(params["fact"]).strip()
+        if not fact:
+            return "fact: expected a non-empty statement"
+        if "\n" in fact:
+            return "fact: expected one line (save several facts with several calls)"
+        return None
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Remember: {params.get('fact')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Append the fact to the scope's KARYI.md."""
+        scope = str(params.get("scope", "workspace"))
+        path = memory_paths(ctx.workspace.root)[scope]
+        fact = str(params["fact"]).strip()
+        try:
+            append_fact(path, fact)
+        except OSError as exc:
+            raise ToolFailure(
+                ErrorCode.TOOL_ERROR, f"cannot write {path}: {exc.strerror}"
+            ) from None
+        return ToolResult.ok(
+            f'Okay, I\'ve remembered that: "{fact}"',
+            display=f"Saved to {scope} memory ({path})",
+            data={"path": str(path), "scope": scope},
+        )
