@@ -32,7 +32,7 @@ from karyi.agent.events import (
     UsageUpdate,
 )
 from karyi.agent.executor import Approver, CallBatch, Executed
-from karyi.agent.prompt import system_prompt
+from karyi.agent.prompt import system_prompt, workspace_facts
 from karyi.agent.sessions import ToolCallRecord
 from karyi.llm.base import (
     Finish,
@@ -122,6 +122,8 @@ class Agent:
         self.changes = changes
         self._task: asyncio.Task[TurnResult] | None = None
         self._usage = [0, 0]
+        self._system: tuple[str, str] = ("", "")  # (memory it was built with, prompt)
+        self._facts: dict[str, str] = {}
 
     @property
     def busy(self) -> bool:
@@ -154,6 +156,8 @@ class Agent:
     async def _turn(self, turn_id: str, text: str, context: str) -> TurnResult:
         conv = self.conversation
         self._usage = [0, 0]
+        self._facts = await asyncio.to_thread(workspace_facts, self.ctx.workspace)
+        self._system = ("", "")
         if conv.store is not None:
             conv.store.start_turn(conv.id, turn_id)
         conv.name(text)
@@ -198,13 +202,7 @@ class Agent:
         conv = self.conversation
         spec = self.spec
         native = isinstance(spec.dialect, Native)
-        system = system_prompt(
-            instructions=spec.instructions,
-            dialect=spec.dialect,
-            toolkit=spec.toolkit,
-            workspace=self.ctx.workspace,
-            memory=self.memory(),
-        )
+        system = self._system_prompt()
         history, note = compact(conv.history, self.provider.context_window, system)
         if note is not None:
             conv.replace(history)
@@ -242,6 +240,21 @@ class Agent:
             cut = f"cut off by a provider error ({error.kind}: {error.message})"
         self._record(turn_id, reply, executed, native, cut=cut)
         return reply, executed, error
+
+    def _system_prompt(self) -> str:
+        memory = self.memory()
+        if not self._system[1] or self._system[0] != memory:
+            spec = self.spec
+            prompt = system_prompt(
+                instructions=spec.instructions,
+                dialect=spec.dialect,
+                toolkit=spec.toolkit,
+                workspace=self.ctx.workspace,
+                memory=memory,
+                facts=self._facts,
+            )
+            self._system = (memory, prompt)
+        return self._system[1]
 
     def _on_stream(
         self, event: StreamEvent, parser: StreamParser, batch: CallBatch, reply: _Reply

@@ -68,6 +68,18 @@ def _listing(workspace: Workspace) -> str:
     return "\n".join(f"  {n}" for n in names) or "  (empty)"
 
 
+def workspace_facts(workspace: Workspace, today: dt.date | None = None) -> dict[str, str]:
+    """Facts about the workspace for the prompt; gathered once per turn (git is slow)."""
+    return {
+        "root": str(workspace.root),
+        "platform": f"{platform.system()} {platform.release()}",
+        "shell": os.environ.get("SHELL", "/bin/bash"),
+        "date": (today or dt.date.today()).isoformat(),
+        "git": _git_facts(workspace.root),
+        "listing": _listing(workspace),
+    }
+
+
 def system_prompt(
     *,
     instructions: str,
@@ -75,23 +87,14 @@ def system_prompt(
     toolkit: Toolkit,
     workspace: Workspace,
     memory: str = "",
-    today: dt.date | None = None,
+    facts: dict[str, str] | None = None,
 ) -> str:
     """The whole system prompt for one model call."""
     memory_text = template("memory").safe_substitute(memory=memory).strip() + "\n" if memory else ""
-    return (
-        template("system")
-        .safe_substitute(
-            instructions=instructions.strip(),
-            root=str(workspace.root),
-            platform=f"{platform.system()} {platform.release()}",
-            shell=os.environ.get("SHELL", "/bin/bash"),
-            date=(today or dt.date.today()).isoformat(),
-            git=_git_facts(workspace.root),
-            listing=_listing(workspace),
-            memory=memory_text,
-            tool_prompt=tool_prompt(toolkit, dialect).strip(),
-        )
-        .strip()
-        + "\n"
+    text = template("system").safe_substitute(
+        instructions=instructions.strip(),
+        memory=memory_text,
+        tool_prompt=tool_prompt(toolkit, dialect).strip(),
+        **(facts or workspace_facts(workspace)),
     )
+    return text.strip() + "\n"
