@@ -11,6 +11,16 @@ from karyi.tools.base import ToolContext
 from karyi.workspace.workspace import Workspace
 
 
+@pytest.fixture(autouse=True)
+def _isolated_config(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Tests never read or write the real user's Karyi settings, memory or approvals."""
+    conf = tmp_path_factory.mktemp("karyi-config")
+    monkeypatch.setenv("KARYI_CONFIG_DIR", str(conf))
+    return conf
+
+
 @pytest.fixture
 def ws_root(tmp_path: Path) -> Path:
     """A small project: a few files, a subdirectory, a .gitignore."""

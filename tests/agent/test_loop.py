@@ -4,106 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support.scripted import NativeReply, ScriptedProvider
 
 from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.conversation import Conversation
-from karyi.agent.events import Event, ToolDone
+from karyi.agent.events import ToolDone
 from karyi.agent.executor import ApprovalRequest, Decision, approve_all
-from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.sessions import SessionStore
 from karyi.llm.base import ProviderError
-from karyi.protocol import get_dialect
-from karyi.tools.base import Permission, Tool, ToolContext, ToolResult
-from karyi.tools.profiles import builtin_registry
-from karyi.tools.registry import Toolkit
-
-FOREVER = asyncio.Event()
-
-
-class WriteNote(Tool):
-    """A confirm-level tool that changes a file (checkpoints, rejection)."""
-
-    name = "write_note"
-    description = "write notes.txt"
-    parameters = {
-        "type": "object",
-        "properties": {"text": {"type": "string"}},
-        "required": ["text"],
-        "additionalProperties": False,
-    }
-    permission = Permission.CONFIRM
-    changes_files = True
-
-    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        (ctx.workspace.root / "notes.txt").write_text(params["text"])
-        return ToolResult.ok("written")
-
-
-class Hang(Tool):
-    name = "hang"
-    description = "never returns"
-    parameters = {"type": "object", "properties": {}, "additionalProperties": False}
-
-    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        await FOREVER.wait()
-        return ToolResult.ok("")
-
-
-def toolkit(profile: str = "karyi") -> Toolkit:
-    reg = builtin_registry()
-    for tool in (WriteNote(), Hang()):
-        reg.register(profile, tool)
-    return reg.toolkit(profile)
-
-
-class Harness:
-    def __init__(
-        self,
-        ctx: ToolContext,
-        replies: list[Any],
-        *,
-        dialect: str = "toolsxml",
-        profile: str = "karyi",
-        approver: Any = approve_all,
-        **spec: Any,
-    ) -> None:
-        self.store = SessionStore.for_workspace(ctx.workspace.root)
-        self.provider = ScriptedProvider(replies)
-        self.events: list[Event] = []
-        self.conv = Conversation.start(self.store, dialect=dialect)
-        self.agent = self.make(ctx, self.conv, dialect, profile, approver, **spec)
-
-    def make(
-        self,
-        ctx: ToolContext,
-        conv: Conversation,
-        dialect: str,
-        profile: str,
-        approver: Any,
-        **spec: Any,
-    ) -> Agent:
-        agent = Agent(
-            AgentSpec("You are a test agent.", get_dialect(dialect), toolkit(profile), **spec),
-            self.provider,
-            ctx,
-            conv,
-            approver=approver,
-            checkpoints=Checkpoints(ctx.workspace.root),
-        )
-        agent.events.subscribe(self.events.append)
-        return agent
-
-    def kinds(self) -> list[str]:
-        return [e.kind for e in self.events]
-
-    def last_user(self, request: int) -> str:
-        return self.provider.requests[request].messages[-1].content
+from karyi.tools.base import ToolContext
+from tests.support.harness import Harness
+from tests.support.scripted import NativeReply, ScriptedProvider
 
 
 async def test_a_multi_step_toolsxml_turn(ctx: ToolContext) -> None:

@@ -18,6 +18,7 @@ class Conversation:
     history: list[tuple[str, Message]] = field(default_factory=list)
     dialect_state: DialectState = field(default_factory=DialectState)
     title: str = ""
+    approved: set[str] = field(default_factory=set)  # "allow always" for this session
 
     @classmethod
     def start(
@@ -40,7 +41,8 @@ class Conversation:
         turns = {t["turn_id"] for t in store.turns(sid)}
         history = [(("" if not turns else "restored"), m) for m in store.messages(sid)]
         info = next((s for s in store.all() if s.id == sid), None)
-        return cls(sid, store, history, dialect_state, info.title if info else "")
+        approved = set(state.get("approved", []))
+        return cls(sid, store, history, dialect_state, info.title if info else "", approved)
 
     @property
     def messages(self) -> list[Message]:
@@ -67,6 +69,7 @@ class Conversation:
                 {
                     "used_ids": sorted(self.dialect_state.used_ids),
                     "calls_seen": self.dialect_state.calls_seen,
+                    "approved": sorted(self.approved),
                 },
             )
 

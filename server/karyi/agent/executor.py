@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from karyi.agent.events import Event, ToolAwaiting, ToolDone, ToolQueued, ToolRunning
+from karyi.agent.permissions import PermissionMemory, Scope
 from karyi.protocol.calls import CallOutcome, ToolCall
 from karyi.tools.base import Confirmation, Permission, Tool, ToolContext, ToolResult
 from karyi.tools.errors import ErrorCode
@@ -46,6 +47,7 @@ class Decision:
     feedback: str | None = None
     params: dict[str, Any] | None = None
     note: str | None = None
+    remember: Scope | None = None
 
 
 Approver = Callable[[ApprovalRequest], Awaitable[Decision]]
@@ -109,11 +111,13 @@ class CallBatch:
         *,
         emit: Emit = _ignore,
         before_change: Callable[[], Awaitable[None]] | None = None,
+        memory: PermissionMemory | None = None,
     ) -> None:
         self.toolkit = toolkit
         self.ctx = ctx
         self.approver = approver
         self.emit = emit
+        self.memory = memory
         self._before_change = before_change
         self._change_gate: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[Executed]] = []
@@ -183,7 +187,12 @@ class CallBatch:
         try:
             if deps:
                 await asyncio.wait(deps)
-            if gate is not None:
+            remembered = self._remembered(tool, call) if gate is not None else None
+            if remembered is not None:
+                decision = f"always ({remembered})"
+                assert gate is not None
+                _pass_gate(gate)
+            elif gate is not None:
                 answer = await self._ask(call, tool, ctx, gate)
                 if not answer.allow:
                     rejected = _rejected(tool, answer)
@@ -191,6 +200,9 @@ class CallBatch:
                 decision = "modified" if answer.params is not None else "allowed"
                 params = answer.params if answer.params is not None else params
                 note = answer.note
+                if answer.remember is not None and self.memory is not None:
+                    self.memory.remember(tool.approval_key(call.params), answer.remember)
+                    decision = f"allowed always ({answer.remember})"
             if tool.changes_files and self._before_change is not None:
                 await self._checkpoint()
             self.emit(ToolRunning(call))
@@ -202,6 +214,14 @@ class CallBatch:
         except asyncio.CancelledError:
             cancelled = ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")
             return self._done(Executed(call, cancelled, decision, started, time.time()))
+
+    def _remembered(self, tool: Tool, call: ToolCall) -> Scope | None:
+        if self.memory is None:
+            return None
+        try:
+            return self.memory.allowed(tool.approval_key(call.params))
+        except Exception:
+            return None
 
     def _done(self, executed: Executed) -> Executed:
         seconds = max(0.0, executed.finished - executed.started)
@@ -247,6 +267,20 @@ class CallBatch:
     def finished(self) -> list[Executed]:
         """Results of the calls that completed (after a cancellation, for the record)."""
         return [t.result() for t in self._tasks if t.done() and not t.cancelled()]
+
+
+def _pass_gate(gate: Gate) -> None:
+    """Let the next approval go as soon as the previous one has (no prompt of our own)."""
+    before, mine = gate
+
+    def release(_: object = None) -> None:
+        if not mine.done():
+            mine.set_result(None)
+
+    if before is None or before.done():
+        release()
+    else:
+        before.add_done_callback(release)
 
 
 def _describe(tool: Tool, call: ToolCall) -> str:

@@ -32,6 +32,7 @@ from karyi.agent.events import (
     UsageUpdate,
 )
 from karyi.agent.executor import Approver, CallBatch, Executed
+from karyi.agent.permissions import PermissionMemory
 from karyi.agent.prompt import system_prompt, workspace_facts
 from karyi.agent.sessions import ToolCallRecord
 from karyi.llm.base import (
@@ -110,6 +111,7 @@ class Agent:
         checkpoints: Checkpoints | None = None,
         memory: Callable[[], str] | None = None,
         changes: Callable[[str], list[str]] | None = None,
+        permissions: PermissionMemory | None = None,
     ) -> None:
         self.spec = spec
         self.provider = provider
@@ -120,6 +122,9 @@ class Agent:
         self.checkpoints = checkpoints
         self.memory = memory or (lambda: "")
         self.changes = changes
+        self.permissions = permissions or PermissionMemory(
+            ctx.workspace.root, session_keys=conversation.approved
+        )
         self._task: asyncio.Task[TurnResult] | None = None
         self._usage = [0, 0]
         self._system: tuple[str, str] = ("", "")  # (memory it was built with, prompt)
@@ -220,6 +225,7 @@ class Agent:
             self.approver,
             emit=self.events.emit,
             before_change=self._checkpoint_hook(turn_id),
+            memory=self.permissions,
         )
         reply = _Reply()
         error: ProviderError | None = None

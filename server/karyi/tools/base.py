@@ -170,6 +170,11 @@ class Tool(ABC):
         """Details for the approval prompt; None when there is nothing beyond `describe`."""
         return None
 
+    def approval_key(self, params: Mapping[str, Any]) -> str:
+        """What "allow always" remembers for this call: the tool, unless a tool narrows
+        it (a command tool remembers the command, not every command)."""
+        return self.name
+
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """Keys of what the call touches; calls sharing a key run in written order."""
         return frozenset()
