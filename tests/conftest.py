@@ -1,4 +1,4 @@
-"""Shared fixtures: a real workspace on disk and a tool context over it."""
+"""Shared fixtures: a real workspace on disk, a tool context over it, a fake model server."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from karyi.settings import Settings
 from karyi.tools.base import ToolContext
 from karyi.workspace.workspace import Workspace
+from support.fixtures import fake_llm  # noqa: F401  (re-exported fixture)
 
 
 @pytest.fixture
