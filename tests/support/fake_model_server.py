@@ -38,6 +38,7 @@ from .replies import (
     error_body,
     openai_events,
     openai_message,
+    stream_error,
 )
 
 WAIT = 10.0  # generous bound for waiting on an event that should come at once
@@ -111,7 +112,10 @@ class FakeModelServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._httpd.daemon_threads = True
         self._httpd.fake = self  # type: ignore[attr-defined]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        # A short poll interval keeps `stop()` (which waits for the next poll) quick.
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
         self._thread.start()
         return self
 
@@ -234,6 +238,9 @@ class _Handler(BaseHTTPRequestHandler):
                 received.disconnected.set()
         elif fault.close:
             self.connection.shutdown(socket.SHUT_WR)
+        elif fault.error_event:
+            self._chunk(stream_error(received.api, fault.message))
+            self._chunk(b"")
 
 
 def _sse(event: Event) -> bytes:

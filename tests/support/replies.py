@@ -54,6 +54,9 @@ class Reply:
     cached_tokens: int = 0
     finish: str | None = None  # default: stop, or tool_calls when there are calls
     interleave: bool = False  # OpenAI only: round-robin the calls' argument fragments
+    omit_index: bool = (
+        False  # OpenAI only: leave `index` out of tool-call deltas, as some servers do
+    )
 
     def finish_reason(self) -> str:
         """The OpenAI finish reason this reply ends with."""
@@ -65,9 +68,11 @@ class Fault:
     """What goes wrong with one request.
 
     `status`: answer with that HTTP status (and `retry_after`, `message`) instead of a
-    reply. `reset`, `malformed`, `stall`, `close`: stream the first `after` events of
-    the next reply, then reset the connection, send garbage, stall until the client
-    goes away, or close cleanly mid-body. A streaming fault does not use up the reply.
+    reply. `reset`, `malformed`, `stall`, `close`, `error_event`: stream the first
+    `after` events of the next reply, then reset the connection, send garbage, stall
+    until the client goes away, close cleanly mid-body, or send the API's in-stream
+    error (Anthropic's `overloaded_error` event, OpenAI's `{"error": ...}` chunk). A
+    streaming fault does not use up the reply.
     `gate`: wait for it to be set before the fault, so a test can first see the output
     before it (a reset would otherwise race the client reading what came before).
     """
@@ -79,6 +84,7 @@ class Fault:
     malformed: bool = False
     stall: bool = False
     close: bool = False
+    error_event: bool = False
     after: int = 0
     gate: threading.Event | None = None
 
@@ -142,6 +148,8 @@ def openai_events(reply: Reply, model: str, include_usage: bool) -> list[Event]:
     for part in pieces(reply.text):
         events.append((None, _oa_chunk(model, {"content": part})))
     for delta in _oa_call_deltas(reply):
+        if reply.omit_index:
+            delta = {k: v for k, v in delta.items() if k != "index"}
         events.append((None, _oa_chunk(model, {"tool_calls": [delta]})))
     events.append((None, _oa_chunk(model, {}, reply.finish_reason())))
     if include_usage:
@@ -262,3 +270,12 @@ def error_body(api: str, status: int, message: str) -> dict[str, Any]:
         kind = kinds.get(status, "api_error" if status >= 500 else "invalid_request_error")
         return {"type": "error", "error": {"type": kind, "message": message}}
     return {"error": {"message": message, "type": "fake_error", "code": str(status)}}
+
+
+def stream_error(api: str, message: str) -> bytes:
+    """The SSE bytes of an error reported inside a stream that began with HTTP 200."""
+    if api == "anthropic":
+        body = {"type": "error", "error": {"type": "overloaded_error", "message": message}}
+        return f"event: error\ndata: {json.dumps(body)}\n\n".encode()
+    body = {"error": {"message": message, "type": "server_error", "code": None}}
+    return f"data: {json.dumps(body)}\n\n".encode()

@@ -120,13 +120,12 @@ def anthropic_messages(messages: Sequence[Message]) -> tuple[str, list[dict[str,
 
 
 def messages_body(request: Request, endpoint: Endpoint) -> dict[str, Any]:
-    """The keyword arguments of one streaming `messages.create` (without `extra`)."""
+    """The JSON body of one Messages API call (without `stream` and `extra`)."""
     system, messages = anthropic_messages(request.messages)
     body: dict[str, Any] = {
         "model": endpoint.model,
         "max_tokens": request.max_tokens or default_max_tokens(endpoint.model),
         "messages": messages,
-        "stream": True,
     }
     if system:
         body["system"] = system
@@ -238,11 +237,18 @@ class AnthropicProvider(Provider):
 
     async def _attempt(self, request: Request) -> AsyncGenerator[StreamEvent, None]:
         reader = EventReader(self.label)
-        body = messages_body(request, self._endpoint)
+        body = messages_body(request, self._endpoint) | dict(request.extra)
+        # Only what the API requires goes through named parameters; the rest rides in
+        # `extra_body`, so a parameter the installed SDK does not name (its signature
+        # changes between versions) still reaches the API.
+        required = {k: body.pop(k) for k in ("model", "max_tokens", "messages")}
         try:
             stream = await self._client.messages.create(
-                **body, extra_body=dict(request.extra) or None
+                **required, stream=True, extra_body=body or None
             )
+        except (anthropic.AnthropicError, httpx2.HTTPError) as exc:
+            raise self._error(exc) from exc
+        try:
             async with stream:
                 async for event in stream:
                     for out in reader.read(event):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import os
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -148,8 +149,8 @@ def _reason(exc: BaseException) -> str:
         seen.append(current)
         current = current.__cause__ or current.__context__
     for item in reversed(seen):
-        if isinstance(item, OSError) and item.strerror:
-            return item.strerror.lower()
+        if isinstance(item, OSError) and (item.errno or item.strerror):
+            return (os.strerror(item.errno) if item.errno else str(item.strerror)).lower()
     for item in reversed(seen):
         if str(item) and str(item) != "Connection error.":
             return str(item)

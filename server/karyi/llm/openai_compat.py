@@ -211,6 +211,9 @@ class OpenAICompatProvider(Provider):
             stream = await self._client.chat.completions.create(
                 **body, extra_body=dict(request.extra) or None
             )
+        except (openai.OpenAIError, httpx2.HTTPError) as exc:
+            raise self._error(exc) from exc
+        try:
             async with stream:
                 async for chunk in stream:
                     for event in reader.read(chunk):
