@@ -37,13 +37,13 @@ from karyi.llm.base import (
 from karyi.llm.retry import RetryPolicy, Sleep, retrying
 from karyi.tools.schema import ParamValidator
 
-_CHUNKS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+_CHUNKS = {"type": ["string", "array"], "items": {"type": "string"}}
 _REPLY = {
     "type": "object",
     "properties": {
         "text": _CHUNKS,
         "thinking": _CHUNKS,
-        "expect": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+        "expect": _CHUNKS,
         "tool_calls": {
             "type": "array",
             "items": {
@@ -96,12 +96,13 @@ SCRIPT_SCHEMA: dict[str, Any] = {
         "description": {"type": "string"},
         "chunk": {"type": "integer", "minimum": 1, "description": "characters per text chunk"},
         "delay": {"type": "number", "minimum": 0, "description": "seconds between chunks"},
-        "replies": {"type": "array", "items": {"oneOf": [{"type": "string"}, _REPLY]}},
+        "replies": {"type": "array", "items": {"type": ["string", "object"]}},
     },
     "required": ["replies"],
     "additionalProperties": False,
 }
 _VALIDATOR = ParamValidator(SCRIPT_SCHEMA, noun="field")
+_REPLY_VALIDATOR = ParamValidator(_REPLY, noun="field")
 
 
 @dataclass(frozen=True)
@@ -138,9 +139,12 @@ def parse_script(text: str, path: str) -> Script:
     replies: tuple[Mapping[str, Any], ...] = tuple(
         {"text": r} if isinstance(r, str) else r for r in data["replies"]
     )
-    for number, reply in enumerate(replies, 1):
+    for index, reply in enumerate(replies):
+        found = _REPLY_VALIDATOR.errors(reply)
+        if found:
+            raise _problem(path, "; ".join(f"replies[{index}]: {e}" for e in found))
         for call in reply.get("tool_calls", []):
-            _check_arguments(path, number, call)
+            _check_arguments(path, index, call)
     return Script(
         path,
         replies,
@@ -150,13 +154,13 @@ def parse_script(text: str, path: str) -> Script:
     )
 
 
-def _check_arguments(path: str, number: int, call: Mapping[str, Any]) -> None:
+def _check_arguments(path: str, index: int, call: Mapping[str, Any]) -> None:
     arguments = call.get("arguments", {})
     if isinstance(arguments, str):
         try:
             json.loads(arguments)
         except json.JSONDecodeError as exc:
-            where = f"replies[{number - 1}].tool_calls: {call['name']}"
+            where = f"replies[{index}].tool_calls: {call['name']}"
             raise _problem(path, f"{where}: arguments are not valid JSON ({exc.msg})") from exc
 
 
@@ -195,7 +199,7 @@ class ScriptProvider(Provider):
         self.label = f"script:{script.path} (replay)"
         self.position = 0
         self._sleep = sleep
-        self._retry = retry or RetryPolicy(max_attempts=3, base_delay=0.1, sleep=sleep)
+        self._retry = retry or RetryPolicy(max_attempts=3, base_delay=0.1, jitter=0, sleep=sleep)
 
     def stream(self, request: Request) -> AsyncIterator[StreamEvent]:
         """Play the next reply (checking its `expect` first).
