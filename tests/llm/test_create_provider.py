@@ -160,3 +160,10 @@ async def test_a_created_provider_talks_to_the_configured_server(
         await provider.aclose()
     assert text_of(events) == "hello from the fake"
     assert fake_llm.requests[0].headers["authorization"] == f"Bearer {NO_KEY}"
+
+
+def test_the_key_is_not_in_the_endpoints_repr() -> None:
+    url = "https://mine.openai.azure.com/openai/v1/"
+    endpoint = endpoint_for(settings("azure:gpt-4o", baseUrl=url), {"KARYI_API_KEY": "sk-secret"})
+    assert endpoint.api_key == "sk-secret"
+    assert "sk-secret" not in repr(endpoint)

@@ -17,7 +17,7 @@ class Endpoint:
     """
 
     model: str
-    api_key: str
+    api_key: str = field(repr=False)
     label: str
     base_url: str | None = None
     key_hint: str = ""
@@ -25,6 +25,6 @@ class Endpoint:
     read_timeout: float = 300.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     context_window: int = 128_000
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)  # may hold the key
     max_tokens_field: str = "max_tokens"
     """OpenAI's own API wants `max_completion_tokens`; compatible servers `max_tokens`."""
