@@ -14,7 +14,8 @@ from karyi.llm.openai_compat import OpenAICompatProvider
 from karyi.llm.script import ScriptProvider
 from karyi.settings import Settings, load_settings
 from support.fake_model_server import FakeModelServer
-from support.streams import collect, text_of
+from support.replies import Fault
+from support.streams import Sleeps, collect, text_of
 
 
 def settings(model: str, **values: object) -> Settings:
@@ -167,3 +168,18 @@ def test_the_key_is_not_in_the_endpoints_repr() -> None:
     endpoint = endpoint_for(settings("azure:gpt-4o", baseUrl=url), {"KARYI_API_KEY": "sk-secret"})
     assert endpoint.api_key == "sk-secret"
     assert "sk-secret" not in repr(endpoint)
+
+
+async def test_an_injected_sleep_reaches_the_retries(fake_llm: FakeModelServer) -> None:
+    fake_llm.script("after a retry")
+    fake_llm.fail_next(Fault(status=503))
+    sleeps = Sleeps()
+    provider = create_provider(
+        settings("openai:fake-model", baseUrl=fake_llm.openai_url), {}, sleep=sleeps
+    )
+    try:
+        events = await collect(provider, Request([Message("user", "hi")]))
+    finally:
+        await provider.aclose()
+    assert text_of(events) == "after a retry"
+    assert len(sleeps.delays) == 1

@@ -52,6 +52,10 @@ def test_status_errors_map_to_kinds() -> None:
     assert kind(408) == ("timeout", True)
     assert kind(529) == ("server", True)
     assert kind(400) == ("bad_request", False)
+    # a 429 for an exhausted quota will not pass by waiting
+    quota = {"message": "You exceeded your current quota", "type": "insufficient_quota"}
+    assert kind(429, quota) == ("rate_limit", False)
+    assert kind(429, {"error": quota}) == ("rate_limit", False)
     # an error event inside a 200 stream is classified by its type
     assert kind(200, {"type": "error", "error": {"type": "rate_limit_error"}}) == (
         "rate_limit",

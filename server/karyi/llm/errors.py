@@ -21,6 +21,8 @@ from karyi.llm.base import ProviderError
 
 _BODY_KINDS = {
     "rate_limit_error": 429,
+    "rate_limit_exceeded": 429,
+    "server_error": 500,
     "overloaded_error": 529,
     "api_error": 500,
     "authentication_error": 401,
@@ -87,13 +89,19 @@ def server_message(body: Any) -> str:
     return str(body or "").strip()[:500]
 
 
+def _error_types(body: Any) -> set[str]:
+    """The `type` and `code` an error body gives, at the top or under `error`."""
+    if not isinstance(body, Mapping):
+        return set()
+    error = body.get("error")
+    inner = error if isinstance(error, Mapping) else {}
+    found = {inner.get("type"), inner.get("code"), body.get("type"), body.get("code")}
+    return {str(t) for t in found if t and t != "error"}
+
+
 def _body_status(body: Any) -> int | None:
     """The status an in-stream error event stands for (they arrive with HTTP 200)."""
-    if isinstance(body, Mapping):
-        error = body.get("error")
-        kind = error.get("type") if isinstance(error, Mapping) else body.get("type")
-        return _BODY_KINDS.get(str(kind))
-    return None
+    return next((_BODY_KINDS[t] for t in sorted(_error_types(body)) if t in _BODY_KINDS), None)
 
 
 def from_status(
@@ -108,6 +116,8 @@ def from_status(
         what = "rejected the API key" if status == 401 else "refused access"
         hint = f"; check {key_hint}" if key_hint else ""
         return ApiError("auth", f"{label}: the server {what} (HTTP {status}): {said}{hint}")
+    if status == 429 and "insufficient_quota" in _error_types(body):
+        return ApiError("rate_limit", f"{label}: out of quota (HTTP 429): {said}")
     if status == 429:
         return ApiError(
             "rate_limit",

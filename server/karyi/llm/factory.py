@@ -11,15 +11,16 @@ commands that never call a model do not pay for loading them.
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import os
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import replace
 
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.families import FAMILIES, Family, context_window, family
-from karyi.llm.retry import RetryPolicy
+from karyi.llm.retry import RetryPolicy, Sleep
 from karyi.settings import Settings
 
 NO_KEY = "not-needed"
@@ -95,23 +96,25 @@ def endpoint_for(settings: Settings, env: Mapping[str, str] | None = None) -> En
 
 
 def create_provider(
-    settings: Settings, env: Mapping[str, str] | None = None, **options: Any
+    settings: Settings, env: Mapping[str, str] | None = None, *, sleep: Sleep | None = None
 ) -> Provider:
-    """The provider `settings.model` names. `options` go to its constructor (tests pass
-    `http_client` to the SDK providers, `sleep` to the script provider)."""
+    """The provider `settings.model` names. `sleep` replaces the waits between retries
+    (and the script's pacing): tests pass one that returns at once."""
     fam, _, name = _family(settings)
     if fam.api == "script":
         from karyi.llm.script import ScriptProvider, load_script
 
-        provider: Provider = ScriptProvider(load_script(name), **options)
+        script = ScriptProvider(load_script(name), sleep=sleep or asyncio.sleep)
         if settings.context_window:
-            provider.context_window = settings.context_window
-        return provider
+            script.context_window = settings.context_window
+        return script
     endpoint = endpoint_for(settings, env)
+    if sleep is not None:
+        endpoint = replace(endpoint, retry=replace(endpoint.retry, sleep=sleep))
     if fam.api == "anthropic":
         from karyi.llm.anthropic_api import AnthropicProvider
 
-        return AnthropicProvider(endpoint, **options)
+        return AnthropicProvider(endpoint)
     from karyi.llm.openai_compat import OpenAICompatProvider
 
-    return OpenAICompatProvider(endpoint, **options)
+    return OpenAICompatProvider(endpoint)

@@ -3,8 +3,9 @@
 A call is retried only while nothing has been streamed to the consumer: once text or
 a tool-call fragment has gone out, a retry would repeat it, so the failure is raised
 with `partial=True` and the caller decides (the agent keeps what arrived and says so).
-Each retry is announced with a `Retrying` event before the wait. The SDKs' own retries
-are switched off (max_retries=0) so these are the only ones.
+Each retry is announced with a `Retrying` event before the wait (`attempt` 1 is the
+first retry, i.e. the second try). The SDKs' own retries are switched off
+(max_retries=0) so these are the only ones.
 """
 
 from __future__ import annotations
