@@ -1,10 +1,11 @@
-"""Shared fixtures: a real workspace on disk and a tool context over it."""
+"""Shared fixtures: a real workspace on disk, a tool context over it, a fake model server."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from support.fixtures import fake_llm  # noqa: F401  (re-exported fixture)
 
 from karyi.settings import Settings
 from karyi.tools.base import ToolContext

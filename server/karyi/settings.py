@@ -5,7 +5,8 @@ the schema below: an unknown or invalid key is dropped with a warning that names
 source, the key and what was expected, and the lower layer's value stays in force.
 The workspace file comes with the repository, so it may only tighten: it cannot set a
 tool to `auto`, allow commands, or add allowed roots (a cloned repository must not be
-able to free the agent).
+able to free the agent), nor set `baseUrl` or `apiKeyEnv` (it must not be able to send
+the user's API key, or any other variable, to a server of its choosing).
 Settings are loaded once and passed down; nothing reads them from a global.
 """
 
@@ -22,6 +23,7 @@ from typing import Any
 
 from platformdirs import user_config_dir
 
+from karyi.llm.families import key_variable
 from karyi.protocol import DIALECTS
 from karyi.protocol.jsonscan import strip_trailing_commas
 from karyi.tools.schema import ParamValidator
@@ -91,6 +93,20 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "properties": {"enableShell": {"type": "boolean"}},
         "additionalProperties": False,
     },
+    "llm": {
+        "type": "object",
+        "properties": {
+            "connectTimeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+            "readTimeoutSeconds": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "description": "longest silence inside a streaming reply",
+            },
+            "maxAttempts": {"type": "integer", "minimum": 1, "maximum": 20},
+            "contextWindow": {"type": ["integer", "null"], "minimum": 1024},
+        },
+        "additionalProperties": False,
+    },
 }
 
 DEFAULTS: dict[str, Any] = {
@@ -107,6 +123,12 @@ DEFAULTS: dict[str, Any] = {
     "maxSteps": 50,
     "shell": {"timeoutSeconds": 120, "path": None},
     "gateway": {"enableShell": False},
+    "llm": {
+        "connectTimeoutSeconds": 10,
+        "readTimeoutSeconds": 300,
+        "maxAttempts": 5,
+        "contextWindow": None,
+    },
 }
 
 ENVIRONMENT = {
@@ -116,7 +138,11 @@ ENVIRONMENT = {
     "KARYI_PROFILE": "profile",
     "KARYI_MAX_STEPS": "maxSteps",
 }
-PROVIDER_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+_USER_ONLY = ("allowedRoots", "baseUrl", "apiKeyEnv")
+_KEY_WHY = (
+    "a workspace settings file may not choose where your API key is sent or which "
+    "variable it is read from; set it in your user settings"
+)
 _VALIDATORS = {key: ParamValidator(schema, noun="key") for key, schema in SCHEMA.items()}
 _JSONC = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.*?\*/', re.S)
 
@@ -182,6 +208,23 @@ class Settings:
         """Whether the gateway's `shell` tool is enabled."""
         return bool(self.values["gateway"]["enableShell"])
 
+    @property
+    def llm_timeouts(self) -> tuple[float, float]:
+        """Model requests: (connect, read) timeouts in seconds."""
+        llm = self.values["llm"]
+        return float(llm["connectTimeoutSeconds"]), float(llm["readTimeoutSeconds"])
+
+    @property
+    def llm_max_attempts(self) -> int:
+        """How many times one model call is tried before its error is reported."""
+        return int(self.values["llm"]["maxAttempts"])
+
+    @property
+    def context_window(self) -> int | None:
+        """The model's context window when the user states it (else known per model)."""
+        value = self.values["llm"].get("contextWindow")
+        return int(value) if value else None
+
     def tool_permission(self, name: str) -> str | None:
         """The permission the user set for tool `name`, if any."""
         value = self.values["permissions"]["tools"].get(name)
@@ -195,7 +238,7 @@ class Settings:
         named = self.values.get("apiKeyEnv")
         if named and env.get(str(named)):
             return env[str(named)]
-        usual = PROVIDER_KEY_ENV.get(self.model.partition(":")[0])
+        usual = key_variable(self.model.partition(":")[0])
         return env.get(usual) if usual else None
 
     def with_values(self, **changes: Any) -> Settings:
@@ -242,9 +285,11 @@ def _tighten_only(
 ) -> dict[str, Any]:
     """A repository's own settings file may restrict the agent, never free it."""
     why = "a workspace settings file may only tighten permissions; set it in your user settings"
-    if "allowedRoots" in layer:
-        warnings.append(SettingsWarning(source, "allowedRoots", f"ignored: {why}"))
-        layer = {k: v for k, v in layer.items() if k != "allowedRoots"}
+    for key in _USER_ONLY:
+        if key in layer:
+            reason = why if key == "allowedRoots" else _KEY_WHY
+            warnings.append(SettingsWarning(source, key, f"ignored: {reason}"))
+    layer = {k: v for k, v in layer.items() if k not in _USER_ONLY}
     perms = layer.get("permissions")
     if isinstance(perms, dict):
         tools = perms.get("tools")

@@ -1,0 +1,1 @@
+"""Test support shared by every layer: the fake model server and its fixture."""

@@ -1,0 +1,272 @@
+"""Anthropic's Messages API through the official `anthropic` SDK.
+
+(Named `anthropic_api` so it never shadows the SDK's own `anthropic` package.)
+It streams text and thinking deltas, `tool_use` blocks as tool-call fragments in the
+slot of their content block (`input_json_delta` → arguments, `content_block_stop` →
+`ToolCallEnd`), usage from `message_start`/`message_delta`, and the stop reason
+translated to the contract's words. Messages are mapped to Anthropic's rules: the
+system prompt is the `system` parameter, tool results are `tool_result` blocks in a user
+message (first in it, as the API requires), consecutive same-role messages are merged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from typing import Any
+
+import anthropic
+import httpx2
+from anthropic.types import RawMessageStreamEvent
+
+from karyi.llm import errors
+from karyi.llm.base import (
+    Finish,
+    Message,
+    Provider,
+    ProviderError,
+    Request,
+    StreamEvent,
+    TextChunk,
+    ThinkingChunk,
+    ToolCallChunk,
+    ToolCallEnd,
+    Usage,
+)
+from karyi.llm.endpoint import Endpoint
+from karyi.llm.retry import retrying
+
+ANTHROPIC_BASE_URL = "https://api.anthropic.com"
+_STOP = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "tool_use": "tool_calls",
+}
+
+
+def default_max_tokens(model: str) -> int:
+    """The API requires max_tokens; the Claude 3 models accept less than later ones."""
+    if model.startswith("claude-3-5"):
+        return 8192
+    if model.startswith("claude-3-") and not model.startswith("claude-3-7"):
+        return 4096
+    return 16384
+
+
+def tool_declaration(declaration: Mapping[str, Any]) -> dict[str, Any]:
+    """A `{name, description, parameters}` declaration as an Anthropic tool."""
+    if "input_schema" in declaration:
+        return dict(declaration)
+    if declaration.get("type") == "function":  # an OpenAI-shaped entry
+        declaration = declaration.get("function", {})
+    out = {"name": declaration["name"], "input_schema": declaration.get("parameters", {})}
+    if declaration.get("description"):
+        out["description"] = declaration["description"]
+    return out
+
+
+def _tool_input(arguments: str) -> dict[str, Any]:
+    # The API wants an object; a call whose JSON was broken goes back as {} (its error
+    # result tells the model what was wrong).
+    try:
+        value = json.loads(arguments) if arguments.strip() else {}
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
+    if message.role == "tool":
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message.tool_call_id or ""}
+        if message.content:
+            block["content"] = message.content
+        if message.is_error:
+            block["is_error"] = True
+        return "user", [block]
+    blocks: list[dict[str, Any]] = []
+    if message.content.strip():
+        blocks.append({"type": "text", "text": message.content})
+    if message.role == "assistant":
+        for call in message.tool_calls:
+            use = {"type": "tool_use", "id": call.id, "name": call.name}
+            blocks.append(use | {"input": _tool_input(call.arguments)})
+        return "assistant", blocks
+    return "user", blocks  # user, and system notes that come after the conversation began
+
+
+def anthropic_messages(messages: Sequence[Message]) -> tuple[str, list[dict[str, Any]]]:
+    """The `system` text and the `messages` list for a provider-neutral conversation."""
+    system: list[str] = []
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        if message.role == "system" and not out:
+            system.append(message.content)
+            continue
+        role, blocks = _blocks(message)
+        if not blocks:
+            continue
+        if out and out[-1]["role"] == role:
+            out[-1]["content"].extend(blocks)
+        else:
+            out.append({"role": role, "content": blocks})
+    for entry in out:
+        if entry["role"] == "user":
+            content = entry["content"]
+            entry["content"] = [b for b in content if b["type"] == "tool_result"] + [
+                b for b in content if b["type"] != "tool_result"
+            ]
+    return "\n\n".join(s for s in system if s), out
+
+
+def messages_body(request: Request, endpoint: Endpoint) -> dict[str, Any]:
+    """The JSON body of one Messages API call (without `stream` and `extra`)."""
+    system, messages = anthropic_messages(request.messages)
+    body: dict[str, Any] = {
+        "model": endpoint.model,
+        "max_tokens": request.max_tokens or default_max_tokens(endpoint.model),
+        "messages": messages,
+    }
+    if system:
+        body["system"] = system
+    if request.tools:
+        body["tools"] = [tool_declaration(t) for t in request.tools]
+    if request.stop:
+        body["stop_sequences"] = list(request.stop)
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    return body
+
+
+class EventReader:
+    """Turns Messages API stream events into contract events."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.seen = False
+        self.stopped = False
+        self.reason = "stop"
+        self.input_tokens = 0
+        self.output_tokens = 0
+        self.cached = 0
+        self._tools: set[int] = set()
+
+    def read(self, event: RawMessageStreamEvent) -> list[StreamEvent]:
+        """The contract events for one API event."""
+        self.seen = True
+        if event.type == "message_start":
+            self._usage(event.message.usage)
+        elif event.type == "content_block_start":
+            return self._start(event.index, event.content_block)
+        elif event.type == "content_block_delta":
+            return self._delta(event.index, event.delta)
+        elif event.type == "content_block_stop" and event.index in self._tools:
+            self._tools.discard(event.index)
+            return [ToolCallEnd(event.index)]
+        elif event.type == "message_delta":
+            if event.delta.stop_reason:
+                self.reason = _STOP.get(event.delta.stop_reason, event.delta.stop_reason)
+            self._usage(event.usage)
+        elif event.type == "message_stop":
+            self.stopped = True
+        return []
+
+    def end(self) -> list[StreamEvent]:
+        """Usage and the finish reason, or the error for a stream cut short."""
+        if not self.stopped:
+            raise errors.truncated(self.label, self.seen)
+        usage = Usage(self.input_tokens, self.output_tokens, self.cached)
+        return [*(ToolCallEnd(slot) for slot in sorted(self._tools)), usage, Finish(self.reason)]
+
+    def _usage(self, usage: Any) -> None:
+        # Input = uncached + cache writes + cache reads, like OpenAI's prompt_tokens.
+        parts = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+        if any(getattr(usage, p, None) is not None for p in parts):
+            self.input_tokens = sum(getattr(usage, p, None) or 0 for p in parts)
+        if getattr(usage, "cache_read_input_tokens", None) is not None:
+            self.cached = usage.cache_read_input_tokens
+        if getattr(usage, "output_tokens", None) is not None:
+            self.output_tokens = usage.output_tokens
+
+    def _start(self, index: int, block: Any) -> list[StreamEvent]:
+        if block.type == "text" and block.text:
+            return [TextChunk(block.text)]
+        if block.type == "thinking" and block.thinking:
+            return [ThinkingChunk(block.thinking)]
+        if block.type == "tool_use":
+            self._tools.add(index)
+            given = json.dumps(block.input) if block.input else ""
+            return [ToolCallChunk(index, id=block.id, name=block.name, arguments=given)]
+        return []  # redacted thinking, server tools: nothing the agent acts on
+
+    def _delta(self, index: int, delta: Any) -> list[StreamEvent]:
+        if delta.type == "text_delta":
+            return [TextChunk(delta.text)] if delta.text else []
+        if delta.type == "thinking_delta":
+            return [ThinkingChunk(delta.thinking)] if delta.thinking else []
+        if delta.type == "input_json_delta" and index in self._tools:
+            return (
+                [ToolCallChunk(index, arguments=delta.partial_json)] if delta.partial_json else []
+            )
+        return []
+
+
+class AnthropicProvider(Provider):
+    """A Claude model behind the Messages API (or a compatible proxy)."""
+
+    def __init__(self, endpoint: Endpoint, *, http_client: httpx2.AsyncClient | None = None):
+        self.label = endpoint.label
+        self.context_window = endpoint.context_window
+        self._endpoint = endpoint
+        self._client = anthropic.AsyncAnthropic(
+            api_key=endpoint.api_key,
+            base_url=endpoint.base_url or ANTHROPIC_BASE_URL,
+            timeout=anthropic.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout),
+            max_retries=0,
+            default_headers=dict(endpoint.headers) or None,
+            http_client=http_client,
+        )
+
+    def stream(self, request: Request) -> AsyncIterator[StreamEvent]:
+        """Stream one reply, retrying failures that happen before any output."""
+        return retrying(lambda: self._attempt(request), self._endpoint.retry)
+
+    async def aclose(self) -> None:
+        """Close the SDK's connection pool."""
+        await self._client.close()
+
+    async def _attempt(self, request: Request) -> AsyncGenerator[StreamEvent, None]:
+        reader = EventReader(self.label)
+        body = messages_body(request, self._endpoint) | dict(request.extra)
+        # Only what the API requires goes through named parameters; the rest rides in
+        # `extra_body`, so a parameter the installed SDK does not name (its signature
+        # changes between versions) still reaches the API.
+        required = {k: body.pop(k) for k in ("model", "max_tokens", "messages")}
+        try:
+            stream = await self._client.messages.create(
+                **required, stream=True, extra_body=body or None
+            )
+        except (anthropic.AnthropicError, httpx2.HTTPError) as exc:
+            raise self._error(exc) from exc
+        try:
+            async with stream:
+                async for event in stream:
+                    for out in reader.read(event):
+                        yield out
+        except (anthropic.AnthropicError, httpx2.HTTPError, *errors.MALFORMED) as exc:
+            raise self._error(exc) from exc
+        for out in reader.end():
+            yield out
+
+    def _error(self, exc: Exception) -> ProviderError:
+        label, hint = self.label, self._endpoint.key_hint
+        if isinstance(exc, anthropic.APIStatusError):
+            return errors.from_status(
+                exc.status_code, exc.response.headers, exc.body, label=label, key_hint=hint
+            )
+        if isinstance(exc, anthropic.APITimeoutError):
+            return errors.timeout(label)
+        if isinstance(exc, anthropic.APIConnectionError):
+            return errors.connection(label, exc)
+        found = errors.transport(exc, label=label) or errors.malformed(exc, label=label)
+        return found or errors.ApiError("malformed", f"{label}: {exc}")

@@ -1,0 +1,120 @@
+"""`create_provider`: from `settings.model` (`provider:name`) to a ready `Provider`.
+
+The prefix picks the family (families.py): `openai:` and every OpenAI-compatible alias
+(`deepseek:`, `ark:`, `ollama:`, `vllm:`, `llamacpp:`, ...) go through the `openai` SDK,
+`anthropic:` through the `anthropic` SDK, `script:FILE` replays a file. `baseUrl`
+overrides the family's default URL; the key comes from `settings.api_key(env)`. What
+cannot work (an unknown prefix, a missing key, Azure without a URL) is a `config`
+ProviderError that says what to set. The SDKs are imported only when needed, so
+commands that never call a model do not pay for loading them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+
+from karyi.llm.base import Provider, ProviderError
+from karyi.llm.endpoint import Endpoint
+from karyi.llm.families import FAMILIES, Family, context_window, family
+from karyi.llm.retry import RetryPolicy, Sleep
+from karyi.settings import Settings
+
+NO_KEY = "not-needed"
+"""Sent as the key to servers that take none (the SDKs insist on a string)."""
+
+
+def _family(settings: Settings) -> tuple[Family, str, str]:
+    prefix, _, name = settings.model.partition(":")
+    found = family(prefix)
+    if found is None:
+        close = difflib.get_close_matches(prefix.lower(), list(FAMILIES), n=1)
+        hint = f"did you mean '{close[0]}:'? " if close else ""
+        known = ", ".join(f"{n}:" for n in FAMILIES)
+        raise ProviderError(
+            "config",
+            f"model {settings.model!r}: unknown provider {prefix!r}; {hint}known: {known} "
+            "(any other OpenAI-compatible server: `openai:` with baseUrl)",
+        )
+    if not name:
+        raise ProviderError("config", f"model {settings.model!r}: no model name after {prefix!r}")
+    return found, prefix, name
+
+
+def _key_hint(settings: Settings, fam: Family) -> str:
+    named = settings.values.get("apiKeyEnv")
+    if named:
+        return f"{named} (named by the apiKeyEnv setting) or KARYI_API_KEY"
+    if fam.key_env:
+        return f"{fam.key_env} or KARYI_API_KEY"
+    return "KARYI_API_KEY"
+
+
+def _api_key(settings: Settings, fam: Family, env: Mapping[str, str], custom_url: bool) -> str:
+    key = settings.api_key(env) or (env.get(fam.key_env) if fam.key_env else None)
+    if key:
+        return key
+    if fam.needs_key and not custom_url:
+        raise ProviderError(
+            "config",
+            f"no API key for {settings.model}: set {_key_hint(settings, fam)} in the environment",
+        )
+    return NO_KEY
+
+
+def endpoint_for(settings: Settings, env: Mapping[str, str] | None = None) -> Endpoint:
+    """The endpoint an OpenAI-compatible or Anthropic model is reached at."""
+    env = os.environ if env is None else env
+    fam, prefix, name = _family(settings)
+    base_url = settings.base_url or fam.base_url
+    if fam.needs_base_url and not settings.base_url:
+        raise ProviderError(
+            "config",
+            f"model {settings.model!r}: {prefix}: needs baseUrl (for Azure OpenAI, e.g. "
+            "https://RESOURCE.openai.azure.com/openai/v1/)",
+        )
+    custom_url = bool(settings.base_url) and settings.base_url != fam.base_url
+    key = _api_key(settings, fam, env, custom_url)
+    connect, read = settings.llm_timeouts
+    headers = {fam.key_header: key} if fam.key_header else {}
+    return Endpoint(
+        model=name,
+        api_key=key,
+        label=f"{prefix}:{name}",
+        base_url=base_url,
+        key_hint=_key_hint(settings, fam),
+        connect_timeout=connect,
+        read_timeout=read,
+        retry=RetryPolicy(max_attempts=settings.llm_max_attempts),
+        context_window=settings.context_window or context_window(name),
+        headers=headers,
+        max_tokens_field=fam.max_tokens_field,
+    )
+
+
+def create_provider(
+    settings: Settings, env: Mapping[str, str] | None = None, *, sleep: Sleep | None = None
+) -> Provider:
+    """The provider `settings.model` names. `sleep` replaces the waits between retries
+    (and the script's pacing): tests pass one that returns at once."""
+    fam, _, name = _family(settings)
+    if fam.api == "script":
+        from karyi.llm.script import ScriptProvider, load_script
+
+        script = ScriptProvider(load_script(name), sleep=sleep or asyncio.sleep)
+        if settings.context_window:
+            script.context_window = settings.context_window
+        return script
+    endpoint = endpoint_for(settings, env)
+    if sleep is not None:
+        endpoint = replace(endpoint, retry=replace(endpoint.retry, sleep=sleep))
+    if fam.api == "anthropic":
+        from karyi.llm.anthropic_api import AnthropicProvider
+
+        return AnthropicProvider(endpoint)
+    from karyi.llm.openai_compat import OpenAICompatProvider
+
+    return OpenAICompatProvider(endpoint)

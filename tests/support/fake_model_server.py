@@ -1,0 +1,275 @@
+"""A fake model server: real HTTP on 127.0.0.1, speaking OpenAI and Anthropic.
+
+Provider and agent tests talk to it through the real SDKs. It serves scripted
+`Reply`s in order (streaming SSE, one flushed chunk per event, or a plain JSON body),
+records every request it receives, and injects `Fault`s: an error status with
+Retry-After, a connection reset mid-stream, garbage in the stream, a stream that
+stalls until the client goes away, slow chunks.
+
+    server.script(Reply(text="hi"), Reply(calls=[Call("read", {"path": "a"})]))
+    server.fail_next(Fault(status=429, retry_after="0"))
+    provider = ...(base_url=server.openai_url)
+    ... server.requests[0].body["messages"]
+
+It runs in a background thread (stdlib `ThreadingHTTPServer`, HTTP/1.1 with chunked
+bodies), so the test's own event loop stays free.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import struct
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from .replies import (
+    Event,
+    Fault,
+    Reply,
+    anthropic_events,
+    anthropic_message,
+    error_body,
+    openai_events,
+    openai_message,
+    stream_error,
+)
+
+WAIT = 10.0  # generous bound for waiting on an event that should come at once
+
+
+@dataclass
+class Received:
+    """One request the server got: path, headers (lower-case names), JSON body."""
+
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    finished: threading.Event = field(default_factory=threading.Event)
+    disconnected: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def api(self) -> str:
+        """`openai` or `anthropic`, from the path."""
+        return "anthropic" if self.path.endswith("/messages") else "openai"
+
+
+class FakeModelServer:
+    """The server's script, faults and record; `start()`/`stop()` run it in a thread."""
+
+    def __init__(self) -> None:
+        self.replies: deque[Reply] = deque()
+        self.faults: deque[Fault] = deque()
+        self.requests: list[Received] = []
+        self.chunk_delay = 0.0
+        self.closing = threading.Event()
+        self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """`http://127.0.0.1:PORT`."""
+        assert self._httpd is not None, "server not started"
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    @property
+    def openai_url(self) -> str:
+        """The base URL for the OpenAI SDK (`…/v1`)."""
+        return f"{self.url}/v1"
+
+    @property
+    def anthropic_url(self) -> str:
+        """The base URL for the Anthropic SDK (it appends `/v1/messages`)."""
+        return self.url
+
+    def script(self, *replies: Reply | str) -> None:
+        """Queue replies; a plain string is a text reply."""
+        with self._lock:
+            self.replies.extend(Reply(text=r) if isinstance(r, str) else r for r in replies)
+
+    def fail_next(self, *faults: Fault) -> None:
+        """Queue faults; each applies to one coming request, in order."""
+        with self._lock:
+            self.faults.extend(faults)
+
+    def wait_requests(self, count: int, timeout: float = WAIT) -> list[Received]:
+        """Block until `count` requests have arrived (for tests in other threads/loops)."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: len(self.requests) >= count, timeout):
+                raise TimeoutError(f"expected {count} requests, got {len(self.requests)}")
+            return list(self.requests)
+
+    def start(self) -> FakeModelServer:
+        """Listen on a random port and serve in a daemon thread."""
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._httpd.daemon_threads = True
+        self._httpd.fake = self  # type: ignore[attr-defined]
+        # A short poll interval keeps `stop()` (which waits for the next poll) quick.
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving; stalled streams end."""
+        self.closing.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+
+    def _take(self, received: Received) -> tuple[Fault | None, Reply | None]:
+        with self._arrived:
+            self.requests.append(received)
+            self._arrived.notify_all()
+            fault = self.faults.popleft() if self.faults else None
+            if fault is not None and not fault.streams:
+                return fault, None
+            reply = self.replies[0] if self.replies else None
+            if reply is not None and fault is None:
+                self.replies.popleft()
+            return fault, reply
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "FakeModel/1.0"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: tests read `requests`, not logs."""
+
+    @property
+    def fake(self) -> FakeModelServer:
+        return self.server.fake  # type: ignore[attr-defined,no-any-return]
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("content-length", "0"))
+        raw = self.rfile.read(length)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        body = json.loads(raw or b"{}")
+        received = Received(self.path, headers, body)
+        try:
+            self._answer(received)
+        finally:
+            received.finished.set()
+
+    def _answer(self, received: Received) -> None:
+        fault, reply = self.fake._take(received)
+        if received.path not in ("/v1/chat/completions", "/v1/messages"):
+            return self._json(404, error_body(received.api, 404, f"no route {received.path}"))
+        if fault is not None and fault.status is not None:
+            return self._status_fault(received.api, fault)
+        if reply is None:
+            message = f"fake model server: no scripted reply for request #{len(self.fake.requests)}"
+            return self._json(400, error_body(received.api, 400, message))
+        model = str(received.body.get("model", "fake-model"))
+        if not received.body.get("stream"):
+            build = anthropic_message if received.api == "anthropic" else openai_message
+            return self._json(200, build(reply, model))
+        if received.api == "anthropic":
+            events = anthropic_events(reply, model)
+        else:
+            options = received.body.get("stream_options") or {}
+            events = openai_events(reply, model, bool(options.get("include_usage")))
+        self._stream(received, events, fault)
+
+    def _status_fault(self, api: str, fault: Fault) -> None:
+        assert fault.status is not None
+        extra = {"retry-after": fault.retry_after} if fault.retry_after is not None else {}
+        self._json(fault.status, error_body(api, fault.status, fault.message), extra)
+
+    def _json(self, status: int, body: dict[str, Any], extra: dict[str, str] | None = None) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        for name, value in (extra or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _stream(self, received: Received, events: list[Event], fault: Fault | None) -> None:
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("cache-control", "no-cache")
+        self.send_header("transfer-encoding", "chunked")
+        self.end_headers()
+        cut = len(events) if fault is None else fault.after
+        try:
+            for event in events[:cut]:
+                self._chunk(_sse(event))
+                if self.fake.chunk_delay:
+                    time.sleep(self.fake.chunk_delay)
+            if fault is None:
+                self._chunk(b"")
+            else:
+                self._fault_mid_stream(received, fault)
+        except (BrokenPipeError, ConnectionResetError):
+            received.disconnected.set()
+            self.close_connection = True
+
+    def _chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+
+    def _fault_mid_stream(self, received: Received, fault: Fault) -> None:
+        self.close_connection = True
+        if fault.gate is not None:
+            while not fault.gate.wait(0.05):
+                if self.fake.closing.is_set():
+                    return
+        if fault.malformed:
+            name = b"event: content_block_delta\n" if received.api == "anthropic" else b""
+            self._chunk(name + b"data: {this is not json\n\n")
+            self._chunk(b"")
+        elif fault.reset:
+            linger = struct.pack("ii", 1, 0)  # close with RST instead of FIN
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+            self.connection.close()
+        elif fault.stall:
+            if _wait_for_hangup(self.connection, self.fake.closing):
+                received.disconnected.set()
+        elif fault.close:
+            self.connection.shutdown(socket.SHUT_WR)
+        elif fault.error_event:
+            self._chunk(stream_error(received.api, fault.message))
+            self._chunk(b"")
+
+
+def _sse(event: Event) -> bytes:
+    name, data = event
+    head = f"event: {name}\n" if name else ""
+    return f"{head}data: {data}\n\n".encode()
+
+
+def _wait_for_hangup(conn: socket.socket, closing: threading.Event) -> bool:
+    """Send nothing until the client closes the connection (True) or the server stops.
+
+    There is no event for a peer's close without reading, so this polls the socket
+    with select; each poll returns at once when the client closes.
+    """
+    while not closing.is_set():
+        readable, _, _ = select.select([conn], [], [], 0.05)
+        if readable:
+            try:
+                if conn.recv(1024) == b"":
+                    return True
+            except OSError:
+                return True
+    return False
+
+
+def serve() -> Iterator[FakeModelServer]:
+    """Start a server, yield it, stop it (the body of the pytest fixture)."""
+    server = FakeModelServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
