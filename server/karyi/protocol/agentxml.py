@@ -14,6 +14,7 @@ from typing import Any
 from karyi.protocol.base import Dialect, ScannerParser, StreamParser, no_schemas
 from karyi.protocol.calls import DUPLICATE_ID, CallOutcome, DialectState, SchemaLookup
 from karyi.protocol.jsonscan import JsonSlip, balanced, loads_lenient
+from karyi.protocol.scanner import Scanner
 
 _OPEN = re.compile(r"(?<!`)<(thinking|tools|final_answer)>")
 _CHANNEL = {"thinking": "thinking", "final_answer": "answer"}
@@ -50,7 +51,7 @@ class AgentXmlParser(ScannerParser):
         elif first == "[":
             sc.consume(sc.pos + 1)
             yield from self._array()
-        elif first:
+        elif first and not (yield from _at(sc, "</tools>")):
             sc.start_recording()
             yield from sc.until("</tools>")
             raw = sc.stop_recording()
@@ -106,10 +107,15 @@ class AgentXmlParser(ScannerParser):
             self._error("?", raw, f"{where}: expected an object, got {type(obj).__name__}")
             return
         raw_id = obj.get("id")
-        call_id = str(raw_id) if isinstance(raw_id, str | int) and str(raw_id) else None
+        valid_id = isinstance(raw_id, str | int) and not isinstance(raw_id, bool)
+        call_id = str(raw_id) if valid_id and str(raw_id) else None
         name = obj.get("name")
         problems: list[str] = []
-        if call_id is None:
+        if call_id is None and raw_id not in (None, ""):
+            problems.append(
+                f'{where}: "id" must be a string unique in this session, got {json.dumps(raw_id)}'
+            )
+        elif call_id is None:
             problems.append(f'{where}: "id" is missing (a string unique in this session)')
         if not isinstance(name, str) or not name:
             problems.append(f'{where}: "name" is missing (the tool name, a string)')
@@ -144,6 +150,12 @@ class AgentXmlParser(ScannerParser):
 
     def _error(self, call_id: str, raw: str, message: str, name: str = "") -> None:
         self.emit(name, {}, call_id=call_id, raw=raw, error=message)
+
+
+def _at(sc: Scanner, text: str) -> Generator[None, None, bool]:
+    """True when the unread text starts with `text` (consumes nothing)."""
+    head = yield from sc.peek(len(text))
+    return head == text
 
 
 class AgentXml(Dialect):

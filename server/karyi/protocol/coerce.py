@@ -93,8 +93,10 @@ def coerce(value: str, schema: Mapping[str, Any] | None, where: str) -> Any:
     kind = schema.get("type")
     if kind is None:
         return value
-    kinds = [kind] if isinstance(kind, str) else list(kind)
-    if "string" in kinds:
+    # A malformed schema (say, from an MCP server) types nothing rather than crashing.
+    kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else []
+    kinds = [k for k in kinds if isinstance(k, str)]
+    if not kinds or "string" in kinds:
         return value
     errors: list[str] = []
     for k in kinds:

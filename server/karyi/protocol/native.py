@@ -17,6 +17,7 @@ from typing import Any
 from karyi.protocol.base import Dialect, StreamParser, no_schemas
 from karyi.protocol.calls import (
     DUPLICATE_ID,
+    MALFORMED,
     CallOutcome,
     CallReady,
     CallStarted,
@@ -31,6 +32,7 @@ from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 
 @dataclass
 class _Pending:
+    index: int
     id: str = ""
     name: str = ""
     parts: list[str] = field(default_factory=list)
@@ -64,11 +66,19 @@ class NativeParser(StreamParser):
         """One function-call fragment for stream slot `slot` (the provider's index).
 
         A fragment for a higher slot completes every lower one still open, which is how
-        OpenAI-compatible streams signal the end of a call.
+        OpenAI-compatible streams signal the end of a call. A fragment carrying a new id
+        for a slot whose call already has another id starts a new call (some
+        OpenAI-compatible servers send every call of a reply in slot 0).
         """
         for other in sorted(k for k in self._pending if k < slot):
             self._finish(other)
-        p = self._pending.setdefault(slot, _Pending())
+        p = self._pending.get(slot)
+        if p is not None and call_id and p.id and call_id != p.id:
+            self._finish(slot)
+            p = None
+        if p is None:
+            p = self._pending[slot] = _Pending(self._next_index)
+            self._next_index += 1
         if call_id:
             p.id = call_id
         if name and name != p.name:
@@ -77,7 +87,7 @@ class NativeParser(StreamParser):
             p.parts.append(arguments)
         if p.name and not p.announced:
             p.announced = True
-            self._out.append(CallStarted(self._next_index + self._order(slot), p.name))
+            self._out.append(CallStarted(p.index, p.name))
         return self._drain()
 
     def end_call(self, slot: int) -> list[ParseEvent]:
@@ -90,22 +100,34 @@ class NativeParser(StreamParser):
         """A complete call given at once (a non-streamed message)."""
         slot = max(self._pending, default=-1) + 1
         text = arguments if isinstance(arguments, str) else json.dumps(arguments)
-        self.feed_call(slot, call_id=call_id, name=name, arguments=text)
-        return self.end_call(slot)
+        events = self.feed_call(slot, call_id=call_id, name=name, arguments=text)
+        return events + self.end_call(slot)
+
+    def reject(self, raw: str, error: str) -> list[ParseEvent]:
+        """Report part of a message that is not a call the dialect understands."""
+        self.state.calls_seen += 1
+        call = ToolCall(
+            index=self._next_index,
+            name="",
+            params={},
+            id=f"call_{self.state.calls_seen}",
+            raw=raw,
+            error=error,
+            error_code=MALFORMED,
+        )
+        self._next_index += 1
+        self._out.append(CallReady(call))
+        return self._drain()
 
     def close(self) -> list[ParseEvent]:
         """The reply ended: every open call is complete."""
-        for slot in sorted(self._pending):
+        for slot in sorted(self._pending, key=lambda k: self._pending[k].index):
             self._finish(slot)
         return self._drain()
 
-    def _order(self, slot: int) -> int:
-        return sorted(self._pending).index(slot)
-
     def _finish(self, slot: int) -> None:
         p = self._pending.pop(slot)
-        index = self._next_index
-        self._next_index += 1
+        index = p.index
         raw = "".join(p.parts)
         self.state.calls_seen += 1
         call_id = p.id or f"call_{self.state.calls_seen}"
@@ -144,18 +166,21 @@ def parse_message(parser: NativeParser, message: Any) -> list[ParseEvent]:
     """Feed a complete assistant message in any common shape into `parser`.
 
     Accepts an OpenAI message (`content`, `tool_calls`), a list of OpenAI tool calls, an
-    Anthropic message or content list (`text` and `tool_use` blocks), or Gemini parts
-    (`functionCall`). Anything else is reported as a malformed call.
+    Anthropic message or content list (`text` and `tool_use` blocks), or a Gemini content
+    or its parts (`text` and `functionCall`). Anything else is reported as a malformed
+    call.
     """
     events: list[ParseEvent] = []
     items: list[Any]
-    if isinstance(message, dict) and ("tool_calls" in message or "content" in message):
+    if isinstance(message, dict) and isinstance(message.get("parts"), list):
+        items = message["parts"]
+    elif isinstance(message, dict) and ("tool_calls" in message or "content" in message):
         content = message.get("content")
         if isinstance(content, str):
             events += parser.feed(content)
-            items = list(message.get("tool_calls") or [])
+            items = _as_list(message.get("tool_calls"))
         else:
-            items = list(content or []) + list(message.get("tool_calls") or [])
+            items = _as_list(content) + _as_list(message.get("tool_calls"))
     elif isinstance(message, list):
         items = message
     else:
@@ -165,9 +190,16 @@ def parse_message(parser: NativeParser, message: Any) -> list[ParseEvent]:
     return events + parser.close()
 
 
+def _as_list(value: Any) -> list[Any]:
+    """A message field that should hold a list: absent is empty, a lone value is one item."""
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
 def _feed_item(parser: NativeParser, item: Any) -> list[ParseEvent]:
     if isinstance(item, dict):
-        if item.get("type") == "text" and isinstance(item.get("text"), str):
+        if item.get("type", "text") == "text" and isinstance(item.get("text"), str):
             return parser.feed(item["text"])
         fn = item.get("function")
         if isinstance(fn, dict):
@@ -188,7 +220,8 @@ def _feed_item(parser: NativeParser, item: Any) -> list[ParseEvent]:
         if "name" in item and ("arguments" in item or "args" in item or "input" in item):
             args = item.get("arguments", item.get("args", item.get("input")))
             return parser.add_call(str(item.get("id") or ""), str(item["name"]), args)
-    return parser.add_call("", "", "unrecognised item: " + json.dumps(item, default=str)[:200])
+    raw = json.dumps(item, default=str)[:200]
+    return parser.reject(raw, f"not a text part or a function call: {raw}")
 
 
 class Native(Dialect):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 from lxml import etree
@@ -19,7 +19,7 @@ from karyi.protocol.base import Dialect, ScannerParser, StreamParser, no_schemas
 from karyi.protocol.calls import CallOutcome, DialectState, SchemaLookup
 from karyi.protocol.coerce import CoerceError, blind, coerce, property_schema
 from karyi.protocol.xmlcontent import CDATA_CLOSE, CDATA_OPEN
-from karyi.protocol.xmltext import cdata, xml_safe
+from karyi.protocol.xmltext import cdata, escape_text, start_tag
 
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
@@ -74,15 +74,15 @@ class ToolCallParser(ScannerParser):
                 return
             announced: list[str] = []
 
-            def on_name(name: str, announced: list[str] = announced) -> None:
-                if not announced:
+            def announce(name: str, announced: list[str] = announced) -> None:
+                if name and not announced:
                     announced.append(name)
                     self.started(name)
 
-            feed = _Feeder(on_name)
+            feed = _Feeder(announce)
             feed(OPEN)
             closed = yield from self._body(feed)
-            self._finish(feed, closed)
+            self._finish(feed, closed, announce)
 
     def _body(self, feed: _Feeder) -> Generator[None, None, bool]:
         sc = self.sc
@@ -99,23 +99,24 @@ class ToolCallParser(ScannerParser):
             if not ok:
                 return False
 
-    def _finish(self, feed: _Feeder, closed: bool) -> None:
+    def _finish(self, feed: _Feeder, closed: bool, announce: Callable[[str], None]) -> None:
         raw = "".join(feed.raw)
         if not closed:
-            self.emit("", {}, raw=raw, error=f"unclosed {OPEN}: the reply ended before {CLOSE}")
+            name = _from_regex(raw)[0]
+            announce(name)
+            self.emit(name, {}, raw=raw, error=f"unclosed {OPEN}: the reply ended before {CLOSE}")
             return
         if feed.error is None:
             try:
                 feed.parser.close()
             except etree.XMLSyntaxError as exc:
                 feed.error = str(exc)
-        if feed.error is None and feed.root is not None:
-            name, values = _from_tree(feed.root)
-        else:
-            name, values = _from_regex(raw)
+        tree = _from_tree(feed.root) if feed.error is None and feed.root is not None else None
+        name, values = tree if tree is not None else _from_regex(raw)
         if not name:
             self.emit("", {}, raw=raw, error=f"{OPEN} has no <name>: write <name>TOOL</name>")
             return
+        announce(name)
         try:
             params = _typed(name, values, self.schemas(name))
         except CoerceError as exc:
@@ -124,14 +125,23 @@ class ToolCallParser(ScannerParser):
         self.emit(name, params, raw=raw)
 
 
-def _from_tree(root: Any) -> tuple[str, list[tuple[str, str]]]:
+def _from_tree(root: Any) -> tuple[str, list[tuple[str, str]]] | None:
+    """Name and parameter texts from the parsed tree; None when a value holds markup.
+
+    A value written as unescaped markup (`<content><p>hi</p></content>`) is well-formed
+    XML, but its element text is only the part before the first child: the regex
+    reading keeps the value as written instead.
+    """
     name = (root.findtext("name") or "").strip()
     params = root.find("params")
     values: list[tuple[str, str]] = []
     if params is not None:
-        values = [
-            (str(child.tag), child.text or "") for child in params if child.tag is not etree.Comment
-        ]
+        for child in params:
+            if child.tag is etree.Comment or child.tag is etree.PI:
+                continue
+            if len(child):
+                return None
+            values.append((str(child.tag), child.text or ""))
     return name, values
 
 
@@ -186,7 +196,7 @@ class ToolCallXml(Dialect):
 
     def format_call(self, name: str, params: Mapping[str, Any]) -> str:
         """Seed 002's exact call layout."""
-        lines = [OPEN, f"  <name>{xml_safe(name)}</name>", "  <params>"]
+        lines = [OPEN, f"  <name>{escape_text(name)}</name>", "  <params>"]
         for key, value in params.items():
             lines.append(f"    <{key}>{cdata(_text(value))}</{key}>")
         lines += ["  </params>", CLOSE]
@@ -212,14 +222,14 @@ def format_tool_result(outcome: CallOutcome) -> str:
         status = outcome.status
     lines = [
         "<tool_result>",
-        f"  <name>{xml_safe(outcome.call.name)}</name>",
-        f"  <status>{status}</status>",
+        f"  <name>{escape_text(outcome.call.name)}</name>",
+        f"  <status>{escape_text(status)}</status>",
     ]
     if outcome.success:
         lines.append(f"  <result>{cdata(outcome.content)}</result>")
     else:
-        code = f' code="{outcome.error_code}"' if outcome.error_code else ""
-        lines.append(f"  <error{code}>{cdata(outcome.content)}</error>")
+        attrs = {"code": outcome.error_code} if outcome.error_code else {}
+        lines.append(f"  {start_tag('error', attrs)}{cdata(outcome.content)}</error>")
     lines.append("</tool_result>")
     return "\n".join(lines)
 

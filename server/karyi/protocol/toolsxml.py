@@ -69,6 +69,7 @@ class ToolsXmlParser(ScannerParser):
         super().__init__(schemas, state)
         self._blocks = 0
         self._head = ""
+        self._cut = ""  # a tag the reply ended inside of, as far as it was written
 
     # -- low-level readers -------------------------------------------------------------
 
@@ -83,6 +84,7 @@ class ToolsXmlParser(ScannerParser):
             if m is None:
                 sc.consume(len(sc.buf), parts.append)
                 if sc.eof:
+                    self._cut = "".join(parts)
                     return None
                 yield
                 continue
@@ -123,7 +125,9 @@ class ToolsXmlParser(ScannerParser):
         while True:
             if not (yield from sc.until("<")):
                 return EOF
-            head = yield from sc.peek(8)
+            head = yield from sc.peek(1)
+            if head == "!":  # wait for more only here, so `<x/>` is read once `>` is in
+                head = yield from sc.peek(len(CDATA_OPEN) - 1)
             if head.startswith("!--"):
                 if not (yield from sc.until("-->")):
                     return EOF
@@ -177,7 +181,7 @@ class ToolsXmlParser(ScannerParser):
                 return
             rest = yield from self._tag_text()
             if rest is None:
-                self.text("<tools")
+                self.text("<tools" + self._cut)
                 return
             self._blocks += 1
             if not rest.rstrip(">").rstrip().endswith("/"):
@@ -185,7 +189,10 @@ class ToolsXmlParser(ScannerParser):
 
     def _block(self) -> Generator[None, None, None]:
         while True:
+            self._cut = ""
             tag = yield from self._next("tools")
+            if tag is EOF and self._cut and not self._cut.startswith("/"):
+                self._truncated()
             if tag is END or tag is EOF:
                 return
             self._head = tag.source
@@ -199,6 +206,15 @@ class ToolsXmlParser(ScannerParser):
                 continue
             self.started(tag.name)
             yield from self._call(tag)
+
+    def _truncated(self) -> None:
+        """The reply ended inside a tool's start tag: report it so the model learns."""
+        cut = self._cut
+        m = TAG_NAME.match(cut)
+        name = m.group() if m else "?"
+        self._head = "<" + cut
+        self.sc.start_recording()
+        self._finish(name, {}, f"unclosed <{name}>: the reply ended inside its start tag")
 
     def _finish(self, name: str, params: dict[str, Any], error: str | None) -> None:
         raw = self._head + self.sc.stop_recording()
@@ -407,7 +423,13 @@ class ToolsXml(Dialect):
         return "\n".join(lines)
 
     def format_call(self, name: str, params: Mapping[str, Any]) -> str:
-        """A call written the way the prompt teaches it."""
+        """A call inside its `<tools>` block, written the way the prompt teaches it."""
+        # Not indented: element text is raw, so indenting it would change the values the
+        # example shows (a multi-line <content> or <find> would gain leading spaces).
+        body = self._element(name, params)
+        return "<tools>\n" + body + "\n</tools>"
+
+    def _element(self, name: str, params: Mapping[str, Any]) -> str:
         if name in RAW_TAGS:
             body = str(params.get(RAW_TAGS[name], ""))
             extra = {k: _attr(v) for k, v in params.items() if k != RAW_TAGS[name]}

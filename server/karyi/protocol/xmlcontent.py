@@ -178,7 +178,7 @@ def generic_params(
     grouped: dict[str, list[str]] = {k: [v] for k, v in attrs.items()}
     from_attr = set(grouped)
     children = parse_children(content) if content.strip() else []
-    if children is None or (children == [] and content.strip()):
+    if children is None:
         primary = required_single(schema)
         if primary is None:
             raise CoerceError(

@@ -24,6 +24,12 @@ def xml_safe(text: str) -> str:
     return _FORBIDDEN.sub(_escape_forbidden, text)
 
 
+def escape_text(text: str) -> str:
+    """`text` as XML character data: `&`, `<` and `>` escaped, forbidden characters made
+    visible (for short values such as a tool name, where CDATA would be noise)."""
+    return xml_safe(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def cdata(text: str) -> str:
     """`text` as one or more CDATA sections; `]]>` is split across two sections."""
     safe = xml_safe(text)
