@@ -14,8 +14,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+DEMO := build/demo
+
 run: $(STAMP)
-	$(BIN)/karyi exec --workspace examples/demo --yes examples/demo/replies/explore.xml
+	rm -rf $(DEMO) && mkdir -p build && cp -r examples/demo $(DEMO)
+	$(BIN)/karyi run --workspace $(DEMO) --model script:examples/demo/fix.yaml --yes \
+		"The boiling point test fails in src/; fix the bug and run the tests."
 
 lint: $(STAMP)
 	$(BIN)/ruff check server tests benches

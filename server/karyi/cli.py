@@ -9,25 +9,26 @@ import argparse
 import asyncio
 import json
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from rich.console import Console
+
 from karyi import __version__
-from karyi.agent.executor import (
-    ApprovalRequest,
-    Approver,
-    Decision,
-    Executed,
-    approve_all,
-    run_calls,
-)
+from karyi.agent.events import EventStream
+from karyi.agent.executor import Approver, Executed, approve_all, run_calls
+from karyi.agent.runtime import Runtime
+from karyi.agent.sessions import SessionNotFound
+from karyi.llm.base import ProviderError
 from karyi.protocol import DIALECTS, get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
 from karyi.settings import Settings, load_settings
+from karyi.terminal import TerminalApprover, TerminalView
 from karyi.tools.base import ToolContext
 from karyi.tools.profiles import builtin_registry, default_toolkit
 from karyi.tools.prompt import declarations, tool_prompt
@@ -42,7 +43,11 @@ class UsageError(Exception):
 
 
 def _settings(workspace: Path | None, args: argparse.Namespace) -> Settings:
-    flags = {"dialect": getattr(args, "dialect", None), "profile": getattr(args, "profile", None)}
+    flags = {
+        "dialect": getattr(args, "dialect", None),
+        "profile": getattr(args, "profile", None),
+        "model": getattr(args, "model", None),
+    }
     settings = load_settings(workspace, flags=flags)
     for warning in settings.warnings:
         print(f"karyi: warning: {warning}", file=sys.stderr)
@@ -61,36 +66,6 @@ def _workspace(path: str | None) -> Path:
     if not root.is_dir():
         raise UsageError(f"--workspace {root}: not a directory")
     return root.resolve()
-
-
-class TerminalApprover:
-    """Asks on the terminal; refuses when no terminal is available."""
-
-    def __init__(self, tty: IO[str] | None) -> None:
-        self.tty = tty
-
-    async def __call__(self, request: ApprovalRequest) -> Decision:
-        """Show the request and read y/n (anything else is no)."""
-        if self.tty is None:
-            return Decision(
-                False,
-                "no terminal to ask for confirmation (the user can rerun with --yes)",
-            )
-        return await asyncio.to_thread(self._ask, request)
-
-    def _ask(self, request: ApprovalRequest) -> Decision:
-        assert self.tty is not None
-        out = sys.stderr
-        out.write(f"\n{request.description}\n")
-        conf = request.confirmation
-        if conf is not None:
-            for text in (conf.details, conf.diff, conf.url):
-                if text:
-                    out.write(text.rstrip() + "\n")
-        out.write("Allow? [y/N] ")
-        out.flush()
-        answer = self.tty.readline().strip().lower()
-        return Decision(answer in ("y", "yes"))
 
 
 def _open_tty(stdin_used: bool) -> IO[str] | None:
@@ -152,13 +127,69 @@ def cmd_exec(args: argparse.Namespace) -> int:
         return EXIT_OK
     workspace = Workspace.open(root, settings.allowed_roots)
     ctx = ToolContext(workspace=workspace, settings=settings, session_id="exec")
-    approver: Approver = approve_all if args.yes else TerminalApprover(_open_tty(args.reply == "-"))
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    tty = _open_tty(args.reply == "-")
+    approver: Approver = approve_all if args.yes else TerminalApprover(tty, err)
     executed = asyncio.run(run_calls(calls, toolkit, ctx, approver))
     if args.json:
         print(json.dumps([_json_result(e) for e in executed], ensure_ascii=False, indent=2))
     else:
         print(get_dialect(settings.dialect).render_results([e.outcome() for e in executed]))
     return EXIT_OK if all(e.result.success for e in executed) else EXIT_FAILED
+
+
+def _task_text(words: list[str]) -> str:
+    text = sys.stdin.read() if words == ["-"] else " ".join(words)
+    if not text.strip():
+        raise UsageError('the task is empty: karyi run "what to do"')
+    return text
+
+
+async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> int:
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out = Console(highlight=False, soft_wrap=True)
+    try:
+        provider = runtime.provider()
+    except ProviderError as exc:
+        raise UsageError(exc.message) from None
+    try:
+        conversation = runtime.conversation(args.session)
+    except SessionNotFound as exc:
+        raise UsageError(str(exc)) from None
+    events = EventStream()
+    if args.json:
+        events.subscribe(
+            lambda e: print(json.dumps(e.to_dict(), ensure_ascii=False, default=str), flush=True)
+        )
+    else:
+        events.subscribe(TerminalView(out, err, verbose=args.verbose))
+        where = f"{provider.label} · {runtime.workspace.root} · session {conversation.id}"
+        err.print(f"[dim]karyi · {where}[/dim]")
+    approver: Approver = approve_all if args.yes else TerminalApprover(_open_tty(False), err)
+    agent = runtime.agent(conversation, approver=approver, provider=provider, events=events)
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGINT, agent.cancel)
+    try:
+        result = await agent.run(text)
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+        await provider.aclose()
+    if result.stop_reason == "cancelled":
+        return 130
+    return EXIT_OK if result.stop_reason in ("end_turn", "final_answer") else EXIT_FAILED
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run one agent task in the terminal."""
+    root = _workspace(args.workspace)
+    settings = _settings(root, args)
+    _toolkit(settings)  # an unknown profile is a usage error before anything starts
+    text = _task_text(args.task)
+    runtime = Runtime.open(root, settings)
+    try:
+        return asyncio.run(_run_turn(runtime, args, text))
+    finally:
+        runtime.close()
 
 
 def cmd_tools(args: argparse.Namespace) -> int:
@@ -201,6 +232,20 @@ def build_parser() -> argparse.ArgumentParser:
         "reply", nargs="?", default="-", metavar="FILE|-", help="the reply (default: stdin)"
     )
     p.set_defaults(func=cmd_exec)
+
+    p = sub.add_parser(
+        "run",
+        help="run an agent task in the terminal",
+        description="Run one agent task: the model reads, edits and runs commands in the "
+        "workspace, asking before anything risky. Ctrl-C cancels the turn.",
+    )
+    common(p)
+    p.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
+    p.add_argument("--yes", action="store_true", help="approve every call without asking")
+    p.add_argument("--session", metavar="ID", help="continue a stored session")
+    p.add_argument("--json", action="store_true", help="print events as JSON lines")
+    p.add_argument("task", nargs="+", help='what to do (or "-" to read it from stdin)')
+    p.set_defaults(func=cmd_run)
 
     p = sub.add_parser(
         "tools",

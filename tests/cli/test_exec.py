@@ -219,7 +219,7 @@ def test_confirmation_on_a_real_terminal(
         timeout=30,
     )
     child.expect_exact("Read README.md")
-    child.expect_exact("Allow? [y/N] ")
+    child.expect_exact("Allow? [y]es / [a]lways this session / [n]o / [f]eedback: ")
     child.sendline(answer)
     child.expect(pexpect.EOF)
     child.close()

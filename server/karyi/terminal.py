@@ -1,0 +1,186 @@
+"""The terminal front end of `karyi run`: agent events drawn with rich, approvals asked.
+
+Text streams as the model writes it; each tool call gets a line when it is queued and
+a status line when it finishes (with a few lines of its output); notices and errors
+stand out. Approvals show what will happen (a command, a diff) and accept y / a
+(always, this session) / n / f (no, with feedback for the model).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import IO
+
+from rich.console import Console
+from rich.syntax import Syntax
+from rich.text import Text
+
+from karyi.agent.events import (
+    Event,
+    Notice,
+    StepStarted,
+    TextDelta,
+    ToolDone,
+    ToolOutput,
+    ToolQueued,
+    TurnError,
+    TurnFinished,
+    UsageUpdate,
+)
+from karyi.agent.executor import ApprovalRequest, Decision
+
+PREVIEW_LINES = 4
+
+
+def _preview(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    shown = lines[:PREVIEW_LINES]
+    if len(lines) > PREVIEW_LINES:
+        shown.append(f"… {len(lines) - PREVIEW_LINES} more line(s)")
+    return "\n".join(shown)
+
+
+class TerminalView:
+    """Draws agent events on a console (stderr for chrome, stdout for the answer text)."""
+
+    def __init__(self, out: Console, err: Console, *, verbose: bool = False) -> None:
+        self.out = out
+        self.err = err
+        self.verbose = verbose
+        self._channel = ""
+        self._at_line_start = True
+
+    def __call__(self, event: Event) -> None:
+        """Render one event."""
+        if isinstance(event, TextDelta):
+            self._text(event)
+            return
+        line = self._line(event)
+        if line is not None:
+            self._break_line()
+            if isinstance(event, ToolDone):
+                self._done(event)
+            else:
+                self.err.print(line, end="" if isinstance(event, ToolOutput) else "\n")
+
+    def _line(self, event: Event) -> Text | None:
+        """What `event` prints (None: nothing, so the streamed text is not broken)."""
+        if isinstance(event, StepStarted) and (self.verbose or event.step > 1):
+            return Text(f"· step {event.step} ({event.model})", style="dim")
+        if isinstance(event, ToolQueued):
+            return Text.assemble(("● ", "cyan"), (event.description, "bold"))
+        if isinstance(event, ToolOutput) and self.verbose:
+            return Text(event.text, style="dim")
+        if isinstance(event, ToolDone):
+            return Text("")
+        if isinstance(event, Notice):
+            return Text(f"ℹ {event.message}", style="yellow")
+        if isinstance(event, TurnError):
+            return Text(f"✗ {event.message}", style="bold red")
+        if isinstance(event, UsageUpdate) and self.verbose:
+            return Text(f"tokens: {event.input_tokens} in / {event.output_tokens} out", style="dim")
+        if isinstance(event, TurnFinished):
+            return Text(
+                f"— {event.stop_reason.replace('_', ' ')} · {event.steps} step(s) · "
+                f"{event.input_tokens:,} in / {event.output_tokens:,} out tokens",
+                style="dim",
+            )
+        return None
+
+    def _text(self, event: TextDelta) -> None:
+        if event.channel != self._channel:
+            self._break_line()
+            self._channel = event.channel
+        if event.channel == "thinking":
+            self.err.print(Text(event.text, style="dim italic"), end="")
+        else:
+            self.out.file.write(event.text)
+            self.out.file.flush()
+        self._at_line_start = event.text.endswith("\n")
+
+    def _break_line(self) -> None:
+        if not self._at_line_start:
+            if self._channel == "thinking":
+                self.err.print()
+            else:
+                self.out.file.write("\n")
+                self.out.file.flush()
+            self._at_line_start = True
+        self._channel = ""
+
+    def _done(self, event: ToolDone) -> None:
+        r = event.result
+        name = event.call.name or "(malformed call)"
+        if r.success:
+            head = Text.assemble(
+                ("  ✓ ", "green"), (name, "bold"), (f"  {event.seconds:.2f}s", "dim")
+            )
+            if r.status:
+                head.append(f"  [{r.status}]", style="yellow")
+        else:
+            code = r.error.code if r.error else "error"
+            head = Text.assemble(("  ✗ ", "red"), (name, "bold"), (f"  {code}", "red"))
+        self.err.print(head)
+        display = r.display if isinstance(r.display, str) else json.dumps(r.display)
+        body = _preview(display if r.success else (r.error.message if r.error else display))
+        if body:
+            self.err.print(Text("    " + body.replace("\n", "\n    "), style="dim"))
+
+
+class TerminalApprover:
+    """Asks on a terminal; without one, refuses and says how to approve (`--yes`)."""
+
+    def __init__(
+        self, tty: IO[str] | None, err: Console, on_prompt: Callable[[], None] | None = None
+    ) -> None:
+        self.tty = tty
+        self.err = err
+        self.on_prompt = on_prompt
+        self._lock = asyncio.Lock()
+
+    async def __call__(self, request: ApprovalRequest) -> Decision:
+        """Show the request and read the answer."""
+        if self.tty is None:
+            return Decision(
+                False, "no terminal to ask for confirmation (the user can rerun with --yes)"
+            )
+        async with self._lock:
+            if self.on_prompt is not None:
+                self.on_prompt()
+            return await asyncio.to_thread(self._ask, request)
+
+    def _ask(self, request: ApprovalRequest) -> Decision:
+        assert self.tty is not None
+        self.err.print(Text.assemble(("? ", "bold magenta"), (request.description, "bold")))
+        conf = request.confirmation
+        if conf is not None:
+            if conf.details:
+                self.err.print(Text("  " + conf.details.rstrip().replace("\n", "\n  ")))
+            if conf.diff:
+                self.err.print(
+                    Syntax(
+                        conf.diff.rstrip(), "diff", theme="ansi_dark", background_color="default"
+                    )
+                )
+            if conf.url:
+                self.err.print(Text(f"  {conf.url}", style="underline"))
+        while True:
+            self.err.print(
+                Text("Allow? [y]es / [a]lways this session / [n]o / [f]eedback: "), end=""
+            )
+            answer = self.tty.readline()
+            if not answer:
+                return Decision(False, "the terminal closed before an answer")
+            choice = answer.strip().lower()
+            if choice in ("y", "yes"):
+                return Decision(True)
+            if choice in ("a", "always"):
+                return Decision(True, remember="session")
+            if choice in ("n", "no", ""):
+                return Decision(False)
+            if choice in ("f", "feedback"):
+                self.err.print(Text("Feedback for the model: "), end="")
+                feedback = self.tty.readline().strip()
+                return Decision(False, feedback or None)

@@ -1,0 +1,145 @@
+"""`karyi run` as a user runs it: a real process, a replayed model, real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+KARYI = [sys.executable, "-m", "karyi"]
+
+
+def script(tmp_path: Path, replies: list[object], **top: object) -> Path:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps({"replies": replies, **top}))
+    return path
+
+
+def run(
+    args: list[str], *, stdin: str = "", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        KARYI + args,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        start_new_session=True,
+    )
+
+
+READ = {"text": 'Reading.\n<tools><read><file src="README.md"/></read></tools>'}
+
+
+def test_a_task_runs_to_the_answer(ws_root: Path, tmp_path: Path) -> None:
+    s = script(tmp_path, [READ, {"expect": "Hello.", "text": "The README greets you."}])
+    proc = run(
+        ["run", "--workspace", str(ws_root), "--model", f"script:{s}", "what is in the README?"]
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "The README greets you." in proc.stdout
+    assert "● Read README.md" in proc.stderr and "✓ read" in proc.stderr
+    assert "(replay)" in proc.stderr and "end turn · 2 step(s)" in proc.stderr
+
+
+def test_json_events_and_continuing_a_session(ws_root: Path, tmp_path: Path) -> None:
+    s = script(tmp_path, ["First."])
+    proc = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "--json", "hi"])
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert events[0]["type"] == "turnStarted"
+    assert events[-1]["type"] == "turnFinished" and events[-1]["final_answer"] == "First."
+    sid = events[0]["session_id"]
+    s2 = script(tmp_path, [{"expect": "again", "text": "Second."}])
+    again = run(
+        [
+            "run",
+            "--workspace",
+            str(ws_root),
+            "--model",
+            f"script:{s2}",
+            "--session",
+            sid,
+            "--json",
+            "again",
+        ]
+    )
+    assert json.loads(again.stdout.splitlines()[-1])["final_answer"] == "Second."
+    missing = run(
+        ["run", "--workspace", str(ws_root), "--model", f"script:{s2}", "--session", "nope", "x"]
+    )
+    assert missing.returncode == 2 and "no session 'nope'" in missing.stderr
+
+
+def test_without_a_terminal_confirmations_are_refused_and_the_model_told(
+    ws_root: Path, tmp_path: Path, _isolated_config: Path
+) -> None:
+    (_isolated_config / "settings.json").write_text(
+        '{"permissions": {"tools": {"read": "confirm"}}}'
+    )
+    s = script(tmp_path, [READ, {"expect": "rerun with --yes", "text": "I could not read it."}])
+    proc = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "read"])
+    assert proc.returncode == 0, proc.stderr
+    assert "✗ read  rejected" in proc.stderr
+
+
+def test_missing_api_key_is_a_usage_error(ws_root: Path) -> None:
+    env = {"OPENAI_API_KEY": "", "KARYI_API_KEY": ""}
+    proc = run(["run", "--workspace", str(ws_root), "--model", "openai:gpt-4.1", "hi"], env=env)
+    assert proc.returncode == 2
+    assert "no API key for openai:gpt-4.1: set OPENAI_API_KEY or KARYI_API_KEY" in proc.stderr
+
+
+def test_empty_task_is_a_usage_error(ws_root: Path) -> None:
+    proc = run(["run", "--workspace", str(ws_root), "-"], stdin="  ")
+    assert proc.returncode == 2 and "the task is empty" in proc.stderr
+
+
+@pytest.mark.parametrize("answer", ["y", "f"])
+def test_approval_on_a_real_terminal(
+    ws_root: Path, tmp_path: Path, _isolated_config: Path, answer: str
+) -> None:
+    (_isolated_config / "settings.json").write_text(
+        '{"permissions": {"tools": {"read": "confirm"}}}'
+    )
+    expect = "Hello." if answer == "y" else "use the docs folder"
+    s = script(tmp_path, [READ, {"expect": expect, "text": "Done."}])
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "karyi", "run", "--workspace", str(ws_root), "--model", f"script:{s}", "read"],
+        env={**os.environ},
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect_exact("Allow? [y]es / [a]lways this session / [n]o / [f]eedback: ")
+    child.sendline(answer)
+    if answer == "f":
+        child.expect_exact("Feedback for the model: ")
+        child.sendline("use the docs folder")
+    child.expect_exact("Done.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_ctrl_c_cancels_the_turn(ws_root: Path, tmp_path: Path) -> None:
+    s = script(tmp_path, [{"text": "word " * 2000}], delay=0.05, chunk=5)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "karyi", "run", "--workspace", str(ws_root), "--model", f"script:{s}", "talk"],
+        env={**os.environ},
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect_exact("word word")
+    child.kill(signal.SIGINT)
+    child.expect_exact("cancelled")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
