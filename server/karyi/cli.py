@@ -204,6 +204,21 @@ def cmd_tools(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """Run the language server on stdio or TCP."""
+    from karyi.lsp.server import create_server
+
+    server = create_server()
+    if args.tcp:
+        host, _, port = args.tcp.rpartition(":")
+        if not host or not port.isdigit():
+            raise UsageError(f"--tcp {args.tcp}: expected HOST:PORT, e.g. 127.0.0.1:2087")
+        server.start_tcp(host, int(port))
+    else:
+        server.start_io()
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     top = argparse.ArgumentParser(
@@ -232,6 +247,16 @@ def build_parser() -> argparse.ArgumentParser:
         "reply", nargs="?", default="-", metavar="FILE|-", help="the reply (default: stdin)"
     )
     p.set_defaults(func=cmd_exec)
+
+    p = sub.add_parser(
+        "lsp",
+        help="run the language server (for editors)",
+        description="Run the Karyi language server. Editors start it with --stdio.",
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
+    mode.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP address instead")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser(
         "run",

@@ -26,6 +26,7 @@ from karyi.tools.base import ToolContext
 from karyi.tools.builtin.memory import load_memory
 from karyi.tools.profiles import builtin_registry, default_toolkit
 from karyi.tools.registry import ToolRegistry
+from karyi.workspace.paths import PathPolicy
 from karyi.workspace.workspace import Workspace
 
 
@@ -42,6 +43,11 @@ class Runtime:
     def open(cls, root: Path, settings: Settings) -> Runtime:
         """A runtime for the workspace at `root` (which must exist)."""
         return cls(settings, Workspace.open(root, settings.allowed_roots))
+
+    def apply(self, settings: Settings) -> None:
+        """Use new settings from now on (the workspace keeps its documents)."""
+        self.settings = settings
+        self.workspace.policy = PathPolicy.create(self.workspace.root, settings.allowed_roots)
 
     @property
     def store(self) -> SessionStore:

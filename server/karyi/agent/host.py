@@ -1,0 +1,175 @@
+"""Live sessions for long-running front ends (LSP, gateway, ACP).
+
+A front end asks the host to run a turn in a session and subscribes to its events; a
+call that needs permission becomes a *pending approval* that the front end answers
+later (a `karyi/confirmTool` request, a follow-up HTTP request, a dialog), or, for
+clients without their own UI, through an `ask` callback. One turn at a time per
+session; any number of sessions at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from karyi.agent.conversation import Conversation
+from karyi.agent.events import EventStream, Listener
+from karyi.agent.executor import ApprovalRequest, Decision
+from karyi.agent.loop import Agent, TurnResult
+from karyi.agent.runtime import Runtime
+from karyi.llm.base import Provider
+from karyi.settings import Settings
+
+Ask = Callable[[ApprovalRequest], Awaitable[Decision]]
+
+
+class NotPending(LookupError):
+    """An answer for a call that is not waiting for one."""
+
+
+class SessionBusy(RuntimeError):
+    """A turn was started in a session that is already running one."""
+
+
+@dataclass
+class PendingApproval:
+    """A call waiting for the user, and the future its answer resolves."""
+
+    session_id: str
+    request: ApprovalRequest
+    future: asyncio.Future[Decision]
+
+
+@dataclass
+class LiveSession:
+    """One session the host has loaded: its agent, event stream and pending approvals."""
+
+    conversation: Conversation
+    agent: Agent
+    events: EventStream
+    pending: dict[str, PendingApproval] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        """The session id."""
+        return self.conversation.id
+
+
+class AgentHost:
+    """Loads sessions on demand and runs their turns."""
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        *,
+        ask: Ask | None = None,
+        provider_factory: Callable[[], Provider] | None = None,
+    ) -> None:
+        self.runtime = runtime
+        self.ask = ask
+        self._provider_factory = provider_factory or runtime.provider
+        self._sessions: dict[str, LiveSession] = {}
+
+    def session(self, session_id: str | None = None) -> LiveSession:
+        """A loaded session, a stored one loaded now, or a new one (id None)."""
+        if session_id and session_id in self._sessions:
+            return self._sessions[session_id]
+        conversation = self.runtime.conversation(session_id)
+        events = EventStream()
+        live: LiveSession
+        agent = self.runtime.agent(
+            conversation,
+            approver=lambda request: self._approve(live, request),
+            provider=self._provider_factory(),
+            events=events,
+        )
+        live = LiveSession(conversation, agent, events)
+        self._sessions[live.id] = live
+        return live
+
+    def apply_settings(self, settings: Settings) -> None:
+        """New settings: idle sessions reload with them on next use; busy ones finish first."""
+        self.runtime.apply(settings)
+        for sid, live in list(self._sessions.items()):
+            if not live.agent.busy:
+                del self._sessions[sid]
+
+    def loaded(self) -> list[LiveSession]:
+        """Sessions in memory."""
+        return list(self._sessions.values())
+
+    async def chat(
+        self,
+        session_id: str | None,
+        text: str,
+        *,
+        context: str = "",
+        listener: Listener | None = None,
+    ) -> tuple[LiveSession, TurnResult]:
+        """Run one turn; `listener` sees every event of it."""
+        live = self.session(session_id)
+        if live.agent.busy:
+            raise SessionBusy(
+                f"session {live.id} is already running a turn: wait for it or cancel it first"
+            )
+        unsubscribe = live.events.subscribe(listener) if listener else None
+        try:
+            return live, await live.agent.run(text, context=context)
+        finally:
+            if unsubscribe is not None:
+                unsubscribe()
+            for pending in list(live.pending.values()):
+                if not pending.future.done():
+                    pending.future.cancel()
+            live.pending.clear()
+
+    def cancel(self, session_id: str) -> bool:
+        """Cancel the session's running turn; False if it was idle."""
+        live = self._sessions.get(session_id)
+        return live.agent.cancel() if live else False
+
+    async def _approve(self, live: LiveSession, request: ApprovalRequest) -> Decision:
+        if self.ask is not None:
+            return await self.ask(request)
+        future: asyncio.Future[Decision] = asyncio.get_running_loop().create_future()
+        live.pending[request.call.id] = PendingApproval(live.id, request, future)
+        try:
+            return await future
+        finally:
+            live.pending.pop(request.call.id, None)
+
+    def answer(self, session_id: str, call_id: str, decision: Decision) -> None:
+        """Resolve a pending approval (NotPending when there is none to resolve)."""
+        live = self._sessions.get(session_id)
+        if live is None:
+            raise NotPending(f"session {session_id!r} is not loaded or has no pending calls")
+        pending = live.pending.get(call_id)
+        if pending is None or pending.future.done():
+            waiting = ", ".join(live.pending) or "none"
+            raise NotPending(
+                f"call {call_id!r} in session {session_id} is not waiting for permission "
+                f"(waiting: {waiting})"
+            )
+        pending.future.set_result(decision)
+
+    def pending(self, session_id: str) -> list[PendingApproval]:
+        """The session's calls waiting for the user, in call order."""
+        live = self._sessions.get(session_id)
+        return list(live.pending.values()) if live else []
+
+    def forget(self, session_id: str) -> None:
+        """Unload a session (after it was deleted); cancels its turn."""
+        live = self._sessions.pop(session_id, None)
+        if live is not None:
+            live.agent.cancel()
+
+    async def close(self) -> None:
+        """Cancel every turn and release providers and the store."""
+        tasks = []
+        for live in self._sessions.values():
+            live.agent.cancel()
+            tasks.append(live.agent.provider.aclose())
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._sessions.clear()
+        self.runtime.close()

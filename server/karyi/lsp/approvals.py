@@ -1,0 +1,47 @@
+"""Permission prompts for clients without Karyi's UI: `window/showMessageRequest`."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from lsprotocol import types
+
+from karyi.agent.executor import ApprovalRequest, Decision
+from karyi.lsp.server import KaryiServer
+
+ALLOW, ALWAYS, REJECT = "Allow", "Always allow (this session)", "Reject"
+
+
+def _message(request: ApprovalRequest) -> str:
+    parts = [f"Karyi wants to: {request.description}"]
+    conf = request.confirmation
+    if conf is not None:
+        for text in (conf.details, conf.diff, conf.url):
+            if text:
+                parts.append(text.strip()[:2000])
+    return "\n\n".join(parts)
+
+
+def ask_with_message_request(
+    server: KaryiServer,
+) -> Callable[[ApprovalRequest], Awaitable[Decision]]:
+    """An approver that asks through the client's message dialog."""
+
+    async def ask(request: ApprovalRequest) -> Decision:
+        actions = [types.MessageActionItem(title=t) for t in (ALLOW, ALWAYS, REJECT)]
+        try:
+            chosen = await server.window_show_message_request_async(
+                types.ShowMessageRequestParams(
+                    type=types.MessageType.Warning, message=_message(request), actions=actions
+                )
+            )
+        except Exception as exc:
+            return Decision(False, f"the editor could not ask the user ({exc})")
+        title = chosen.title if chosen is not None else None
+        if title == ALLOW:
+            return Decision(True)
+        if title == ALWAYS:
+            return Decision(True, remember="session")
+        return Decision(False, None if title == REJECT else "the user dismissed the request")
+
+    return ask

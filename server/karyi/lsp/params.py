@@ -1,0 +1,119 @@
+"""Parameters of Karyi's custom LSP methods: plain JSON in, checked against a schema.
+
+pygls hands custom params over as nested `Object` namedtuples; they are turned back
+into plain dicts and validated, so a malformed request gets a JSON-RPC "invalid
+params" error that names the field and what was expected — the same wording as tool
+parameter errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pygls.exceptions import JsonRpcInvalidParams
+
+from karyi.tools.schema import ParamValidator
+
+_STR = {"type": "string", "minLength": 1}
+_OPT_STR = {"type": ["string", "null"]}
+_POSITION = {
+    "type": "object",
+    "properties": {
+        "line": {"type": "integer", "minimum": 0},
+        "character": {"type": "integer", "minimum": 0},
+    },
+    "required": ["line", "character"],
+}
+RANGE = {
+    "type": "object",
+    "properties": {"start": _POSITION, "end": _POSITION},
+    "required": ["start", "end"],
+}
+
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "karyi/chat": {
+        "properties": {
+            "sessionId": _OPT_STR,
+            "message": _STR,
+            "context": {
+                "type": ["object", "null"],
+                "properties": {
+                    "uri": {"type": "string"},
+                    "selection": RANGE,
+                    "text": {"type": "string"},
+                    "diagnostics": {"type": "array"},
+                    "files": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+        },
+        "required": ["message"],
+    },
+    "karyi/cancel": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
+    "karyi/confirmTool": {
+        "properties": {
+            "sessionId": _STR,
+            "toolCallId": _STR,
+            "outcome": {
+                "type": "string",
+                "enum": ["allowOnce", "allowAlways", "reject", "rejectAlways"],
+            },
+            "scope": {"type": "string", "enum": ["session", "workspace", "user"]},
+            "acceptedHunks": {"type": ["array", "null"], "items": {"type": "string"}},
+            "feedback": _OPT_STR,
+            "modifiedContent": {
+                "type": ["object", "null"],
+                "additionalProperties": {"type": "string"},
+            },
+        },
+        "required": ["sessionId", "toolCallId", "outcome"],
+    },
+    "karyi/fileDiffs": {
+        "properties": {"sessionId": _STR, "toolCallId": _OPT_STR},
+        "required": ["sessionId"],
+    },
+    "karyi/provideValue": {
+        "properties": {
+            "sessionId": _STR,
+            "key": _STR,
+            "value": _OPT_STR,
+            "save": {"type": "boolean"},
+        },
+        "required": ["sessionId", "key"],
+    },
+    "karyi/sessions": {"properties": {}},
+    "karyi/loadSession": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
+    "karyi/deleteSession": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
+    "karyi/checkpoints": {"properties": {"sessionId": _OPT_STR}},
+    "karyi/restoreCheckpoint": {"properties": {"checkpointId": _STR}, "required": ["checkpointId"]},
+    "karyi/terminalInput": {
+        "properties": {"sessionId": _STR, "data": {"type": "string"}},
+        "required": ["sessionId", "data"],
+    },
+}
+_VALIDATORS = {
+    m: ParamValidator({"type": "object", "additionalProperties": False, **s}, noun="field")
+    for m, s in SCHEMAS.items()
+}
+
+
+def plain(value: Any) -> Any:
+    """pygls `Object`s (namedtuples) and lists back to dicts and lists."""
+    if hasattr(value, "_asdict"):
+        return {k: plain(v) for k, v in value._asdict().items()}
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def checked(method: str, raw: Any) -> dict[str, Any]:
+    """The params of `method` as a dict, or JsonRpcInvalidParams naming what was wrong."""
+    params = plain(raw) if raw is not None else {}
+    if not isinstance(params, dict):
+        raise JsonRpcInvalidParams(f"{method}: params must be an object")
+    errors = _VALIDATORS[method].errors(params)
+    if errors:
+        raise JsonRpcInvalidParams(f"{method}: " + "; ".join(errors))
+    return params

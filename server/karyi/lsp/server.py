@@ -1,0 +1,55 @@
+"""The Karyi language server: a pygls server whose state is one AgentHost.
+
+Features live in their own modules (lifecycle, chat, history, commands); each
+registers its handlers on the server with a `register(server)` function.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from karyi import __version__
+from karyi.agent.host import AgentHost
+from karyi.lsp.errors import ServerNotReady
+
+log = logging.getLogger(__name__)
+
+
+class KaryiServer(LanguageServer):
+    """The server and what `initialize` set up: the agent host and the client's abilities."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "karyi", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
+        )
+        self.host: AgentHost | None = None
+        self.ui = False  # the client declared Karyi's custom UI (initializationOptions.karyi.ui)
+        self.init_options: dict[str, Any] = {}
+
+    def require_host(self) -> AgentHost:
+        """The agent host, or a JSON-RPC error when `initialize` has not run."""
+        if self.host is None:
+            raise ServerNotReady("karyi: the server is not initialized (send initialize first)")
+        return self.host
+
+    def notify(self, method: str, params: Any) -> None:
+        """Send a notification to the client."""
+        self.protocol.notify(method, params)
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        """A `window/logMessage` the client shows in its output/log."""
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+
+def create_server() -> KaryiServer:
+    """A server with every feature registered."""
+    from karyi.lsp import chat, commands, history, lifecycle
+
+    server = KaryiServer()
+    for feature in (lifecycle, chat, history, commands):
+        feature.register(server)
+    return server

@@ -1,0 +1,101 @@
+"""The real `karyi lsp --stdio` process driven by a pytest-lsp client, per editor."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from karyi.lsp.params import plain
+from tests.support.fake_model_server import FakeModelServer
+
+EDITORS = {"visual-studio-code": "visual-studio-code", "neovim": "neovim"}
+
+Start = Callable[..., Awaitable[LanguageClient]]
+
+
+@pytest_asyncio.fixture
+async def lsp(
+    fake_llm: FakeModelServer, ws_root: Path, _isolated_config: Path
+) -> AsyncIterator[Start]:
+    """Start a server and initialize it as `editor` would; shut every one down after."""
+    clients: list[LanguageClient] = []
+
+    async def start(
+        editor: str = "visual-studio-code",
+        *,
+        ui: bool = True,
+        settings: dict[str, Any] | None = None,
+        root: Path | None = None,
+        capabilities: types.ClientCapabilities | None = None,
+    ) -> LanguageClient:
+        env = {**os.environ, "KARYI_CONFIG_DIR": str(_isolated_config), "OPENAI_API_KEY": "sk-test"}
+        config = ClientServerConfig(
+            server_command=[sys.executable, "-m", "karyi", "lsp", "--stdio"], server_env=env
+        )
+        client = await config.start()
+        record_updates(client)
+        clients.append(client)
+        folder = root or ws_root
+        options: dict[str, Any] = {
+            "settings": {
+                "model": "openai:test-model",
+                "baseUrl": fake_llm.openai_url,
+                **(settings or {}),
+            },
+        }
+        if ui:
+            options["karyi"] = {"ui": True}
+        await client.initialize_session(
+            types.InitializeParams(
+                capabilities=capabilities or client_capabilities(editor),
+                workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)],
+                root_uri=folder.as_uri(),
+                initialization_options=options,
+            )
+        )
+        return client
+
+    yield start
+    for client in clients:
+        if client.stopped:
+            continue
+        try:
+            await client.shutdown_session()
+        finally:
+            await client.stop()
+
+
+def record_updates(client: LanguageClient) -> None:
+    """Keep every `karyi/turnUpdate` on `client.updates`; `client.update_seen` wakes waiters."""
+    client.updates = []  # type: ignore[attr-defined]
+    client.update_seen = asyncio.Event()  # type: ignore[attr-defined]
+
+    @client.feature("karyi/turnUpdate")
+    def on_update(params: Any) -> None:
+        client.updates.append(plain(params))  # type: ignore[attr-defined]
+        client.update_seen.set()  # type: ignore[attr-defined]
+
+
+async def wait_for_event(client: Any, kind: str) -> dict[str, Any]:
+    """The first turnUpdate event of `kind`, waiting for updates as they arrive."""
+    while True:
+        for update in client.updates:
+            if update["event"]["type"] == kind:
+                return dict(update["event"])
+        client.update_seen.clear()
+        await asyncio.wait_for(client.update_seen.wait(), 60)
+
+
+@pytest.fixture(params=list(EDITORS))
+def editor(request: pytest.FixtureRequest) -> str:
+    """Each test runs with both editors' captured capabilities."""
+    return str(request.param)
