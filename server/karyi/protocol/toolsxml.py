@@ -407,32 +407,36 @@ class ToolsXml(Dialect):
         return "\n".join(lines)
 
     def format_call(self, name: str, params: Mapping[str, Any]) -> str:
-        """A call written the way the prompt teaches it."""
-        if name in RAW_TAGS:
-            body = str(params.get(RAW_TAGS[name], ""))
-            extra = {k: _attr(v) for k, v in params.items() if k != RAW_TAGS[name]}
-            return f"{start_tag(name, extra)}{body}</{name}>"
-        if name == "edit":
-            return _format_edit(params)
-        if name == "read":
-            return _format_read(params)
-        attrs: dict[str, str] = {}
-        children: list[str] = []
-        for key, value in params.items():
-            if isinstance(value, str) and ("\n" in value or len(value) > 60 or "<" in value):
-                children.append(f"  <{key}>{value}</{key}>")
-            elif isinstance(value, list):
-                children += [f"  <{key}>{_attr(v)}</{key}>" for v in value]
-            else:
-                attrs[key] = _attr(value)
-        tag = start_tag(name, attrs)
-        if not children:
-            return tag[:-1] + "/>"
-        return "\n".join([tag, *children, f"</{name}>"])
+        """A call written the way the prompt teaches it: inside its `<tools>` block."""
+        return "<tools>\n" + textwrap.indent(_format_element(name, params), "  ") + "\n</tools>"
 
     def instructions(self) -> str:
         """The ToolsXML rules, for the system prompt."""
         return _INSTRUCTIONS
+
+
+def _format_element(name: str, params: Mapping[str, Any]) -> str:
+    if name in RAW_TAGS:
+        body = str(params.get(RAW_TAGS[name], ""))
+        extra = {k: _attr(v) for k, v in params.items() if k != RAW_TAGS[name]}
+        return f"{start_tag(name, extra)}{body}</{name}>"
+    if name == "edit":
+        return _format_edit(params)
+    if name == "read":
+        return _format_read(params)
+    attrs: dict[str, str] = {}
+    children: list[str] = []
+    for key, value in params.items():
+        if isinstance(value, str) and ("\n" in value or len(value) > 60 or "<" in value):
+            children.append(f"  <{key}>{value}</{key}>")
+        elif isinstance(value, list):
+            children += [f"  <{key}>{_attr(v)}</{key}>" for v in value]
+        else:
+            attrs[key] = _attr(value)
+    tag = start_tag(name, attrs)
+    if not children:
+        return tag[:-1] + "/>"
+    return "\n".join([tag, *children, f"</{name}>"])
 
 
 def _attr(value: Any) -> str:
