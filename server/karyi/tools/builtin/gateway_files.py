@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.workspace.files import decode, read_bytes
+from karyi.tools.builtin.fileio import read_text
 
 GATEWAY_READ_LIMIT = 1024 * 1024
 
@@ -37,13 +37,13 @@ class GatewayReadFile(Tool):
         """The file's text, cut at the read limit with `truncated: true`."""
         raw = str(params["path"])
         path = ctx.workspace.resolve(raw)
-        data, size = read_bytes(path, raw, max_bytes=GATEWAY_READ_LIMIT + 4)
-        truncated = size > GATEWAY_READ_LIMIT
+        snap = read_text(ctx, path, raw)
+        size = snap.size
+        text = snap.text
+        truncated = size > GATEWAY_READ_LIMIT or snap.truncated
         if truncated:
-            data = data[:GATEWAY_READ_LIMIT]
-        text, _lossy = decode(data)
-        if truncated and text.endswith("\ufffd"):
-            text = text.rstrip("\ufffd")  # a character cut at the limit
+            data = text.encode("utf-8", errors="surrogatepass")[:GATEWAY_READ_LIMIT]
+            text = data.decode("utf-8", errors="ignore")  # a character cut at the limit
         shape = {
             "ok": True,
             "path": raw,
