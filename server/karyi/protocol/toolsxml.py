@@ -213,9 +213,9 @@ class ToolsXmlParser(ScannerParser):
         name = tag.name
         schema = self.schemas(name)
         errors: list[str] = [tag.error] if tag.error else []
-        if name == "edit":
+        if name == "edit" and _builtin_shape(schema, "files"):
             params, errs = yield from self._edit(tag, schema)
-        elif name == "read":
+        elif name == "read" and _builtin_shape(schema, "files", "searches"):
             params, errs = yield from self._read(tag, schema)
         elif name in RAW_TAGS:
             params, errs = yield from self._raw_call(tag, schema)
@@ -420,9 +420,9 @@ def _format_element(name: str, params: Mapping[str, Any]) -> str:
         body = str(params.get(RAW_TAGS[name], ""))
         extra = {k: _attr(v) for k, v in params.items() if k != RAW_TAGS[name]}
         return f"{start_tag(name, extra)}{body}</{name}>"
-    if name == "edit":
+    if name == "edit" and "files" in params:
         return _format_edit(params)
-    if name == "read":
+    if name == "read" and ("files" in params or "searches" in params):
         return _format_read(params)
     attrs: dict[str, str] = {}
     children: list[str] = []
@@ -437,6 +437,14 @@ def _format_element(name: str, params: Mapping[str, Any]) -> str:
     if not children:
         return tag[:-1] + "/>"
     return "\n".join([tag, *children, f"</{name}>"])
+
+
+def _builtin_shape(schema: Mapping[str, Any] | None, *keys: str) -> bool:
+    """True unless the toolkit's tool of this name is another profile's (vecli's `edit`)."""
+    if schema is None:
+        return True
+    props = schema.get("properties")
+    return not isinstance(props, Mapping) or any(k in props for k in keys)
 
 
 def _attr(value: Any) -> str:

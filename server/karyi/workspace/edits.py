@@ -252,16 +252,19 @@ def _miss_message(n: int, path: str, region: Region | None) -> str:
     msg = f"pair {n}: the find text was not found in {path}"
     if region is None:
         return msg + ", and no part of the file resembles it; read the file again"
+    return (
+        f"{msg}. {describe_region(region)}\nCopy the find text exactly from the file as it is now."
+    )
+
+
+def describe_region(region: Region) -> str:
+    """`The closest region is lines 3-5 (83% similar):` and its text."""
     where = (
         f"line {region.first_line}"
         if region.first_line == region.last_line
         else f"lines {region.first_line}-{region.last_line}"
     )
-    return (
-        f"{msg}. The closest region is {where} ({region.similarity:.0%} similar):\n"
-        f"{region.text}\n"
-        "Copy the find text exactly from the file as it is now."
-    )
+    return f"The closest region is {where} ({region.similarity:.0%} similar):\n{region.text}"
 
 
 def _already_applied(job: _Job, n: int, pair: Pair) -> PairReport:

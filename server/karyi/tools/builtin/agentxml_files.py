@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.tools.builtin.fileio import read_text
+from karyi.tools.builtin.fileio import file_keys, read_text
 from karyi.tools.builtin.karyi_read import listing_lines
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, file_info, list_dir, text_window
 
@@ -37,6 +37,10 @@ class ReadFile(Tool):
         "additionalProperties": False,
     }
     example = {"filePath": "info.txt"}
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The file read: a read waits for an earlier call in the reply that edits it."""
+        return file_keys([ctx.workspace.resolve(params["filePath"], param="filePath")])
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""

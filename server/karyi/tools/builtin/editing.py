@@ -49,9 +49,12 @@ class EditPlan:
 class EditFailure(ToolFailure):
     """A ToolFailure that keeps the engine's error for tools that reword it."""
 
-    def __init__(self, code: ErrorCode, message: str, error: EditError) -> None:
+    def __init__(
+        self, code: ErrorCode, message: str, error: EditError, stale: str | None = None
+    ) -> None:
         super().__init__(code, message)
         self.error = error
+        self.stale = stale
 
 
 def plan_edit(ctx: ToolContext, path: Path, display: str, pairs: Sequence[Pair]) -> EditPlan:
@@ -76,6 +79,7 @@ def _failure(exc: EditError, display: str, stale: str | None) -> EditFailure:
             f"{display} {stale} since you last read it, and the edit no longer applies: "
             f"{exc.message}",
             exc,
+            stale,
         )
     return EditFailure(ErrorCode.INVALID_TOOL_INPUT, exc.message, exc)
 

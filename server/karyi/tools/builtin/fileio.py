@@ -123,6 +123,14 @@ def plan_write(ctx: ToolContext, path: Path, display: str, text: str) -> WritePl
     return WritePlan(path, display, base, text, diff)
 
 
+def with_file_endings(content: str, existing: str) -> str:
+    """Content written with LF gets CRLF when the file it joins uses CRLF throughout."""
+    n = existing.count("\n")
+    if n and existing.count("\r\n") == n:
+        return content.replace("\r\n", "\n").replace("\n", "\r\n")
+    return content
+
+
 def file_keys(paths: Iterable[Path]) -> frozenset[str]:
     """Resource keys for the executor: calls on the same file run in written order."""
     return frozenset(f"file:{p}" for p in paths)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.tools.builtin.fileio import read_text
+from karyi.tools.builtin.fileio import file_keys, read_text
 
 GATEWAY_READ_LIMIT = 1024 * 1024
 
@@ -28,6 +28,10 @@ class GatewayReadFile(Tool):
         "additionalProperties": False,
     }
     example = {"path": "docs/contracts.md"}
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The file read: a read waits for an earlier call in the reply that edits it."""
+        return file_keys([ctx.workspace.resolve(params["path"], param="path")])
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""

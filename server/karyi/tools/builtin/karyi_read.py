@@ -12,7 +12,7 @@ from typing import Any
 
 from karyi.protocol.xmltext import start_tag
 from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.tools.builtin.fileio import read_text
+from karyi.tools.builtin.fileio import file_keys, read_text
 from karyi.tools.errors import ToolFailure
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size, list_dir, text_window
 from karyi.workspace.search import MAX_MATCHES, grep
@@ -72,6 +72,12 @@ class ReadTool(Tool):
         if not params.get("files") and not params.get("searches"):
             return "give at least one file (src) or search (pattern)"
         return None
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The files read: a read waits for an earlier call in the reply that edits them."""
+        return file_keys(
+            ctx.workspace.resolve(f["src"], param="src") for f in params.get("files", [])
+        )
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""

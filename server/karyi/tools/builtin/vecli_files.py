@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.tools.builtin.fileio import read_text
+from karyi.tools.builtin.fileio import file_keys, read_text
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, list_dir, text_window
 
 
@@ -119,6 +119,10 @@ class ReadFileV(Tool):
             if key in params and not float(params[key]).is_integer():
                 return f"{key}: expected a whole number of lines, got {params[key]}"
         return None
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The file read: a read waits for an earlier call in the reply that edits it."""
+        return file_keys([ctx.workspace.resolve(params["absolute_path"], param="absolute_path")])
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
