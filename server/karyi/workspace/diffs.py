@@ -5,10 +5,7 @@ character-precise `TextEdit`s (for LSP `workspace/applyEdit`), line `Hunk`s with
 stable ids (`h1`, `h2`, … per file) that the editor can accept or reject one by one
 (`apply_hunks`), and a unified diff for the model and the approval prompt.
 
-Positions are LSP's: 0-based line and character, the character counted in UTF-16 code
-units, LSP's default `positionEncoding`. `utf16_column` and `codepoint_index` convert
-between those columns and Python string indices. A line ends at `\\n` (a `\\r\\n` file's
-`\\r` belongs to the line ending); a lone `\\r` does not end a line here.
+Positions are LSP's (`positions.py`): 0-based line, UTF-16 character column.
 
 Work is proportional to the size of the changed regions, not of the file: line numbers
 come from one sweep over the sorted offsets, and context lines from local scans.
@@ -21,69 +18,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from karyi.workspace.positions import Position, Range, TextEdit, utf16_len
+
 CONTEXT = 3
 FINE_DIFF_LIMIT = 4_000_000
 """Above this product of old and new line counts a changed region is shown as one block."""
-
-
-def utf16_len(text: str) -> int:
-    """Length of `text` in UTF-16 code units."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-16-le")) // 2
-
-
-def utf16_column(line: str, index: int) -> int:
-    """The UTF-16 column of Python index `index` in `line`."""
-    return utf16_len(line[:index])
-
-
-def codepoint_index(line: str, column: int) -> int:
-    """The Python index of UTF-16 column `column` in `line` (clamped to the line)."""
-    if line.isascii():
-        return min(column, len(line))
-    units = 0
-    for i, ch in enumerate(line):
-        if units >= column:
-            return i
-        units += 2 if ord(ch) > 0xFFFF else 1
-    return len(line)
-
-
-@dataclass(frozen=True)
-class Position:
-    """A place in a document: 0-based line, UTF-16 character column (LSP)."""
-
-    line: int
-    character: int
-
-    def to_json(self) -> dict[str, int]:
-        """LSP's JSON form."""
-        return {"line": self.line, "character": self.character}
-
-
-@dataclass(frozen=True)
-class Range:
-    """A span of a document between two positions (LSP)."""
-
-    start: Position
-    end: Position
-
-    def to_json(self) -> dict[str, Any]:
-        """LSP's JSON form."""
-        return {"start": self.start.to_json(), "end": self.end.to_json()}
-
-
-@dataclass(frozen=True)
-class TextEdit:
-    """Replace `range` of the original with `new_text` (LSP `TextEdit`)."""
-
-    range: Range
-    new_text: str
-
-    def to_json(self) -> dict[str, Any]:
-        """LSP's JSON form."""
-        return {"range": self.range.to_json(), "newText": self.new_text}
 
 
 @dataclass(frozen=True)

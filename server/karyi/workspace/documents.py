@@ -19,7 +19,6 @@ picture of one file is out of date.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import time
@@ -27,55 +26,20 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from karyi.tools.errors import ErrorCode, ToolFailure
 from karyi.workspace.atomic import write_atomic
-from karyi.workspace.diffs import codepoint_index
 from karyi.workspace.files import MAX_READ_BYTES, SNIFF_BYTES, binary_failure, looks_binary
 from karyi.workspace.ignore import GitIgnore
+from karyi.workspace.positions import codepoint_index
 from karyi.workspace.readlog import ReadLog
+from karyi.workspace.snapshots import BOM, Snapshot, Stamp, decode_snapshot, digest
 from karyi.workspace.watcher import Listener, Watcher
 
 RACY_NS = 2_000_000_000
 """Files changed this recently are re-read: a timestamp tick is 1-2 s on some file systems."""
 CACHE_BYTES = 64 * 1024 * 1024
-BOM = b"\xef\xbb\xbf"
-
-
-def digest(data: bytes) -> str:
-    """The version of a content: a short BLAKE2b digest."""
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
-
-
-@dataclass(frozen=True)
-class Stamp:
-    """What a stat says about a file's identity and last change."""
-
-    mtime_ns: int
-    size: int
-    ino: int
-    ctime_ns: int
-
-    @classmethod
-    def of(cls, st: os.stat_result) -> Stamp:
-        """The stamp of a stat result."""
-        return cls(st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """One version of a file's text as a tool sees it."""
-
-    path: Path
-    text: str
-    version: str
-    source: str  # "disk" or "buffer"
-    size: int  # bytes on disk, or of the buffer in UTF-8
-    lossy: bool = False  # undecodable bytes were replaced by U+FFFD
-    bom: bool = False
-    truncated: bool = False  # larger than the read limit: `text` is the head only
-    stamp: Stamp | None = None
-    buffer_version: int | None = None
 
 
 @dataclass
@@ -91,9 +55,8 @@ class _Entry:
     loaded_ns: int
 
 
-@dataclass(frozen=True)
-class Change:
-    """A file that changed since a session read it, and how."""
+class Change(NamedTuple):
+    """A file that changed since a session read it, and how: (path, what changed)."""
 
     path: Path
     what: str  # "modified on disk", "modified in the editor", "deleted"
@@ -222,7 +185,7 @@ class DocumentStore:
                 break
         if looks_binary(data[:SNIFF_BYTES]):
             raise binary_failure(path, display, after.st_size)
-        snap = _decode(path, data, self.max_read_bytes, Stamp.of(after))
+        snap = decode_snapshot(path, data, self.max_read_bytes, Stamp.of(after))
         self.stats.loads += 1
         self._remember(path, _Entry(snap, started))
         return snap
@@ -393,31 +356,6 @@ def _stat_file(path: Path, display: str) -> os.stat_result:
     if not stat.S_ISREG(st.st_mode):
         raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, f"{display} is not a regular file")
     return st
-
-
-def _decode(path: Path, data: bytes, limit: int, stamp: Stamp) -> Snapshot:
-    truncated = len(data) > limit
-    if truncated:
-        data = data[:limit]
-    bom = data.startswith(BOM)
-    body = data[len(BOM) :] if bom else data
-    try:
-        text, lossy = body.decode("utf-8"), False
-    except UnicodeDecodeError:
-        text, lossy = body.decode("utf-8", errors="replace"), True
-        if truncated and text.endswith("\ufffd"):
-            text = text.rstrip("\ufffd")  # a character cut at the limit
-    return Snapshot(
-        path,
-        text,
-        digest(body),
-        "disk",
-        stamp.size,
-        lossy=lossy,
-        bom=bom,
-        truncated=truncated,
-        stamp=stamp,
-    )
 
 
 def _splice(text: str, rng: tuple[int, int, int, int], new: str) -> str:

@@ -15,8 +15,8 @@ from pathlib import Path
 from karyi.tools.base import ToolContext
 from karyi.tools.builtin.fileio import commit, current, editable, stale_reason
 from karyi.tools.errors import ErrorCode, ToolFailure
-from karyi.workspace.documents import Snapshot
 from karyi.workspace.edits import EditError, EditOutcome, Pair, apply_edits
+from karyi.workspace.snapshots import Snapshot
 
 STALE_KINDS = frozenset({"no_match", "ambiguous", "count", "overlap"})
 

@@ -15,8 +15,9 @@ from pathlib import Path
 from karyi.tools.base import ToolContext
 from karyi.tools.errors import ErrorCode, ToolFailure
 from karyi.workspace.diffs import FileDiff, diff_texts
-from karyi.workspace.documents import DocumentStore, Snapshot
+from karyi.workspace.documents import DocumentStore
 from karyi.workspace.files import human_size
+from karyi.workspace.snapshots import Snapshot
 
 
 def store(ctx: ToolContext) -> DocumentStore:
