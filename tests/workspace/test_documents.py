@@ -187,3 +187,11 @@ async def test_the_watcher_invalidates_changed_files(store: DocumentStore, ws_ro
     finally:
         await store.stop_watching()
     assert not store.watcher.running
+
+
+def test_a_changed_directory_drops_everything_below_it(store: DocumentStore, ws_root: Path) -> None:
+    main, readme = ws_root / "src" / "main.py", ws_root / "README.md"
+    store.read(main, "src/main.py")
+    store.read(readme, "README.md")
+    store._changed({ws_root / "src"})
+    assert main not in store._cache and readme in store._cache

@@ -328,8 +328,9 @@ class DocumentStore:
         self._listeners.append(listener)
 
     def _changed(self, paths: set[Path]) -> None:
-        for path in paths:
-            self.forget(path)
+        # one pass over the cache, however many paths changed (a checkout changes many)
+        for cached in [p for p in self._cache if p in paths or not paths.isdisjoint(p.parents)]:
+            self._cached_bytes -= len(self._cache.pop(cached).snapshot.text)
         self.stats.invalidations += len(paths)
         for listener in list(self._listeners):
             listener(paths)
