@@ -320,7 +320,7 @@ def test_exact_unique_pairs_match_naive_replacement(
             continue
         pairs.append(Pair(find, repl))
         current = current.replace(find, repl, 1)
-    if crlf:
+    if crlf and "\n" in text:  # a file without line endings has no CRLF to keep
         text = text.replace("\n", "\r\n")
         current = current.replace("\n", "\r\n")
     try:
