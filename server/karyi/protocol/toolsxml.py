@@ -229,9 +229,9 @@ class ToolsXmlParser(ScannerParser):
         name = tag.name
         schema = self.schemas(name)
         errors: list[str] = [tag.error] if tag.error else []
-        if name == "edit":
+        if name == "edit" and _builtin_shape(schema, "files"):
             params, errs = yield from self._edit(tag, schema)
-        elif name == "read":
+        elif name == "read" and _builtin_shape(schema, "files", "searches"):
             params, errs = yield from self._read(tag, schema)
         elif name in RAW_TAGS:
             params, errs = yield from self._raw_call(tag, schema)
@@ -426,35 +426,43 @@ class ToolsXml(Dialect):
         """A call inside its `<tools>` block, written the way the prompt teaches it."""
         # Not indented: element text is raw, so indenting it would change the values the
         # example shows (a multi-line <content> or <find> would gain leading spaces).
-        body = self._element(name, params)
-        return "<tools>\n" + body + "\n</tools>"
-
-    def _element(self, name: str, params: Mapping[str, Any]) -> str:
-        if name in RAW_TAGS:
-            body = str(params.get(RAW_TAGS[name], ""))
-            extra = {k: _attr(v) for k, v in params.items() if k != RAW_TAGS[name]}
-            return f"{start_tag(name, extra)}{body}</{name}>"
-        if name == "edit":
-            return _format_edit(params)
-        if name == "read":
-            return _format_read(params)
-        attrs: dict[str, str] = {}
-        children: list[str] = []
-        for key, value in params.items():
-            if isinstance(value, str) and ("\n" in value or len(value) > 60 or "<" in value):
-                children.append(f"  <{key}>{value}</{key}>")
-            elif isinstance(value, list):
-                children += [f"  <{key}>{_attr(v)}</{key}>" for v in value]
-            else:
-                attrs[key] = _attr(value)
-        tag = start_tag(name, attrs)
-        if not children:
-            return tag[:-1] + "/>"
-        return "\n".join([tag, *children, f"</{name}>"])
+        return "<tools>\n" + _format_element(name, params) + "\n</tools>"
 
     def instructions(self) -> str:
         """The ToolsXML rules, for the system prompt."""
         return _INSTRUCTIONS
+
+
+def _format_element(name: str, params: Mapping[str, Any]) -> str:
+    if name in RAW_TAGS:
+        body = str(params.get(RAW_TAGS[name], ""))
+        extra = {k: _attr(v) for k, v in params.items() if k != RAW_TAGS[name]}
+        return f"{start_tag(name, extra)}{body}</{name}>"
+    if name == "edit" and "files" in params:
+        return _format_edit(params)
+    if name == "read" and ("files" in params or "searches" in params):
+        return _format_read(params)
+    attrs: dict[str, str] = {}
+    children: list[str] = []
+    for key, value in params.items():
+        if isinstance(value, str) and ("\n" in value or len(value) > 60 or "<" in value):
+            children.append(f"  <{key}>{value}</{key}>")
+        elif isinstance(value, list):
+            children += [f"  <{key}>{_attr(v)}</{key}>" for v in value]
+        else:
+            attrs[key] = _attr(value)
+    tag = start_tag(name, attrs)
+    if not children:
+        return tag[:-1] + "/>"
+    return "\n".join([tag, *children, f"</{name}>"])
+
+
+def _builtin_shape(schema: Mapping[str, Any] | None, *keys: str) -> bool:
+    """True unless the toolkit's tool of this name is another profile's (vecli's `edit`)."""
+    if schema is None:
+        return True
+    props = schema.get("properties")
+    return not isinstance(props, Mapping) or any(k in props for k in keys)
 
 
 def _attr(value: Any) -> str:

@@ -7,11 +7,29 @@ a profile lists only tools that really exist.
 from __future__ import annotations
 
 from karyi.tools.base import Tool
+from karyi.tools.builtin.agentxml_fileops import (
+    CopyFile,
+    CreateDirectory,
+    DeleteDirectory,
+    DeleteFile,
+    MoveFile,
+)
 from karyi.tools.builtin.agentxml_files import GetFileInfo, ListFile, ReadFile
+from karyi.tools.builtin.agentxml_write import (
+    AppendFile,
+    InsertFileContent,
+    ReplaceFileContent,
+    WriteFileA,
+)
 from karyi.tools.builtin.gateway_files import GatewayReadFile
+from karyi.tools.builtin.gateway_write import CreateFile, UpdateFile
+from karyi.tools.builtin.karyi_edit import EditTool
 from karyi.tools.builtin.karyi_read import ReadTool
 from karyi.tools.builtin.memory import SaveMemory
 from karyi.tools.builtin.vecli_files import Ls, ReadFileV
+from karyi.tools.builtin.vecli_many import ReadManyFiles
+from karyi.tools.builtin.vecli_search import Glob, Grep
+from karyi.tools.builtin.vecli_write import EditV, WriteFileV
 from karyi.tools.registry import Toolkit, ToolRegistry
 
 PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway")
@@ -34,10 +52,32 @@ def builtin_registry() -> ToolRegistry:
     for profile in PROFILES:
         reg.declare(profile)
     tools: dict[str, list[Tool]] = {
-        "karyi": [ReadTool()],
-        "agentxml": [ReadFile(), ListFile(), GetFileInfo()],
-        "vecli": [Ls(), ReadFileV(), SaveMemory()],
-        "gateway": [GatewayReadFile()],
+        "karyi": [EditTool(), ReadTool()],
+        "agentxml": [
+            ReadFile(),
+            WriteFileA(),
+            ListFile(),
+            DeleteFile(),
+            CopyFile(),
+            MoveFile(),
+            CreateDirectory(),
+            DeleteDirectory(),
+            GetFileInfo(),
+            ReplaceFileContent(),
+            AppendFile(),
+            InsertFileContent(),
+        ],
+        "vecli": [
+            Ls(),
+            ReadFileV(),
+            WriteFileV(),
+            Grep(),
+            Glob(),
+            EditV(),
+            ReadManyFiles(),
+            SaveMemory(),
+        ],
+        "gateway": [GatewayReadFile(), CreateFile(), UpdateFile()],
     }
     for profile, items in tools.items():
         for tool in items:

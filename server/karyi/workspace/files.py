@@ -110,13 +110,17 @@ def read_bytes(path: Path, display: str, max_bytes: int = MAX_READ_BYTES) -> tup
     except PermissionError:
         raise ToolFailure(ErrorCode.TOOL_ERROR, f"{display}: permission denied") from None
     if looks_binary(data[:SNIFF_BYTES]):
-        kind = mimetypes.guess_type(path.name)[0] or "binary data"
-        raise ToolFailure(
-            ErrorCode.BINARY_FILE,
-            f"{display} is a binary file ({kind}, {human_size(st.st_size)}); "
-            "it cannot be shown as text",
-        )
+        raise binary_failure(path, display, st.st_size)
     return data, st.st_size
+
+
+def binary_failure(path: Path, display: str, size: int) -> ToolFailure:
+    """The failure for a file that is not text, naming its type and size."""
+    kind = mimetypes.guess_type(path.name)[0] or "binary data"
+    return ToolFailure(
+        ErrorCode.BINARY_FILE,
+        f"{display} is a binary file ({kind}, {human_size(size)}); it cannot be shown as text",
+    )
 
 
 def decode(data: bytes) -> tuple[str, bool]:
@@ -146,9 +150,25 @@ def read_window(
     limit: int | None = DEFAULT_LINE_LIMIT,
     max_line: int = MAX_LINE_CHARS,
 ) -> TextWindow:
-    """Lines `offset`..`offset+limit` (0-based offset) of a text file, long lines shortened."""
+    """Lines `offset`..`offset+limit` of a text file read from disk (see `text_window`)."""
     data, size = read_bytes(path, display)
     text, lossy = decode(data)
+    return text_window(
+        text, display, size=size, lossy=lossy, offset=offset, limit=limit, max_line=max_line
+    )
+
+
+def text_window(
+    text: str,
+    display: str,
+    *,
+    size: int,
+    lossy: bool = False,
+    offset: int = 0,
+    limit: int | None = DEFAULT_LINE_LIMIT,
+    max_line: int = MAX_LINE_CHARS,
+) -> TextWindow:
+    """Lines `offset`..`offset+limit` (0-based offset) of a text, long lines shortened."""
     lines = split_lines(text)
     total = len(lines)
     if offset > total or (offset == total and total > 0):

@@ -9,6 +9,7 @@ from functools import cached_property
 from pathlib import Path
 
 from karyi.tools.errors import ToolFailure
+from karyi.workspace.documents import DocumentStore
 from karyi.workspace.ignore import GitIgnore
 from karyi.workspace.paths import PathError, PathPolicy
 
@@ -37,6 +38,11 @@ class Workspace:
     def gitignore(self) -> GitIgnore:
         """The workspace's git ignore rules."""
         return GitIgnore(self.root)
+
+    @cached_property
+    def documents(self) -> DocumentStore:
+        """The document store every tool reads and writes files through."""
+        return DocumentStore(self.root, self.gitignore)
 
     def resolve(self, raw: object, *, param: str = "path") -> Path:
         """`PathPolicy.resolve`, raising ToolFailure so tools can let it propagate."""

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.tools.builtin.fileio import file_keys, read_text
 from karyi.tools.builtin.karyi_read import listing_lines
-from karyi.workspace.files import DEFAULT_LINE_LIMIT, file_info, list_dir, read_window
+from karyi.workspace.files import DEFAULT_LINE_LIMIT, file_info, list_dir, text_window
 
 
 class ReadFile(Tool):
@@ -37,6 +38,10 @@ class ReadFile(Tool):
     }
     example = {"filePath": "info.txt"}
 
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The file read: a read waits for an earlier call in the reply that edits it."""
+        return file_keys([ctx.workspace.resolve(params["filePath"], param="filePath")])
+
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         return f"Read {params.get('filePath')}"
@@ -45,9 +50,12 @@ class ReadFile(Tool):
         """The content string, with a note when only part of the file is shown."""
         src = str(params["filePath"])
         path = ctx.workspace.resolve(src, param="filePath")
-        w = read_window(
-            path,
+        snap = read_text(ctx, path, src)
+        w = text_window(
+            snap.text,
             src,
+            size=snap.size,
+            lossy=snap.lossy,
             offset=int(params.get("offset", 1)) - 1,
             limit=int(params.get("limit", DEFAULT_LINE_LIMIT)),
         )

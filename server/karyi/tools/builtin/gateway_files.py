@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.workspace.files import decode, read_bytes
+from karyi.tools.builtin.fileio import file_keys, read_text
 
 GATEWAY_READ_LIMIT = 1024 * 1024
 
@@ -29,6 +29,10 @@ class GatewayReadFile(Tool):
     }
     example = {"path": "docs/contracts.md"}
 
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The file read: a read waits for an earlier call in the reply that edits it."""
+        return file_keys([ctx.workspace.resolve(params["path"], param="path")])
+
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         return f"Read {params.get('path')}"
@@ -37,13 +41,13 @@ class GatewayReadFile(Tool):
         """The file's text, cut at the read limit with `truncated: true`."""
         raw = str(params["path"])
         path = ctx.workspace.resolve(raw)
-        data, size = read_bytes(path, raw, max_bytes=GATEWAY_READ_LIMIT + 4)
-        truncated = size > GATEWAY_READ_LIMIT
+        snap = read_text(ctx, path, raw)
+        size = snap.size
+        text = snap.text
+        truncated = size > GATEWAY_READ_LIMIT or snap.truncated
         if truncated:
-            data = data[:GATEWAY_READ_LIMIT]
-        text, _lossy = decode(data)
-        if truncated and text.endswith("\ufffd"):
-            text = text.rstrip("\ufffd")  # a character cut at the limit
+            data = text.encode("utf-8", errors="surrogatepass")[:GATEWAY_READ_LIMIT]
+            text = data.decode("utf-8", errors="ignore")  # a character cut at the limit
         shape = {
             "ok": True,
             "path": raw,

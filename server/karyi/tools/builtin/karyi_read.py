@@ -1,4 +1,9 @@
-"""ToolsXML `<read>` (seed 000): files and directory listings in one call."""
+"""ToolsXML `<read>` (seed 000): files, directory listings and searches in one call.
+
+Files are read through the document store (an unsaved editor buffer is what the model
+sees) and recorded as read. `<search pattern="re" path="src"/>` is the seed's planned
+sub-tag, answered by ripgrep.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,10 @@ from typing import Any
 
 from karyi.protocol.xmltext import start_tag
 from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.tools.builtin.fileio import file_keys, read_text
 from karyi.tools.errors import ToolFailure
-from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size, list_dir, read_window
+from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size, list_dir, text_window
+from karyi.workspace.search import MAX_MATCHES, grep
 
 FILE_ITEM = {
     "type": "object",
@@ -21,6 +28,18 @@ FILE_ITEM = {
     "additionalProperties": False,
 }
 
+SEARCH_ITEM = {
+    "type": "object",
+    "properties": {
+        "pattern": {"type": "string", "minLength": 1, "description": "regular expression"},
+        "path": {"type": "string", "description": "file or directory to search (default .)"},
+        "include": {"type": "string", "description": "glob of files to search, e.g. *.py"},
+        "case_sensitive": {"type": "boolean", "description": "match case (default false)"},
+    },
+    "required": ["pattern"],
+    "additionalProperties": False,
+}
+
 
 def listing_lines(entries: list[Any]) -> list[str]:
     """`name/` for directories, `name  (size)` for files."""
@@ -28,42 +47,63 @@ def listing_lines(entries: list[Any]) -> list[str]:
 
 
 class ReadTool(Tool):
-    """Reads files and lists directories; several of each in one call."""
+    """Reads files, lists directories and searches; several of each in one call."""
 
     name = "read"
     display_name = "Read"
     description = (
         "Read files, or list a directory when src is a directory. Shows up to "
-        f"{DEFAULT_LINE_LIMIT} lines per file; use offset/limit (1-based lines) for more."
+        f"{DEFAULT_LINE_LIMIT} lines per file; use offset/limit (1-based lines) for more. "
+        "A search element finds the lines matching a regular expression (ripgrep syntax, "
+        f"case-insensitive unless case_sensitive is true; at most {MAX_MATCHES} matches)."
     )
     parameters = {
         "type": "object",
-        "properties": {"files": {"type": "array", "items": FILE_ITEM, "minItems": 1}},
-        "required": ["files"],
+        "properties": {
+            "files": {"type": "array", "items": FILE_ITEM, "minItems": 1},
+            "searches": {"type": "array", "items": SEARCH_ITEM, "minItems": 1},
+        },
         "additionalProperties": False,
     }
     example = {"files": [{"src": "package.json"}, {"src": "src/"}]}
 
+    def check(self, params: Mapping[str, Any]) -> str | None:
+        """At least one file or search."""
+        if not params.get("files") and not params.get("searches"):
+            return "give at least one file (src) or search (pattern)"
+        return None
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The files read: a read waits for an earlier call in the reply that edits them."""
+        return file_keys(
+            ctx.workspace.resolve(f["src"], param="src") for f in params.get("files", [])
+        )
+
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return "Read " + ", ".join(str(f.get("src")) for f in params.get("files", []))
+        parts = [str(f.get("src")) for f in params.get("files", [])]
+        parts += [f"search {s.get('pattern')!r}" for s in params.get("searches", [])]
+        return "Read " + ", ".join(parts)
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        """Each file or directory in its own section; a failing one does not hide the rest."""
+        """Each file, directory or search in its own section; a failing one hides nothing."""
         sections: list[str] = []
         failures: list[tuple[str, str]] = []
-        for item in params["files"]:
-            src = str(item["src"])
+        items = [("file", f) for f in params.get("files", [])]
+        items += [("search", s) for s in params.get("searches", [])]
+        for kind, item in items:
             try:
-                sections.append(self._one(item, ctx))
+                if kind == "file":
+                    sections.append(self._one(item, ctx))
+                else:
+                    sections.append(await self._search(item, ctx))
             except ToolFailure as exc:
                 failures.append((exc.code, exc.message))
-                sections.append(
-                    start_tag("file", {"src": src, "error": exc.code}) + exc.message + "</file>"
-                )
+                key = "src" if kind == "file" else "pattern"
+                attrs = {key: str(item[key]), "error": exc.code}
+                sections.append(start_tag(kind, attrs) + exc.message + f"</{kind}>")
         text = "\n".join(sections)
-        shown = len(params["files"]) - len(failures)
-        display = f"Read {shown} of {len(params['files'])} path(s)"
+        display = f"Read {len(items) - len(failures)} of {len(items)} item(s)"
         if failures:
             code, message = failures[0]
             return ToolResult.fail(code, message, llm_content=text, display=display)
@@ -79,10 +119,15 @@ class ReadTool(Tool):
                 lines.append(f"({ignored} git-ignored entries not shown)")
             attrs = {"src": src, "entries": str(len(entries))}
             return start_tag("dir", attrs) + "\n" + "\n".join(lines) + "\n</dir>"
+        snap = read_text(ctx, path, src)
         offset = int(item.get("offset", 1)) - 1
         limit = int(item.get("limit", DEFAULT_LINE_LIMIT))
-        w = read_window(path, src, offset=offset, limit=limit)
+        w = text_window(
+            snap.text, src, size=snap.size, lossy=snap.lossy, offset=offset, limit=limit
+        )
         attrs = {"src": src, "lines": f"{w.first_line}-{w.last_line}", "total": str(w.total_lines)}
+        if snap.source == "buffer":
+            attrs["unsaved"] = "true"
         notes: list[str] = []
         if w.truncated:
             notes.append(
@@ -95,6 +140,36 @@ class ReadTool(Tool):
             notes.append(f"[{w.shortened_lines} long line(s) were cut at 2000 characters]")
         if w.lossy:
             notes.append("[the file is not valid UTF-8; undecodable bytes are shown as \ufffd]")
+        if snap.truncated:
+            notes.append(f"[only the first {human_size(len(snap.text))} of the file were read]")
         body = w.text if w.text.endswith("\n") or not w.text else w.text + "\n"
         tail = "\n".join(notes) + "\n" if notes else ""
         return start_tag("file", attrs) + "\n" + body + tail + "</file>"
+
+    async def _search(self, item: Mapping[str, Any], ctx: ToolContext) -> str:
+        raw = str(item.get("path", "."))
+        target = ctx.workspace.resolve(raw, param="path")
+        result = await grep(
+            str(item["pattern"]),
+            target,
+            include=item.get("include"),
+            case_sensitive=bool(item.get("case_sensitive", False)),
+        )
+        base = target if target.is_dir() else target.parent
+        attrs = {"pattern": str(item["pattern"]), "path": raw}
+        if item.get("include"):
+            attrs["include"] = str(item["include"])
+        groups = result.by_file()
+        attrs["matches"] = str(len(result.matches)) + ("+" if result.capped else "")
+        lines: list[str] = []
+        for rel, matches in groups.items():
+            lines.append(ctx.workspace.display(base / rel))
+            lines += [f"  {m.line}: {m.text}" for m in matches]
+        if not lines:
+            lines.append("(no matches)")
+        if result.capped:
+            lines.append(
+                f"[stopped at {MAX_MATCHES} matches; narrow the pattern, path or include to "
+                "see the rest]"
+            )
+        return start_tag("search", attrs) + "\n" + "\n".join(lines) + "\n</search>"

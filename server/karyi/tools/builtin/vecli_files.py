@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.workspace.files import DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, list_dir, read_window
+from karyi.tools.builtin.fileio import file_keys, read_text
+from karyi.workspace.files import DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, list_dir, text_window
 
 
 class Ls(Tool):
@@ -119,6 +120,10 @@ class ReadFileV(Tool):
                 return f"{key}: expected a whole number of lines, got {params[key]}"
         return None
 
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The file read: a read waits for an earlier call in the reply that edits it."""
+        return file_keys([ctx.workspace.resolve(params["absolute_path"], param="absolute_path")])
+
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         return f"Read {params.get('absolute_path')}"
@@ -130,7 +135,10 @@ class ReadFileV(Tool):
         shown = ctx.workspace.display(path)
         offset = int(params.get("offset", 0))
         limit = int(params.get("limit", DEFAULT_LINE_LIMIT))
-        w = read_window(path, shown, offset=offset, limit=limit)
+        snap = read_text(ctx, path, shown)
+        w = text_window(
+            snap.text, shown, size=snap.size, lossy=snap.lossy, offset=offset, limit=limit
+        )
         content = w.text
         if w.truncated or w.shortened_lines:
             status = f"Showing lines {w.first_line}-{w.last_line} of {w.total_lines} total lines."

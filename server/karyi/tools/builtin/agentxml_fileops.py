@@ -1,0 +1,230 @@
+"""Seed 001's file and directory operations: `delete_file`, `copy_file`, `move_file`,
+`create_directory`, `delete_directory`.
+
+Each returns the seed's operation result string as `data`. Nothing is ever overwritten:
+a copy or move onto an existing path is refused (`tool_conflict`), and a non-empty
+directory is deleted only with `recursive: true`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any
+
+from karyi.tools.base import ToolContext, ToolResult
+from karyi.tools.builtin.fileio import current, file_keys, store
+from karyi.tools.builtin.writing import MutatingTool
+from karyi.tools.errors import ToolFailure
+from karyi.workspace import fileops
+from karyi.workspace.diffs import diff_texts
+
+PATH = {"type": "string", "description": "file path"}
+
+
+def _done(message: str) -> ToolResult:
+    return ToolResult.ok(message, data=message)
+
+
+class DeleteFile(MutatingTool):
+    """Seed 001 `delete_file(filePath)`."""
+
+    name = "delete_file"
+    display_name = "Delete file"
+    description = "Delete a file (not a directory: use delete_directory for those)."
+    parameters = {
+        "type": "object",
+        "properties": {"filePath": {"type": "string", "description": "the file to delete"}},
+        "required": ["filePath"],
+        "additionalProperties": False,
+    }
+    path_params = ("filePath",)
+    example = {"filePath": "tmp/old.log"}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Delete {params.get('filePath')}"
+
+    def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
+        """The removal as a diff (for text files)."""
+        src = str(params["filePath"])
+        path = ctx.workspace.resolve(src, param="filePath")
+        fileops.require_regular(path, src, dir_hint="use delete_directory to remove a directory")
+        try:
+            base = current(ctx, path, src)
+        except ToolFailure:
+            return None  # binary or unreadable: nothing to show as text
+        return diff_texts(base.text if base else None, None, path=src).unified
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """`Deleted X (N bytes)`."""
+        src = str(params["filePath"])
+        path = ctx.workspace.resolve(src, param="filePath")
+        size = fileops.delete_file(store(ctx), path, src)
+        store(ctx).reads.forget_path(ctx.session_id, path)
+        return _done(f"Deleted {src} ({size} bytes)")
+
+
+class _SourceTarget(MutatingTool):
+    """Shared by copy and move: two paths, the target never overwritten."""
+
+    path_params = ("sourcePath", "targetPath")
+    parameters = {
+        "type": "object",
+        "properties": {
+            "sourcePath": {"type": "string", "description": "the existing path"},
+            "targetPath": {
+                "type": "string",
+                "description": "the new path (an existing directory: into it, same name)",
+            },
+        },
+        "required": ["sourcePath", "targetPath"],
+        "additionalProperties": False,
+    }
+    example = {"sourcePath": "src/old.py", "targetPath": "src/new.py"}
+
+    def _paths(self, params: Mapping[str, Any], ctx: ToolContext) -> tuple[Any, Any, str]:
+        source = ctx.workspace.resolve(params["sourcePath"], param="sourcePath")
+        target_raw = ctx.workspace.resolve(params["targetPath"], param="targetPath")
+        shown = str(params["targetPath"])
+        target = fileops.target_path(source, target_raw, shown)
+        return source, target, ctx.workspace.display(target)
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """Both paths (and the final target inside a directory)."""
+        keys = set(super().resources(params, ctx))
+        with contextlib.suppress(ToolFailure):
+            keys |= file_keys([self._paths(params, ctx)[1]])
+        return frozenset(keys)
+
+
+class CopyFile(_SourceTarget):
+    """Seed 001 `copy_file(sourcePath, targetPath)`."""
+
+    name = "copy_file"
+    display_name = "Copy file"
+    description = (
+        "Copy a file to a new path (into a directory when targetPath is one). An existing "
+        "target is never overwritten."
+    )
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Copy {params.get('sourcePath')} to {params.get('targetPath')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """`Copied A to B (N bytes)`."""
+        source, target, shown = self._paths(params, ctx)
+        src = str(params["sourcePath"])
+        fileops.require_regular(source, src, dir_hint="only files can be copied")
+        size = fileops.copy_file(store(ctx), source, target, shown)
+        return _done(f"Copied {src} to {shown} ({size} bytes)")
+
+
+class MoveFile(_SourceTarget):
+    """Seed 001 `move_file(sourcePath, targetPath)` (files and directories)."""
+
+    name = "move_file"
+    display_name = "Move file"
+    description = (
+        "Move or rename a file or directory (into a directory when targetPath is one). An "
+        "existing target is never overwritten."
+    )
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Move {params.get('sourcePath')} to {params.get('targetPath')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """`Moved A to B`."""
+        source, target, shown = self._paths(params, ctx)
+        src = str(params["sourcePath"])
+        fileops.move_path(store(ctx), source, target, src)
+        store(ctx).reads.forget_path(ctx.session_id, source)
+        return _done(f"Moved {src} to {shown}")
+
+
+class CreateDirectory(MutatingTool):
+    """Seed 001 `create_directory(dirPath)` (parents too, like mkdir -p)."""
+
+    name = "create_directory"
+    display_name = "Create directory"
+    description = "Create a directory and any missing parents. An existing directory is fine."
+    parameters = {
+        "type": "object",
+        "properties": {"dirPath": {"type": "string", "description": "the directory to create"}},
+        "required": ["dirPath"],
+        "additionalProperties": False,
+    }
+    path_params = ("dirPath",)
+    example = {"dirPath": "src/components"}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Create directory {params.get('dirPath')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """`Created directory X` or `Directory X already exists`."""
+        src = str(params["dirPath"])
+        path = ctx.workspace.resolve(src, param="dirPath")
+        if fileops.make_dir(path, src):
+            return _done(f"Created directory {src}")
+        return _done(f"Directory {src} already exists")
+
+
+class DeleteDirectory(MutatingTool):
+    """Seed 001 `delete_directory(dirPath, recursive=false)`."""
+
+    name = "delete_directory"
+    display_name = "Delete directory"
+    description = (
+        "Delete a directory. A non-empty directory is deleted only with recursive: true, "
+        "and then with everything in it."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "dirPath": {"type": "string", "description": "the directory to delete"},
+            "recursive": {
+                "type": "boolean",
+                "default": False,
+                "description": "also delete everything inside (default false)",
+            },
+        },
+        "required": ["dirPath"],
+        "additionalProperties": False,
+    }
+    path_params = ("dirPath",)
+    example = {"dirPath": "build", "recursive": True}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        how = " and everything in it" if params.get("recursive") else ""
+        return f"Delete directory {params.get('dirPath')}{how}"
+
+    def confirmation(self, params: Mapping[str, Any], ctx: ToolContext) -> Any:
+        """What the directory holds, so the user knows what goes."""
+        base = super().confirmation(params, ctx)
+        try:
+            path = ctx.workspace.resolve(params["dirPath"], param="dirPath")
+            held = fileops.count_tree(path) if path.is_dir() else None
+        except ToolFailure:
+            held = None
+        if held is None or base.details:
+            return base
+        return type(base)(kind=base.kind, title=base.title, details=f"It holds {held}.")
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """`Deleted directory X (N files, M directories)`."""
+        src = str(params["dirPath"])
+        path = ctx.workspace.resolve(src, param="dirPath")
+        held = fileops.remove_dir(
+            store(ctx),
+            path,
+            src,
+            recursive=bool(params.get("recursive", False)),
+            roots=ctx.workspace.policy.roots,
+        )
+        if held.files or held.dirs:
+            return _done(f"Deleted directory {src} and its {held}")
+        return _done(f"Deleted empty directory {src}")

@@ -1,0 +1,168 @@
+"""ToolsXML `<edit>` (seed 000): find/replace pairs on one or more files.
+
+Each `<file>` is atomic: all its pairs apply or none; the files of one call are
+independent, and the result says per file what happened (which strategy matched each
+pair, the diff, or the precise reason it was refused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from karyi.protocol.xmltext import start_tag
+from karyi.tools.base import ToolContext, ToolResult
+from karyi.tools.builtin.editing import EditPlan, apply_plan, plan_edit
+from karyi.tools.builtin.fileio import file_keys
+from karyi.tools.builtin.writing import MutatingTool
+from karyi.tools.errors import ToolFailure
+from karyi.workspace.diffs import compact
+from karyi.workspace.edits import Pair
+
+PAIR = {
+    "type": "object",
+    "properties": {
+        "find": {"type": "string", "description": "exact text to find (empty: create the file)"},
+        "replace": {"type": "string", "description": "text to put in its place"},
+    },
+    "required": ["find", "replace"],
+    "additionalProperties": False,
+}
+FILE = {
+    "type": "object",
+    "properties": {
+        "src": {"type": "string", "minLength": 1, "description": "file path"},
+        "pairs": {"type": "array", "items": PAIR, "minItems": 1},
+    },
+    "required": ["src", "pairs"],
+    "additionalProperties": False,
+}
+DIFF_LINES = 60
+
+
+def _pairs(item: Mapping[str, Any]) -> list[Pair]:
+    return [Pair(str(p["find"]), str(p["replace"])) for p in item["pairs"]]
+
+
+@dataclass
+class _FileResult:
+    section: str
+    data: dict[str, Any]
+    failure: ToolFailure | None = None
+    summary: list[str] = field(default_factory=list)
+
+
+class EditTool(MutatingTool):
+    """Applies find/replace pairs to files, each file all-or-nothing."""
+
+    name = "edit"
+    display_name = "Edit"
+    description = (
+        "Edit files by find/replace pairs, applied in order. Copy each find text exactly "
+        "from the file, with enough surrounding lines to match exactly one place; a find "
+        "that matches several places or none is refused with the candidates or the closest "
+        "region. All pairs of one file apply or none. An empty find creates a new file."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {"files": {"type": "array", "items": FILE, "minItems": 1}},
+        "required": ["files"],
+        "additionalProperties": False,
+    }
+    example = {
+        "files": [
+            {
+                "src": "src/config.ts",
+                "pairs": [
+                    {
+                        "find": 'const API_URL = "http://localhost:3000";',
+                        "replace": 'const API_URL = "https://api.production.com";',
+                    }
+                ],
+            }
+        ]
+    }
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return "Edit " + ", ".join(str(f.get("src")) for f in params.get("files", []))
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """Every file the call edits."""
+        return file_keys(
+            ctx.workspace.resolve(f["src"], param="src") for f in params.get("files", [])
+        )
+
+    def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
+        """The unified diffs of every file (a file that would fail raises)."""
+        diffs = []
+        for item in params["files"]:
+            path = ctx.workspace.resolve(item["src"], param="src")
+            plan = plan_edit(ctx, path, str(item["src"]), _pairs(item))
+            diffs.append(plan.outcome.diff.unified)
+        return "".join(diffs)
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Edit each file in turn; one file's failure does not stop the others."""
+        results = [self._one(item, ctx) for item in params["files"]]
+        text = "\n".join(r.section for r in results)
+        data = {"files": [r.data for r in results]}
+        display = "\n".join(line for r in results for line in r.summary)
+        failed = [r.failure for r in results if r.failure is not None]
+        if failed:
+            first = failed[0]
+            return ToolResult.fail(
+                first.code, first.message, llm_content=text, display=display, data=data
+            )
+        return ToolResult.ok(text, display=display, data=data)
+
+    def _one(self, item: Mapping[str, Any], ctx: ToolContext) -> _FileResult:
+        src = str(item["src"])
+        try:
+            path = ctx.workspace.resolve(src, param="src")
+            plan = plan_edit(ctx, path, src, _pairs(item))
+            apply_plan(ctx, plan)
+        except ToolFailure as exc:
+            section = start_tag("file", {"src": src, "status": "error", "code": exc.code})
+            return _FileResult(
+                section + exc.message + "</file>",
+                {
+                    "src": src,
+                    "status": "error",
+                    "error": {"code": exc.code, "message": exc.message},
+                },
+                exc,
+                [f"{src}: {exc.message.splitlines()[0]}"],
+            )
+        return _success(src, plan)
+
+
+def _success(src: str, plan: EditPlan) -> _FileResult:
+    outcome = plan.outcome
+    diff = outcome.diff
+    status = "created" if plan.base is None else "edited" if outcome.changed else "unchanged"
+    attrs = {"src": src, "status": status}
+    if outcome.changed:
+        attrs["added"], attrs["removed"] = str(diff.added), str(diff.removed)
+    lines = [p.describe() for p in outcome.pairs]
+    if outcome.changed:
+        lines.append(compact(diff, DIFF_LINES))
+    else:
+        lines.append("(no change: the file already has this content; nothing was written)")
+    if note := plan.stale_note():
+        lines.append(note)
+    section = start_tag("file", attrs) + "\n" + "\n".join(lines) + "\n</file>"
+    data = {
+        "src": src,
+        "path": str(plan.path),
+        "status": status,
+        "pairs": [
+            {"strategy": p.strategy, "lines": [p.first_line, p.last_line], "changed": p.changed}
+            for p in outcome.pairs
+        ],
+        "diff": diff.to_json(),
+        "stale": plan.stale,
+    }
+    summary = f"{status.capitalize()} {src}" + (f" ({diff.summary()})" if outcome.changed else "")
+    return _FileResult(section, data, None, [summary])

@@ -1,0 +1,192 @@
+"""Seed 003's (Gemini-CLI-compatible) `read_many_files`: many files in one result.
+
+Each file appears after a `--- path ---` separator (Gemini CLI's format) and the
+result ends with `--- End of content ---`. Paths are files, directories (everything
+below them) or glob patterns, relative to the workspace root; `include` adds patterns,
+`exclude` and the default excludes (dependencies, build output, binaries, `.env`)
+remove files. Files are read through the document store and recorded as read. Caps:
+2000 lines and 2000 characters per line per file, and the totals below; every cap and
+skipped file is stated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from wcmatch import glob as wglob
+
+from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.tools.builtin.fileio import read_text
+from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.workspace.files import DEFAULT_LINE_LIMIT, text_window
+from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher
+from karyi.workspace.search import list_files
+
+MAX_FILES = 200
+MAX_TOTAL_CHARS = 400_000
+TRUNCATED = (
+    "[WARNING: This file was truncated. To view the full content, use the 'read_file' "
+    "tool on this specific file.]"
+)
+END = "--- End of content ---"
+
+_STRINGS = {"type": "array", "items": {"type": "string", "minLength": 1}}
+
+
+@dataclass
+class _Selection:
+    """Relative paths picked, and why others were left out."""
+
+    files: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+class ReadManyFiles(Tool):
+    """Gemini CLI `read_many_files`."""
+
+    name = "read_many_files"
+    display_name = "ReadManyFiles"
+    description = (
+        "Reads content from multiple files specified by paths or glob patterns within the "
+        "workspace, concatenated with a '--- {path} ---' separator before each file. Use it "
+        "to get an overview of a codebase, find where functionality lives, or review "
+        "several files at once. Paths may be files, directories (read recursively) or glob "
+        "patterns such as 'src/**/*.ts'. Binary files, dependencies, build output and .env "
+        f"files are skipped by default. At most {MAX_FILES} files and {MAX_TOTAL_CHARS} "
+        f"characters in all; each file at most {DEFAULT_LINE_LIMIT} lines."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "paths": {
+                **_STRINGS,
+                "minItems": 1,
+                "description": "Paths or glob patterns relative to the workspace root, e.g. "
+                "['src/**/*.ts'] or ['README.md', 'docs/']",
+            },
+            "include": {
+                **_STRINGS,
+                "description": "Additional glob patterns to include, e.g. ['*.test.ts']",
+            },
+            "exclude": {
+                **_STRINGS,
+                "description": "Glob patterns of files to leave out, e.g. ['**/*.log']",
+            },
+            "recursive": {
+                "type": "boolean",
+                "default": True,
+                "description": "Read directories recursively (default true)",
+            },
+            "useDefaultExcludes": {
+                "type": "boolean",
+                "default": True,
+                "description": "Apply the default excludes (node_modules, .git, build output, "
+                "binaries, .env; default true)",
+            },
+            "respect_git_ignore": {
+                "type": "boolean",
+                "default": True,
+                "description": "Skip files .gitignore ignores (default true)",
+            },
+        },
+        "required": ["paths"],
+        "additionalProperties": False,
+    }
+    example = {"paths": ["src/**/*.py", "README.md"]}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return "Read " + ", ".join(map(str, params.get("paths", [])))
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Every selected file after its separator, then `--- End of content ---`."""
+        selection = await self._select(params, ctx)
+        parts: list[str] = []
+        read: list[str] = []
+        total = 0
+        for rel in selection.files:
+            if len(read) >= MAX_FILES or total >= MAX_TOTAL_CHARS:
+                selection.skipped.append((rel, "output limit reached"))
+                continue
+            try:
+                path = ctx.workspace.resolve(rel, param="paths")
+                snap = read_text(ctx, path, rel)
+            except ToolFailure as exc:
+                reason = "binary file" if exc.code == ErrorCode.BINARY_FILE else exc.message
+                selection.skipped.append((rel, reason))
+                continue
+            w = text_window(snap.text, rel, size=snap.size, lossy=snap.lossy)
+            body = w.text
+            if w.truncated or w.shortened_lines or snap.truncated:
+                body = f"{TRUNCATED}\n{body}"
+            parts.append(f"--- {rel} ---\n\n{body}\n\n")
+            read.append(rel)
+            total += len(body)
+        return self._result(parts, read, selection.skipped)
+
+    def _result(
+        self, parts: list[str], read: list[str], skipped: list[tuple[str, str]]
+    ) -> ToolResult:
+        notes = ""
+        if skipped:
+            shown = "; ".join(f"{p} ({why})" for p, why in skipped[:20])
+            more = f"; and {len(skipped) - 20} more" if len(skipped) > 20 else ""
+            notes = f"\nSkipped {len(skipped)} file(s): {shown}{more}"
+        data = {"files": read, "skipped": [{"path": p, "reason": w} for p, w in skipped]}
+        if not read:
+            text = "No files matching the criteria were found or all were skipped." + notes
+            return ToolResult.ok(text, display="No files read", data=data)
+        text = "".join(parts) + END + notes
+        display = f"Read {len(read)} file(s)" + (f", skipped {len(skipped)}" if skipped else "")
+        return ToolResult.ok(text, display=display, data=data)
+
+    async def _select(self, params: Mapping[str, Any], ctx: ToolContext) -> _Selection:
+        root = ctx.workspace.root
+        recursive = bool(params.get("recursive", True))
+        explicit: list[str] = []
+        patterns: list[str] = []
+        for raw in [*params["paths"], *params.get("include", [])]:
+            if wglob.is_magic(raw, flags=wglob.BRACE | wglob.GLOBSTAR):
+                patterns.append(_inside(str(raw), str(root)))
+                continue
+            path = ctx.workspace.resolve(raw, param="paths")
+            rel = ctx.workspace.display(path)
+            if path.is_dir():
+                patterns.append(("" if rel == "." else rel + "/") + ("**" if recursive else "*"))
+            elif path.exists():
+                explicit.append(rel)
+            else:
+                raise ToolFailure(ErrorCode.NOT_FOUND, f"paths: {raw}: no such file or directory")
+        excludes: Sequence[str] = list(params.get("exclude", []))
+        if params.get("useDefaultExcludes", True):
+            excludes = [*excludes, *DEFAULT_EXCLUDES]
+        matcher = Matcher(patterns, excludes)
+        picked: dict[str, None] = {}
+        skipped: list[tuple[str, str]] = []
+        for rel in explicit:
+            if matcher.excluded(rel):
+                skipped.append((rel, "excluded"))
+            else:
+                picked[rel] = None
+        if patterns:
+            respect = bool(params.get("respect_git_ignore", True))
+            for rel in await list_files(root, respect_git_ignore=respect):
+                if matcher(rel):
+                    picked[rel] = None
+        return _Selection(sorted(picked), skipped)
+
+
+def _inside(pattern: str, root: str) -> str:
+    """A glob pattern relative to the workspace root that never climbs out of it."""
+    clean = pattern[2:] if pattern.startswith("./") else pattern
+    if clean.startswith(root.rstrip("/") + "/"):
+        clean = clean[len(root.rstrip("/")) + 1 :]
+    if clean.startswith("/") or ".." in clean.split("/"):
+        raise ToolFailure(
+            ErrorCode.FORBIDDEN_PATH,
+            f"paths: the pattern {pattern!r} must stay inside the workspace {root} "
+            "(relative to it, without '..')",
+        )
+    return clean

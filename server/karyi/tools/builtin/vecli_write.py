@@ -1,0 +1,215 @@
+"""Seed 003's (Gemini-CLI-compatible) `write_file` and `edit`.
+
+Parameters, success sentences and error sentences follow Gemini CLI, so a model
+trained on it behaves; Karyi's additions (the closest region on a miss, the candidate
+lines of an ambiguous match, the fallback that matched) follow Gemini's sentence.
+`returnDisplay` is Gemini's FileDiff object: fileDiff, fileName, originalContent,
+newContent.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from karyi.tools.base import ToolContext, ToolResult
+from karyi.tools.builtin.editing import EditFailure, EditPlan, apply_plan, plan_edit
+from karyi.tools.builtin.fileio import WritePlan, commit, refuse_if_stale
+from karyi.tools.builtin.writing import MutatingTool, WholeFileTool
+from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.workspace.edits import Pair, describe_region
+
+ABSOLUTE = "The absolute path to the file (relative paths are taken from the workspace root)"
+
+
+def file_diff(plan_path: str, diff: str, old: str | None, new: str) -> dict[str, Any]:
+    """Gemini CLI's FileDiff display object."""
+    return {
+        "fileDiff": diff,
+        "fileName": os.path.basename(plan_path),
+        "originalContent": old,
+        "newContent": new,
+    }
+
+
+class WriteFileV(WholeFileTool):
+    """Gemini CLI `write_file(file_path, content)`."""
+
+    name = "write_file"
+    display_name = "WriteFile"
+    description = (
+        "Writes content to a specified file in the local filesystem. Creates the file and "
+        "any missing parent directories; replaces the content of an existing file (refused "
+        "if the file changed since you last read it)."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "file_path": {"type": "string", "description": ABSOLUTE},
+            "content": {"type": "string", "description": "The content to write to the file."},
+        },
+        "required": ["file_path", "content"],
+        "additionalProperties": False,
+    }
+    path_params = ("file_path",)
+    example = {"file_path": "/path/to/project/src/hello.py", "content": "print('hello')\n"}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Write to {params.get('file_path')}"
+
+    def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
+        """See `WholeFileTool.plan`."""
+        return self._plan_for(params, ctx, "file_path", str(params["content"]))
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Gemini's `Successfully created and wrote to new file: P.` or `... overwrote file: P.`"""
+        plan = self.plan(params, ctx)
+        refuse_if_stale(ctx, plan.path, plan.display, plan.base)
+        if plan.base is None or plan.base.text != plan.text:
+            commit(ctx, plan.path, plan.display, plan.text, plan.base, make_parents=True)
+        text = (
+            f"Successfully created and wrote to new file: {plan.path}."
+            if plan.created
+            else f"Successfully overwrote file: {plan.path}."
+        )
+        old = plan.base.text if plan.base else None
+        return ToolResult.ok(
+            text,
+            display=file_diff(str(plan.path), plan.diff.unified, old, plan.text),
+            data={"path": str(plan.path), "created": plan.created, "diff": plan.diff.to_json()},
+        )
+
+
+class EditV(MutatingTool):
+    """Gemini CLI `edit(file_path, old_string, new_string, expected_replacements)`."""
+
+    name = "edit"
+    display_name = "Edit"
+    description = (
+        "Replaces text within a file. By default, replaces a single occurrence, but can "
+        "replace multiple occurrences when `expected_replacements` is specified. old_string "
+        "must be the exact literal text to replace (including all whitespace and "
+        "indentation), with at least 3 lines of context before and after the target so it "
+        "matches exactly one place. An empty old_string creates a new file with new_string "
+        "as its content."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "file_path": {"type": "string", "description": ABSOLUTE},
+            "old_string": {
+                "type": "string",
+                "description": "The exact literal text to replace (empty to create a new file)",
+            },
+            "new_string": {
+                "type": "string",
+                "description": "The exact literal text to put in its place",
+            },
+            "expected_replacements": {
+                "type": "number",
+                "minimum": 1,
+                "default": 1,
+                "description": "Number of replacements expected (default 1)",
+            },
+        },
+        "required": ["file_path", "old_string", "new_string"],
+        "additionalProperties": False,
+    }
+    path_params = ("file_path",)
+    example = {
+        "file_path": "/path/to/project/src/app.py",
+        "old_string": "def greet():\n    return 'hi'\n",
+        "new_string": "def greet(name):\n    return f'hi {name}'\n",
+    }
+
+    def check(self, params: Mapping[str, Any]) -> str | None:
+        """Replacements are counted in whole numbers."""
+        n = params.get("expected_replacements", 1)
+        if not float(n).is_integer():
+            return f"expected_replacements: expected a whole number, got {n}"
+        return None
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Edit {params.get('file_path')}"
+
+    def _plan(self, params: Mapping[str, Any], ctx: ToolContext) -> EditPlan:
+        raw = params["file_path"]
+        path = ctx.workspace.resolve(raw, param="file_path")
+        shown = str(path)
+        old, new = str(params["old_string"]), str(params["new_string"])
+        if old == new:
+            raise ToolFailure(
+                ErrorCode.INVALID_TOOL_INPUT,
+                "No changes to apply. The old_string and new_string are identical in file: "
+                f"{shown}",
+            )
+        expected = int(params.get("expected_replacements", 1))
+        try:
+            return plan_edit(ctx, path, shown, [Pair(old, new, expected)])
+        except EditFailure as exc:
+            raise _gemini_failure(exc, shown, expected) from None
+
+    def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
+        """See `MutatingTool.preview`."""
+        return self._plan(params, ctx).outcome.diff.unified
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Gemini's `Successfully modified file: P (N replacements).` and friends."""
+        plan = self._plan(params, ctx)
+        apply_plan(ctx, plan)
+        report = plan.outcome.pairs[0]
+        if plan.base is None:
+            text = f"Created new file: {plan.path} with provided content."
+        elif report.strategy == "already_applied":
+            text = (
+                f"No changes to apply: old_string was not found in {plan.path}, but new_string "
+                f"is already there (line {report.first_line}); the edit seems to be made already."
+            )
+        else:
+            text = f"Successfully modified file: {plan.path} ({report.count} replacements)."
+            if report.strategy != "exact":
+                text += f" Note: {report.describe().split(', ', 1)[1]}."
+        if note := plan.stale_note():
+            text += f"\n{note}"
+        old = plan.base.text if plan.base else None
+        return ToolResult.ok(
+            text,
+            display=file_diff(str(plan.path), plan.outcome.diff.unified, old, plan.outcome.text),
+            data={"path": str(plan.path), "diff": plan.outcome.diff.to_json()},
+        )
+
+
+def _gemini_failure(exc: EditFailure, shown: str, expected: int) -> ToolFailure:
+    err = exc.error
+    if err.kind == "missing_file":
+        return ToolFailure(
+            ErrorCode.NOT_FOUND,
+            "File not found. Cannot apply edit. Use an empty old_string to create a new file.",
+        )
+    if err.kind == "empty_find":
+        return ToolFailure(
+            ErrorCode.CONFLICT, "Failed to edit. Attempted to create a file that already exists."
+        )
+    prefix = f"{shown} {exc.stale} since you last read it. " if exc.stale else ""
+    if err.kind == "no_match":
+        closest = f"\n{describe_region(err.region)}" if err.region else ""
+        return ToolFailure(
+            exc.code,
+            f"{prefix}Failed to edit, 0 occurrences found for old_string in {shown}. No edits "
+            "made. The exact text in old_string was not found. Ensure you're not escaping "
+            "content incorrectly and check whitespace, indentation, and context. Use read_file "
+            f"tool to verify.{closest}",
+        )
+    if err.kind == "overlap":
+        return ToolFailure(exc.code, prefix + exc.message)
+    lines = ", ".join(map(str, err.lines[:20])) + (", ..." if len(err.lines) > 20 else "")
+    return ToolFailure(
+        exc.code,
+        f"{prefix}Failed to edit, expected {expected} occurrence(s) but found "
+        f"{len(err.lines)} for old_string in file: {shown} (at lines {lines}). Add more "
+        "context to old_string so it matches exactly the places meant, or set "
+        "expected_replacements.",
+    )

@@ -1,0 +1,95 @@
+"""Writing a file so that it is never seen half-written (SPEC §4).
+
+The new content goes to a temporary file in the same directory (same file system),
+is flushed and fsynced, gets the old file's permissions, and is renamed over the old
+file in one step; the directory is fsynced so the rename survives a crash. Any failure
+on the way removes the temporary file and leaves the original exactly as it was.
+Renaming gives the file a new inode: hard links to the old one keep the old content.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from karyi.tools.errors import ErrorCode, ToolFailure
+
+TEMP_SUFFIX = ".karyi-tmp"
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_atomic(
+    path: Path,
+    data: bytes,
+    *,
+    display: str,
+    make_parents: bool = False,
+    before_rename: Callable[[], None] | None = None,
+) -> os.stat_result:
+    """Replace `path`'s content with `data` atomically; returns the new file's stat.
+
+    `before_rename` runs last, just before the rename, and may raise to abort (the
+    document store checks there that nobody changed the file meanwhile).
+    """
+    parent = path.parent
+    if make_parents:
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise ToolFailure(
+                ErrorCode.CONFLICT, f"{display}: a parent of it is a file, not a directory"
+            ) from None
+    elif not parent.is_dir():
+        raise ToolFailure(
+            ErrorCode.NOT_FOUND, f"{display}: the directory {parent.name or parent} does not exist"
+        )
+    try:
+        old = os.stat(path)
+    except FileNotFoundError:
+        old = None
+    if old is not None and stat.S_ISDIR(old.st_mode):
+        raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, f"{display} is a directory, not a file")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    except PermissionError:
+        raise ToolFailure(ErrorCode.TOOL_ERROR, f"{display}: permission denied") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_UMASK
+        os.chmod(tmp, mode)
+        if old is not None and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+            with contextlib.suppress(PermissionError):
+                os.chown(tmp, old.st_uid, old.st_gid)
+        if before_rename is not None:
+            before_rename()
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(parent)
+    return os.stat(path)

@@ -1,0 +1,327 @@
+"""The edit engine (SPEC §4): ordered find/replace pairs applied to one file's text.
+
+Pure functions: text in, new text and its diff out; nothing here touches the disk.
+Each pair is looked for in the text as the earlier pairs left it: exactly first, then
+through the fallback layers of `matching`. A pair that matches more than once (or more
+or fewer times than `expected`) is refused with the candidates' line numbers; a pair
+that matches nowhere is refused with the closest region; a replacement that is already
+there is reported as "no change". One refusal refuses the whole file: all pairs apply
+or none. A CRLF file is edited in its LF form and written back with CRLF.
+
+The text being edited is kept as the original plus a sorted list of replacements in
+the original's coordinates, so an exact pair costs one scan of the original and no
+copy of it; the diff (`diffs.build_diff`) is built from the same replacements.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from karyi.workspace import matching
+from karyi.workspace.diffs import FileDiff, build_diff
+from karyi.workspace.matching import STRATEGY_NOTES, Found, LineLayers, Lines, Match, Region
+from karyi.workspace.patched import LineIndex, PatchedText, inner_lines
+
+FIND_LIMIT = 1000
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One find/replace pair; `expected` is how many places it must match (default one)."""
+
+    find: str
+    replace: str
+    expected: int | None = None
+
+
+@dataclass(frozen=True)
+class PairReport:
+    """How one pair was applied, told to the model so it learns."""
+
+    index: int
+    strategy: str
+    count: int
+    changed: bool
+    first_line: int = 0
+    last_line: int = 0
+    similarity: float = 1.0
+
+    def describe(self) -> str:
+        """`pair 2: lines 10-12, matched ignoring whitespace at line ends`."""
+        where = (
+            f"line {self.first_line}"
+            if self.first_line == self.last_line
+            else f"lines {self.first_line}-{self.last_line}"
+        )
+        if self.count > 1:
+            where = f"{self.count} places from {where}"
+        how = STRATEGY_NOTES.get(self.strategy, self.strategy)
+        if self.strategy == "similar":
+            how += f" ({self.similarity:.0%} similar)"
+        if self.strategy == "already_applied":
+            return f"pair {self.index}: no change, the replacement text is already there ({where})"
+        if not self.changed:
+            return f"pair {self.index}: no change, the replacement equals the text there ({where})"
+        return f"pair {self.index}: {where}, {how}"
+
+
+@dataclass(frozen=True)
+class EditOutcome:
+    """The new text of one file and everything that explains it."""
+
+    original: str | None
+    text: str
+    pairs: tuple[PairReport, ...]
+    diff: FileDiff
+
+    @property
+    def changed(self) -> bool:
+        """True when the text differs from the original (or the file is new)."""
+        return self.original is None or self.text != self.original
+
+    @property
+    def fallbacks(self) -> list[str]:
+        """The strategies other than exact that were needed."""
+        return [p.strategy for p in self.pairs if p.strategy not in ("exact", "create")]
+
+
+class EditError(Exception):
+    """A pair that cannot be applied; nothing of the file's edit is applied."""
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        pair: int = 0,
+        lines: Sequence[int] = (),
+        region: Region | None = None,
+        strategy: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.pair = pair
+        self.lines = tuple(lines)
+        self.region = region
+        self.strategy = strategy
+
+
+def _uniform_crlf(text: str) -> bool:
+    n = text.count("\n")
+    return n > 0 and text.count("\r\n") == n
+
+
+@dataclass
+class _Job:
+    """One file's edit in progress."""
+
+    doc: PatchedText
+    path: str
+    crlf: bool
+    lf_only: bool
+    spans: list[tuple[int, int]]
+
+    def normalise(self, text: str) -> str:
+        return text.replace("\r\n", "\n") if self.crlf or self.lf_only else text
+
+    def line_of(self, text: str, offset: int) -> int:
+        return text.count("\n", 0, offset) + 1
+
+
+def apply_edits(original: str | None, pairs: Sequence[Pair], *, path: str = "file") -> EditOutcome:
+    """Apply `pairs` in order to `original` (None: the file does not exist yet).
+
+    Raises EditError when any pair cannot be applied.
+    """
+    if original is None and (not pairs or pairs[0].find != ""):
+        raise EditError(
+            "missing_file",
+            f"{path} does not exist; to create it, use an empty find text with the "
+            "whole content as the replacement",
+            pair=1,
+        )
+    raw = original or ""
+    crlf = _uniform_crlf(raw)
+    work = raw.replace("\r\n", "\n") if crlf else raw
+    job = _Job(
+        PatchedText(work, _line_index(work, pairs, crlf)),
+        path,
+        crlf,
+        not crlf and "\r\n" not in work,
+        [],
+    )
+    reports = [_apply_pair(job, n, pair) for n, pair in enumerate(pairs, 1)]
+    final = job.doc.text()
+    text = final.replace("\n", "\r\n") if crlf else final
+    diff = build_diff(work, job.doc.edits, path=path, crlf=crlf, created=original is None)
+    return EditOutcome(original, text, tuple(_with_lines(work, reports, job.spans)), diff)
+
+
+def _line_index(work: str, pairs: Sequence[Pair], crlf: bool) -> LineIndex | None:
+    """An index of the original's lines that occur inside multi-line finds."""
+    wanted = {
+        line
+        for p in pairs
+        for line, _ in inner_lines(p.find.replace("\r\n", "\n") if crlf else p.find)
+    }
+    return LineIndex(work, wanted) if wanted else None
+
+
+def _with_lines(
+    work: str, reports: list[PairReport], spans: list[tuple[int, int]]
+) -> list[PairReport]:
+    """Fill in line numbers (of the original text) in one sweep over the spans."""
+    offsets = sorted({o for a, b in spans for o in (a, max(a, b - 1))})
+    lines: dict[int, int] = {}
+    line, pos = 1, 0
+    for off in offsets:
+        line += work.count("\n", pos, off)
+        pos = off
+        lines[off] = line
+    out = []
+    for r, (a, b) in zip(reports, spans, strict=True):
+        first, last = lines[a], lines[max(a, b - 1)]
+        out.append(PairReport(r.index, r.strategy, r.count, r.changed, first, last, r.similarity))
+    return out
+
+
+def _apply_pair(job: _Job, n: int, pair: Pair) -> PairReport:
+    doc = job.doc
+    if pair.find == "":
+        if doc.length:
+            raise EditError(
+                "empty_find",
+                f"pair {n}: the find text is empty, but {job.path} is not empty; an empty "
+                "find only creates a new file (or fills an empty one)",
+                pair=n,
+            )
+        job.spans.append(doc.replace(0, 0, job.normalise(pair.replace)))
+        return PairReport(n, "create", 1, bool(pair.replace))
+    expected = pair.expected or 1
+    found = _exact(job, pair)
+    if found is None:
+        found = _fallback(job, n, pair)
+        if found is None:
+            return _already_applied(job, n, pair)
+    return _replace(job, n, found, expected)
+
+
+def _exact(job: _Job, pair: Pair) -> Found | None:
+    find = pair.find
+    if job.crlf:
+        converted = find.replace("\r\n", "\n")
+        mismatch = "\n" in find and find.count("\r\n") != find.count("\n")
+        candidates = [(converted, "line_endings" if mismatch else "exact")]
+    else:
+        candidates = [(find, "exact")]
+        if "\r\n" in find:
+            candidates.append((find.replace("\r\n", "\n"), "line_endings"))
+    repl = job.normalise(pair.replace)
+    for text, strategy in candidates:
+        starts = job.doc.find_all(text)
+        if starts:
+            return Found(strategy, tuple(Match(s, s + len(text), repl) for s in starts))
+    return None
+
+
+def _fallback(job: _Job, n: int, pair: Pair) -> Found | None:
+    text = job.doc.text()
+    find = pair.find.replace("\r\n", "\n")
+    repl = job.normalise(pair.replace)
+    lines = Lines(text)
+    layers = LineLayers(lines)
+    found = (
+        layers.search(find, repl)
+        or matching.by_unescaping(text, layers, find, repl)
+        or matching.by_tokens(text, find, repl)
+        or matching.by_similarity(lines, layers.stripped, find, repl)
+    )
+    if found is not None:
+        return found
+    already = job.normalise(pair.replace)
+    if already.strip() and len(matching.exact(text, already, 2)) == 1:
+        return None
+    region = matching.closest(lines, layers.stripped, find)
+    raise EditError("no_match", _miss_message(n, job.path, region), pair=n, region=region)
+
+
+def _miss_message(n: int, path: str, region: Region | None) -> str:
+    msg = f"pair {n}: the find text was not found in {path}"
+    if region is None:
+        return msg + ", and no part of the file resembles it; read the file again"
+    return (
+        f"{msg}. {describe_region(region)}\nCopy the find text exactly from the file as it is now."
+    )
+
+
+def describe_region(region: Region) -> str:
+    """`The closest region is lines 3-5 (83% similar):` and its text."""
+    where = (
+        f"line {region.first_line}"
+        if region.first_line == region.last_line
+        else f"lines {region.first_line}-{region.last_line}"
+    )
+    return f"The closest region is {where} ({region.similarity:.0%} similar):\n{region.text}"
+
+
+def _already_applied(job: _Job, n: int, pair: Pair) -> PairReport:
+    repl = job.normalise(pair.replace)
+    start = job.doc.text().find(repl)
+    job.spans.append(_base_span(job.doc, Match(start, start + len(repl), repl)))
+    return PairReport(n, "already_applied", 1, False)
+
+
+def _line_list(job: _Job, starts: Sequence[int]) -> list[int]:
+    text = job.doc.text()
+    return [job.line_of(text, s) for s in starts]
+
+
+def _replace(job: _Job, n: int, found: Found, expected: int) -> PairReport:
+    doc = job.doc
+    matches = sorted(found.matches, key=lambda m: m.start)
+    via = "" if found.strategy == "exact" else f" ({STRATEGY_NOTES[found.strategy]})"
+    if len(matches) != expected:
+        lines = _line_list(job, [m.start for m in matches])
+        shown = ", ".join(map(str, lines[:20])) + (", ..." if len(lines) > 20 else "")
+        count = f"{len(matches)}+" if len(matches) >= FIND_LIMIT else str(len(matches))
+        if expected == 1:
+            msg = (
+                f"pair {n}: the find text matches {count} places in {job.path} "
+                f"(lines {shown}){via}; include more surrounding lines so it matches "
+                "exactly one"
+            )
+            raise EditError("ambiguous", msg, pair=n, lines=lines, strategy=found.strategy)
+        msg = (
+            f"pair {n}: expected {expected} occurrences of the find text in {job.path} but "
+            f"found {count} (lines {shown}){via}"
+        )
+        raise EditError("count", msg, pair=n, lines=lines, strategy=found.strategy)
+    for prev, cur in itertools.pairwise(matches):
+        if cur.start < prev.end:
+            lines = _line_list(job, [prev.start, cur.start])
+            raise EditError(
+                "overlap",
+                f"pair {n}: the {expected} occurrences of the find text in {job.path} overlap "
+                f"(lines {lines[0]} and {lines[1]}); make the find text longer",
+                pair=n,
+                lines=lines,
+            )
+    changed = False
+    spans: list[tuple[int, int]] = []
+    for m in reversed(matches):
+        if doc.slice(m.start, m.end) == m.replacement:
+            spans.append(_base_span(doc, m))
+            continue
+        spans.append(doc.replace(m.start, m.end, m.replacement))
+        changed = True
+    job.spans.append((min(a for a, _ in spans), max(b for _, b in spans)))
+    return PairReport(n, found.strategy, len(matches), changed, similarity=found.similarity)
+
+
+def _base_span(doc: PatchedText, m: Match) -> tuple[int, int]:
+    """Where an unchanged match lies in the original (a replacement's start if inside one)."""
+    a = doc.to_original(m.start)
+    return a, max(a, doc.to_original(m.end))

@@ -1,0 +1,77 @@
+"""Atomic writes: never half-written, mode kept, the original intact on any failure."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.workspace.atomic import TEMP_SUFFIX, write_atomic
+
+
+def test_write_replaces_content_and_keeps_the_mode(tmp_path: Path) -> None:
+    path = tmp_path / "run.sh"
+    path.write_text("#!/bin/sh\necho old\n")
+    path.chmod(0o751)
+    write_atomic(path, b"#!/bin/sh\necho new\n", display="run.sh")
+    assert path.read_text() == "#!/bin/sh\necho new\n"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o751
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_new_files_get_the_umask_mode(tmp_path: Path) -> None:
+    path = tmp_path / "new.txt"
+    write_atomic(path, b"x", display="new.txt")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask
+
+
+def test_an_exception_midway_leaves_the_original_byte_for_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "data.txt"
+    original = b"line 1\r\nline 2\r\n\xef\xbb\xbf bytes"
+    path.write_bytes(original)
+
+    def disk_full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    with pytest.raises(OSError):
+        write_atomic(path, b"new content " * 1000, display="data.txt")
+    assert path.read_bytes() == original
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(TEMP_SUFFIX)]
+
+
+def test_a_refusal_before_the_rename_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("keep")
+
+    def refuse() -> None:
+        raise ToolFailure(ErrorCode.CONFLICT, "changed meanwhile")
+
+    with pytest.raises(ToolFailure):
+        write_atomic(path, b"other", display="a.txt", before_rename=refuse)
+    assert path.read_text() == "keep"
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_parents_only_when_asked(tmp_path: Path) -> None:
+    deep = tmp_path / "a" / "b" / "c.txt"
+    with pytest.raises(ToolFailure) as info:
+        write_atomic(deep, b"x", display="a/b/c.txt")
+    assert info.value.code == ErrorCode.NOT_FOUND
+    assert not (tmp_path / "a").exists()
+    write_atomic(deep, b"x", display="a/b/c.txt", make_parents=True)
+    assert deep.read_bytes() == b"x"
+
+
+def test_a_directory_is_not_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    with pytest.raises(ToolFailure) as info:
+        write_atomic(tmp_path / "d", b"x", display="d")
+    assert info.value.message == "d is a directory, not a file"
