@@ -107,7 +107,16 @@ class Runtime:
             events=events,
             checkpoints=self.checkpoints,
             memory=memory,
+            changes=self.changed_files,
         )
+
+    def changed_files(self, session_id: str) -> list[str]:
+        """Files the session read that changed since, each announced once."""
+        docs = self.workspace.documents
+        return [
+            f"{self.workspace.display(c.path)} ({c.what})"
+            for c in docs.changed_since_read(session_id, only_new=True)
+        ]
 
     def close(self) -> None:
         """Release the session store."""

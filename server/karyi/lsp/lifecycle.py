@@ -58,6 +58,8 @@ def register(server: KaryiServer) -> None:
     @server.feature(types.INITIALIZED)
     async def initialized(ls: KaryiServer, params: types.InitializedParams) -> None:
         await refresh_configuration(ls)
+        if ls.host is not None:
+            await ls.host.runtime.workspace.documents.start_watching()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration_changed(
@@ -68,6 +70,7 @@ def register(server: KaryiServer) -> None:
     @server.feature(types.SHUTDOWN)
     async def shutdown(ls: KaryiServer, *args: Any) -> None:
         if ls.host is not None:
+            await ls.host.runtime.workspace.documents.stop_watching()
             await ls.host.close()
             ls.host = None
 

@@ -47,9 +47,9 @@ class KaryiServer(LanguageServer):
 
 def create_server() -> KaryiServer:
     """A server with every feature registered."""
-    from karyi.lsp import chat, commands, history, lifecycle
+    from karyi.lsp import chat, commands, documents, history, lifecycle
 
     server = KaryiServer()
-    for feature in (lifecycle, chat, history, commands):
+    for feature in (lifecycle, documents, chat, history, commands):
         feature.register(server)
     return server

@@ -1,0 +1,48 @@
+"""Text document sync: the editor's buffers become the document store's overlay.
+
+pygls applies incremental changes to its own copy of each document; the store is given
+the resulting text with the editor's version, so the agent reads exactly what the user
+sees, unsaved changes included.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types
+
+from karyi.lsp.context import uri_path
+from karyi.lsp.server import KaryiServer
+
+
+def _path(uri: str) -> Path | None:
+    path = uri_path(uri)
+    return Path(path).resolve() if path and not path.startswith(("untitled:", "vscode")) else None
+
+
+def register(server: KaryiServer) -> None:
+    """Add the document sync handlers."""
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def opened(ls: KaryiServer, params: types.DidOpenTextDocumentParams) -> None:
+        doc, path = params.text_document, _path(params.text_document.uri)
+        if ls.host is not None and path is not None:
+            ls.host.runtime.workspace.documents.open_buffer(path, doc.text, doc.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def changed(ls: KaryiServer, params: types.DidChangeTextDocumentParams) -> None:
+        path = _path(params.text_document.uri)
+        if ls.host is None or path is None:
+            return
+        text = ls.workspace.get_text_document(params.text_document.uri).source
+        docs = ls.host.runtime.workspace.documents
+        if docs.buffer_version(path) is None:
+            docs.open_buffer(path, text, params.text_document.version)
+        else:
+            docs.change_buffer(path, text, params.text_document.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def closed(ls: KaryiServer, params: types.DidCloseTextDocumentParams) -> None:
+        path = _path(params.text_document.uri)
+        if ls.host is not None and path is not None:
+            ls.host.runtime.workspace.documents.close_buffer(path)
