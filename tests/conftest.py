@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.fixtures import fake_llm  # noqa: F401  (re-exported fixture)
 
 from karyi.settings import Settings
 from karyi.tools.base import ToolContext
 from karyi.workspace.workspace import Workspace
+from tests.support.fixtures import fake_llm  # noqa: F401  (re-exported fixture)
 
 
 @pytest.fixture(autouse=True)

@@ -6,14 +6,14 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-from support.fake_model_server import FakeModelServer
-from support.streams import Sleeps
 
 from karyi.llm.anthropic_api import AnthropicProvider
 from karyi.llm.base import Provider
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.openai_compat import OpenAICompatProvider
 from karyi.llm.retry import RetryPolicy
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.streams import Sleeps
 
 
 @pytest.fixture

@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from support.fake_model_server import FakeModelServer
-from support.replies import Call, Reply
-from support.streams import collect
 
 from karyi.llm.anthropic_api import anthropic_messages, default_max_tokens
 from karyi.llm.base import (
@@ -22,6 +19,9 @@ from karyi.llm.base import (
     ToolCallEnd,
     Usage,
 )
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Call, Reply
+from tests.support.streams import collect
 
 MakeProvider = Callable[..., Provider]
 HELLO = Request([Message("user", "hello")])

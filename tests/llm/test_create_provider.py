@@ -5,9 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.fake_model_server import FakeModelServer
-from support.replies import Fault
-from support.streams import Sleeps, collect, text_of
 
 from karyi.llm.anthropic_api import AnthropicProvider
 from karyi.llm.base import Message, ProviderError, Request
@@ -16,6 +13,9 @@ from karyi.llm.families import context_window
 from karyi.llm.openai_compat import OpenAICompatProvider
 from karyi.llm.script import ScriptProvider
 from karyi.settings import Settings, load_settings
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Fault
+from tests.support.streams import Sleeps, collect, text_of
 
 
 def settings(model: str, **values: object) -> Settings:

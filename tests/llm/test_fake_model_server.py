@@ -8,13 +8,13 @@ from __future__ import annotations
 import anthropic
 import openai
 import pytest
-from support.fake_model_server import FakeModelServer
-from support.replies import Call, Reply
-from support.streams import collect, text_of
 
 from karyi.llm.base import Message, Request
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.openai_compat import OpenAICompatProvider
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Call, Reply
+from tests.support.streams import collect, text_of
 
 
 async def test_non_streaming_openai_reply(fake_llm: FakeModelServer) -> None:

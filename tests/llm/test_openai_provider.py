@@ -6,9 +6,6 @@ import json
 from collections.abc import Callable
 
 from openai.types.chat import ChatCompletionChunk
-from support.fake_model_server import FakeModelServer
-from support.replies import Call, Reply
-from support.streams import collect
 
 from karyi.llm.base import (
     Finish,
@@ -23,6 +20,9 @@ from karyi.llm.base import (
     Usage,
 )
 from karyi.llm.openai_compat import ChunkReader
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Call, Reply
+from tests.support.streams import collect
 
 MakeProvider = Callable[..., Provider]
 HELLO = Request([Message("user", "hello")])

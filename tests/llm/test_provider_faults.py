@@ -11,9 +11,6 @@ import threading
 from collections.abc import Callable
 
 import pytest
-from support.fake_model_server import WAIT, FakeModelServer
-from support.replies import Fault, Reply
-from support.streams import Sleeps, collect, text_of
 
 from karyi.llm.base import (
     Finish,
@@ -26,6 +23,9 @@ from karyi.llm.base import (
     TextChunk,
     Usage,
 )
+from tests.support.fake_model_server import WAIT, FakeModelServer
+from tests.support.replies import Fault, Reply
+from tests.support.streams import Sleeps, collect, text_of
 
 MakeProvider = Callable[..., Provider]
 HELLO = Request([Message("user", "hello")])

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Callable
 
 import pytest
-from support.streams import Sleeps
 
 from karyi.llm.base import Finish, ProviderError, Retrying, StreamEvent, TextChunk
 from karyi.llm.errors import ApiError, from_status, retry_after
 from karyi.llm.retry import RetryPolicy, retrying
+from tests.support.streams import Sleeps
 
 FLAKY = ApiError("server", "boom", retryable=True)
 

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import pytest
-from support.streams import Sleeps, collect, text_of
 
 from karyi.llm.base import (
     Finish,
@@ -21,6 +20,7 @@ from karyi.llm.base import (
     Usage,
 )
 from karyi.llm.script import ScriptProvider, load_script, parse_script
+from tests.support.streams import Sleeps, collect, text_of
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "script-format.md"
 
