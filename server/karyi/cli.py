@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import json
 import logging
 import sys
@@ -23,11 +24,17 @@ from karyi.agent.executor import (
     approve_all,
     run_calls,
 )
+from karyi.cli_var import add_parser as add_var_parser
 from karyi.protocol import DIALECTS, get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
+from karyi.secrets.redact import RedactingFilter
+from karyi.secrets.request import ValueAnswer, ValueRequest
+from karyi.secrets.store import SecretStore
+from karyi.secrets.vault import Vault
 from karyi.settings import Settings, load_settings
+from karyi.shell.manager import ShellManager
 from karyi.tools.base import ToolContext
 from karyi.tools.profiles import builtin_registry, default_toolkit
 from karyi.tools.prompt import declarations, tool_prompt
@@ -66,8 +73,9 @@ def _workspace(path: str | None) -> Path:
 class TerminalApprover:
     """Asks on the terminal; refuses when no terminal is available."""
 
-    def __init__(self, tty: IO[str] | None) -> None:
+    def __init__(self, tty: IO[str] | None, lock: asyncio.Lock | None = None) -> None:
         self.tty = tty
+        self.lock = lock or asyncio.Lock()
 
     async def __call__(self, request: ApprovalRequest) -> Decision:
         """Show the request and read y/n (anything else is no)."""
@@ -76,7 +84,8 @@ class TerminalApprover:
                 False,
                 "no terminal to ask for confirmation (the user can rerun with --yes)",
             )
-        return await asyncio.to_thread(self._ask, request)
+        async with self.lock:
+            return await asyncio.to_thread(self._ask, request)
 
     def _ask(self, request: ApprovalRequest) -> Decision:
         assert self.tty is not None
@@ -87,10 +96,49 @@ class TerminalApprover:
             for text in (conf.details, conf.diff, conf.url):
                 if text:
                     out.write(text.rstrip() + "\n")
+        if request.reason:
+            out.write(f"({request.reason})\n")
         out.write("Allow? [y/N] ")
         out.flush()
         answer = self.tty.readline().strip().lower()
         return Decision(answer in ("y", "yes"))
+
+
+class TerminalValueAsker:
+    """Answers `get_value` on the terminal: the value is read without echo (getpass on
+    /dev/tty), then whether to save it and with which note."""
+
+    def __init__(self, tty: IO[str], lock: asyncio.Lock) -> None:
+        self.tty = tty
+        self.lock = lock
+
+    async def __call__(self, request: ValueRequest) -> ValueAnswer | None:
+        """Ask; None when the user gives nothing."""
+        async with self.lock:
+            return await asyncio.to_thread(self._ask, request)
+
+    def _ask(self, request: ValueRequest) -> ValueAnswer | None:
+        out = sys.stderr
+        out.write(f"\nThe agent asks for a secret value: {request.key}\n")
+        out.write(f"Reason: {request.reason}\n")
+        if request.exists:
+            out.write("(a value is stored already: press Enter to keep it)\n")
+        out.flush()
+        try:
+            value = getpass.getpass(f"{request.key} (input hidden, empty to refuse): ")
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if not value:
+            return ValueAnswer("", False) if request.exists else None
+        out.write("Save it for later sessions? [y/N] ")
+        out.flush()
+        save = self.tty.readline().strip().lower() in ("y", "yes")
+        note = request.note
+        if save:
+            out.write(f"Note [{request.note}]: ")
+            out.flush()
+            note = self.tty.readline().strip() or request.note
+        return ValueAnswer(value, save, note)
 
 
 def _open_tty(stdin_used: bool) -> IO[str] | None:
@@ -151,14 +199,43 @@ def cmd_exec(args: argparse.Namespace) -> int:
             print("[]")
         return EXIT_OK
     workspace = Workspace.open(root, settings.allowed_roots)
-    ctx = ToolContext(workspace=workspace, settings=settings, session_id="exec")
-    approver: Approver = approve_all if args.yes else TerminalApprover(_open_tty(args.reply == "-"))
-    executed = asyncio.run(run_calls(calls, toolkit, ctx, approver))
+    tty = _open_tty(args.reply == "-")
+    executed = asyncio.run(_exec_calls(calls, toolkit, workspace, settings, tty, args.yes))
     if args.json:
         print(json.dumps([_json_result(e) for e in executed], ensure_ascii=False, indent=2))
     else:
         print(get_dialect(settings.dialect).render_results([e.outcome() for e in executed]))
     return EXIT_OK if all(e.result.success for e in executed) else EXIT_FAILED
+
+
+async def _exec_calls(
+    calls: list[ToolCall],
+    toolkit: Toolkit,
+    workspace: Workspace,
+    settings: Settings,
+    tty: IO[str] | None,
+    yes: bool,
+) -> list[Executed]:
+    """Run the calls with a session's shell and vault; the shell is closed before return,
+    so no process the calls started outlives `karyi exec`."""
+    vault = Vault(SecretStore.default())
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactingFilter(lambda: vault.redactor))
+    shell = ShellManager(workspace, settings, vault)
+    lock = asyncio.Lock()
+    ctx = ToolContext(
+        workspace=workspace,
+        settings=settings,
+        session_id="exec",
+        shell=shell,
+        secrets=vault,
+        ask_value=TerminalValueAsker(tty, lock) if tty is not None else None,
+    )
+    approver: Approver = approve_all if yes else TerminalApprover(tty, lock)
+    try:
+        return await run_calls(calls, toolkit, ctx, approver)
+    finally:
+        await shell.close()
 
 
 def cmd_tools(args: argparse.Namespace) -> int:
@@ -210,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("--json", action="store_true", help="print function declarations as JSON")
     p.set_defaults(func=cmd_tools)
+    add_var_parser(sub)
     return top
 
 

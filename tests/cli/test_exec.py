@@ -234,7 +234,7 @@ def test_tools_prints_the_prompt_and_declarations(ws_root: Path) -> None:
     assert proc.returncode == 0
     assert "### ls" in proc.stdout and "<tool_call>" in proc.stdout
     decl = run(["tools", "--workspace", str(ws_root), "--profile", "vecli", "--json"])
-    assert [d["name"] for d in json.loads(decl.stdout)] == ["ls", "read_file"]
+    assert [d["name"] for d in json.loads(decl.stdout)] == ["ls", "read_file", "shell"]
 
 
 def test_help_and_version() -> None:

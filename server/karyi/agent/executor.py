@@ -5,17 +5,28 @@ is still writing the next one. Each call is checked (parse error, unknown tool, 
 parameters, permission) before anything runs; a failing call never stops the others.
 Approvals are asked one at a time in call order; calls that touch the same resource
 (the same file, the same terminal) run in the order written; the rest run in parallel.
+Secure variables: `$KARYI{NAME}` placeholders are replaced on a copy of the parameters
+just before the tool runs, and every result is redacted before anyone sees it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from karyi.protocol.calls import CallOutcome, ToolCall
-from karyi.tools.base import Confirmation, Permission, Tool, ToolContext, ToolResult
+from karyi.secrets.substitute import UnknownVariable, placeholders, substitute
+from karyi.tools.base import (
+    Confirmation,
+    Permission,
+    PermissionVerdict,
+    Tool,
+    ToolContext,
+    ToolResult,
+)
 from karyi.tools.errors import ErrorCode
 from karyi.tools.registry import Toolkit
 
@@ -28,6 +39,7 @@ class ApprovalRequest:
     tool: Tool
     description: str
     confirmation: Confirmation | None
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,10 +83,27 @@ class Executed:
         )
 
 
-def permission_for(tool: Tool, ctx: ToolContext) -> Permission:
-    """The user's setting for this tool, else the tool's own default."""
+def permission_for(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> PermissionVerdict:
+    """Whether this call runs, asks, or is refused, and why.
+
+    In order: the user's `permissions.tools.NAME: deny`; the tool's own verdict on these
+    parameters (command rules); the user's setting for the tool; the tool's default.
+    """
     configured = ctx.settings.tool_permission(tool.name)
-    return Permission(configured) if configured else tool.permission
+    if configured == Permission.DENY:
+        return PermissionVerdict(
+            Permission.DENY, f"{tool.name} is denied by the user's settings (permissions.tools)"
+        )
+    try:
+        verdict = tool.permission_for(params, ctx)
+    except Exception as exc:  # a broken judgement must not let the call through
+        verdict = PermissionVerdict(Permission.CONFIRM, f"the permission check failed: {exc}")
+    if verdict is not None and verdict.permission is not None:
+        return verdict
+    reason = verdict.reason if verdict is not None else ""
+    if configured:
+        return PermissionVerdict(Permission(configured), reason)
+    return PermissionVerdict(tool.permission, reason)
 
 
 class CallBatch:
@@ -95,12 +124,12 @@ class CallBatch:
         keys: frozenset[str] = frozenset()
         gate: tuple[asyncio.Future[None] | None, asyncio.Future[None]] | None = None
         if failure is None and tool is not None:
-            mode = permission_for(tool, ctx)
+            verdict = permission_for(tool, call.params, ctx)
+            mode = verdict.permission
             if mode is Permission.DENY:
-                failure = ToolResult.fail(
-                    ErrorCode.PERMISSION_DENIED,
-                    f"{tool.name} is denied by the user's settings (permissions.tools)",
-                )
+                failure = ToolResult.fail(ErrorCode.PERMISSION_DENIED, verdict.reason)
+            elif missing := _unknown_variables(call.params, ctx):
+                failure = ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, str(missing))
             else:
                 if mode is Permission.CONFIRM:
                     mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -148,7 +177,7 @@ class CallBatch:
                 decision = await self._ask(call, tool, ctx, gate)
                 if not decision.allow:
                     return Executed(call, _rejected(tool, decision))
-            return Executed(call, await tool.run(call.params, ctx))
+            return Executed(call, await _execute(tool, call, ctx))
         except asyncio.CancelledError:
             return Executed(
                 call, ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")
@@ -169,7 +198,8 @@ class CallBatch:
                 confirmation = tool.confirmation(call.params, ctx)
             except Exception:
                 confirmation = None
-            request = ApprovalRequest(call, tool, tool.describe(call.params), confirmation)
+            reason = permission_for(tool, call.params, ctx).reason
+            request = ApprovalRequest(call, tool, tool.describe(call.params), confirmation, reason)
             return await self.approver(request)
         finally:
             if not mine.done():
@@ -184,6 +214,33 @@ class CallBatch:
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
             raise
+
+
+def _unknown_variables(params: Mapping[str, Any], ctx: ToolContext) -> UnknownVariable | None:
+    """Placeholders that name no variable, caught before anyone is asked to approve."""
+    lookup = ctx.secrets.lookup if ctx.secrets is not None else _no_secrets
+    missing = sorted(n for n in placeholders(params) if lookup(n) is None)
+    return UnknownVariable(missing) if missing else None
+
+
+def _no_secrets(_name: str) -> str | None:
+    return None
+
+
+async def _execute(tool: Tool, call: ToolCall, ctx: ToolContext) -> ToolResult:
+    """Run the tool on a copy of the parameters with `$KARYI{NAME}` substituted, and
+    redact every secret value from what it returns. The call keeps its placeholders:
+    what the model wrote, what the user approved and what is logged never hold a value.
+    """
+    lookup = ctx.secrets.lookup if ctx.secrets is not None else _no_secrets
+    try:
+        params = substitute(call.params, lookup)
+    except UnknownVariable as exc:
+        return ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, str(exc))
+    result = await tool.run(params, ctx)
+    if ctx.secrets is not None:
+        result = ctx.secrets.redactor.redact_result(result)
+    return result
 
 
 def _resources(tool: Tool, call: ToolCall, ctx: ToolContext) -> frozenset[str]:

@@ -9,7 +9,11 @@ from __future__ import annotations
 from karyi.tools.base import Tool
 from karyi.tools.builtin.agentxml_files import GetFileInfo, ListFile, ReadFile
 from karyi.tools.builtin.gateway_files import GatewayReadFile
+from karyi.tools.builtin.get_value import GetValue
 from karyi.tools.builtin.karyi_read import ReadTool
+from karyi.tools.builtin.karyi_terminal import Command, Ctrl, Input
+from karyi.tools.builtin.oneshot_commands import GatewayShell, RunCommand, ShellV
+from karyi.tools.builtin.system import GetEnvVariable, GetSystemInfo, SetEnvVariable
 from karyi.tools.builtin.vecli_files import Ls, ReadFileV
 from karyi.tools.registry import Toolkit, ToolRegistry
 
@@ -33,10 +37,18 @@ def builtin_registry() -> ToolRegistry:
     for profile in PROFILES:
         reg.declare(profile)
     tools: dict[str, list[Tool]] = {
-        "karyi": [ReadTool()],
-        "agentxml": [ReadFile(), ListFile(), GetFileInfo()],
-        "vecli": [Ls(), ReadFileV()],
-        "gateway": [GatewayReadFile()],
+        "karyi": [Command(), ReadTool(), GetValue(), Input(), Ctrl()],
+        "agentxml": [
+            ReadFile(),
+            ListFile(),
+            GetFileInfo(),
+            GetSystemInfo(),
+            GetEnvVariable(),
+            SetEnvVariable(),
+            RunCommand(),
+        ],
+        "vecli": [Ls(), ReadFileV(), ShellV()],
+        "gateway": [GatewayReadFile(), GatewayShell()],
     }
     for profile, items in tools.items():
         for tool in items:
