@@ -18,7 +18,6 @@ import re
 import secrets
 import shlex
 import shutil
-import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,7 @@ from karyi.secrets.vault import Vault
 from karyi.settings import PROVIDER_KEY_ENV, Settings
 from karyi.shell.oneshot import OneShotOutcome, run_oneshot
 from karyi.shell.output import OutputLog, Report
-from karyi.shell.procs import kill_tree
+from karyi.shell.procs import kill_group, kill_tree
 from karyi.shell.pty_session import Limits, Outcome, PtyShell, ShellStartError
 from karyi.tools.errors import ErrorCode, ToolFailure
 from karyi.workspace.workspace import Workspace
@@ -76,7 +75,6 @@ class _Session:
     counter: int = 0
     shells: int = 0
     tmp_ready: bool = False
-    exit_note: str = ""
 
 
 class ShellManager:
@@ -180,9 +178,6 @@ class ShellManager:
             return session.shell
         if session.shell is not None:
             notes.append(await self._retire(session))
-        elif session.exit_note:
-            notes.append(session.exit_note)
-        session.exit_note = ""
         session.shells += 1
         env = self.env(sid)
         try:
@@ -222,21 +217,24 @@ class ShellManager:
         max_seconds: float | None = None,
         mirror: Mirror | None = None,
     ) -> TerminalResult:
-        """Run `script` in the session's terminal; an empty script waits for the running one."""
+        """Run `script` in the session's terminal; an empty script waits for the running one.
+
+        A command still running is waited for first (within the limits); if it is still
+        running after that, `script` is not run and the result says so. A command that
+        finished since the last call is reported as `previous`.
+        """
         session = self._session(sid)
         async with session.lock:
+            limits = self._limits(max_seconds)
+            previous = await self._pending(sid, limits, mirror)
+            if previous is not None and previous.state == "running":
+                return _with(previous, [], not_run=bool(script.strip()))
+            if not script.strip():
+                if previous is not None:
+                    return previous
+                return TerminalResult("idle", Report("(no command is running)"))
             notes: list[str] = []
             shell = await self._shell(sid, notes)
-            limits = self._limits(max_seconds)
-            previous: TerminalResult | None = None
-            if shell.busy:
-                previous = await self._guarded(sid, shell.wait(limits, mirror))
-                if previous.state == "running" or not script.strip():
-                    return _with(previous, notes, previous=None, not_run=bool(script.strip()))
-                if previous.state == "exited":
-                    shell = await self._shell(sid, notes)
-            elif not script.strip():
-                return TerminalResult("idle", Report("(no command is running)"), notes=tuple(notes))
             exports = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in session.pending.items())
             session.pending.clear()
             session.log = self._new_log(sid, "cmd")
@@ -247,17 +245,35 @@ class ShellManager:
             result = await self._guarded(sid, run)
             return _with(result, notes, previous=previous)
 
+    async def _pending(
+        self, sid: str, limits: Limits, mirror: Mirror | None
+    ) -> TerminalResult | None:
+        """The command not fully reported yet: waited for if running, else its end."""
+        session = self._session(sid)
+        shell = session.shell
+        if shell is None or session.log is None:
+            return None
+        if shell.busy:
+            return await self._guarded(sid, shell.wait(limits, mirror))
+        if shell.alive:
+            code, cwd = shell.last_result
+            return await self._report(session, Outcome("done", code, cwd))
+        return await self._report(session, Outcome("exited", exit_code=shell.exit_code))
+
     async def send(self, sid: str, data: bytes, *, mirror: Mirror | None = None) -> TerminalResult:
         """Type `data` to the command running in the session's terminal."""
         session = self._session(sid)
         async with session.lock:
             shell = session.shell
             if shell is None or not shell.busy:
-                raise ToolFailure(
-                    ErrorCode.CONFLICT,
-                    "no command is running in the terminal, so there is nothing to send input "
-                    "to; run a command first",
-                )
+                ended = await self._pending(sid, self._limits(None), mirror)
+                said = "no command is running in the terminal, so nothing was sent"
+                if ended is not None:
+                    said += (
+                        f"; the last command already ended ({ended.state}, exit code "
+                        f"{ended.exit_code}), its last output:\n{ended.output.text}"
+                    )
+                raise ToolFailure(ErrorCode.CONFLICT, said)
             limits = self._limits(None)
             sent = 0
 
@@ -301,7 +317,6 @@ class ShellManager:
             session.log = None
         if outcome.state == "exited":
             note = await self._retire(session)
-            session.exit_note = ""
             return TerminalResult(
                 "exited",
                 output,
@@ -379,7 +394,7 @@ def _interrupt(shell: PtyShell) -> None:
     with contextlib.suppress(OSError):
         pgid = os.tcgetpgrp(shell.master)
         if pgid != shell.pid:
-            os.killpg(pgid, signal.SIGKILL)
+            kill_group(pgid)
         else:
             os.write(shell.master, b"\x03")
 

@@ -11,7 +11,6 @@ daemons included, see `procs`) is killed, so nothing outlives the call.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import signal
 import time
 from collections.abc import Callable, Mapping
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from karyi.shell.output import OutputLog, TextDecoder
-from karyi.shell.procs import TAG_VAR, kill_tree
+from karyi.shell.procs import TAG_VAR, kill_tree, wait_event
 
 
 @dataclass(frozen=True)
@@ -66,8 +65,7 @@ class _Watch(asyncio.SubprocessProtocol):
     async def until(self, seconds: float) -> None:
         """Wait for the next change, at most `seconds`."""
         self.changed.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.changed.wait(), max(seconds, 0.005))
+        await wait_event(self.changed, seconds)
 
 
 async def run_oneshot(

@@ -10,10 +10,13 @@ without `/proc` only the shell's process group can be killed.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
+import select
 import signal
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 TAG_VAR = "KARYI_SHELL_TAG"
@@ -29,6 +32,17 @@ class ProcInfo:
     pgid: int
     sid: int
     state: str
+
+
+async def wait_event(event: asyncio.Event, seconds: float) -> None:
+    """Wait until `event` is set or `seconds` pass.
+
+    (Not `asyncio.wait_for`: on Python 3.11 it can swallow a cancellation that arrives
+    just as the event is set, and a cancelled call must always stop.)
+    """
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(max(seconds, 0.001)):
+            await event.wait()
 
 
 def proc_info(pid: int) -> ProcInfo | None:
@@ -69,6 +83,14 @@ def _protected() -> set[int]:
     return mine
 
 
+def kill_group(pgid: int) -> None:
+    """SIGKILL process group `pgid` and wait (briefly) until its members are dead."""
+    members = [p for p in _pids() if (i := proc_info(p)) is not None and i.pgid == pgid]
+    with contextlib.suppress(OSError):
+        os.killpg(pgid, signal.SIGKILL)
+    wait_gone(members, 1.0)
+
+
 def find_tree(sid: int | None, tag: str | None) -> list[int]:
     """Live processes in session `sid` or whose environment carries a tag starting `tag`."""
     prefix = f"{TAG_VAR}={tag}".encode() if tag else None
@@ -102,7 +124,36 @@ def kill_tree(sid: int | None, tag: str | None, *, pgid: int | None = None) -> l
                 os.kill(pid, signal.SIGKILL)
                 if pid not in killed:
                     killed.append(pid)
+        wait_gone(pids, 1.0)
     return killed
+
+
+def wait_gone(pids: Iterable[int], seconds: float) -> None:
+    """Block until every process in `pids` has died (zombies count), at most `seconds`.
+
+    A pidfd becomes readable when its process exits, so this waits on the event itself;
+    without pidfds (old kernels, other systems) it polls /proc every few milliseconds.
+    SIGKILLed processes die within milliseconds, so the wait is short.
+    """
+    deadline = time.monotonic() + seconds
+    fds: list[int] = []
+    rest: list[int] = []
+    for pid in pids:
+        try:
+            fds.append(os.pidfd_open(pid))
+        except (OSError, AttributeError):
+            rest.append(pid)
+    try:
+        while fds and (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select(fds, [], [], left)
+            for fd in ready:
+                fds.remove(fd)
+                os.close(fd)
+        while any(alive(p) for p in rest) and time.monotonic() < deadline:
+            time.sleep(0.005)
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 def alive(pid: int) -> bool:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from karyi.shell.output import OutputLog, TextDecoder
-from karyi.shell.procs import TAG_VAR, kill_tree, reading_terminal
+from karyi.shell.procs import TAG_VAR, kill_tree, reading_terminal, wait_event
 
 PROBE_AFTER = 0.3
 """Seconds of silence before we look whether the foreground process waits for input."""
@@ -169,8 +169,7 @@ class PtyShell:
             if left <= 0:
                 break
             self._changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), left)
+            await wait_event(self._changed, left)
         if self.state != "idle":
             said = "".join(self._idle_output).strip()[-500:]
             await self.close()
@@ -257,14 +256,14 @@ class PtyShell:
                 continue
             except BlockingIOError:
                 pass
-            ready = loop.create_future()
-            loop.add_writer(fd, _wake, ready)
+            ready = asyncio.Event()
+            loop.add_writer(fd, ready.set)
             try:
-                await asyncio.wait_for(ready, max(0.0, deadline - time.monotonic()))
-            except TimeoutError:
-                break
+                await wait_event(ready, deadline - time.monotonic())
             finally:
                 loop.remove_writer(fd)
+            if not ready.is_set():
+                break
         return done
 
     def _fresh_terminal(self) -> None:
@@ -288,6 +287,11 @@ class PtyShell:
     def alive(self) -> bool:
         """The shell process still runs."""
         return self.state in ("idle", "busy")
+
+    @property
+    def last_result(self) -> tuple[int, str]:
+        """Exit code and cwd of the last command that finished."""
+        return self._result
 
     def take_idle_output(self) -> str:
         """What background jobs printed while no command ran."""
@@ -353,8 +357,7 @@ class PtyShell:
             next_probe = max(last + PROBE_AFTER, probe_at)
             wake = min(deadline, last + limits.inactivity, next_probe) - now
             self._changed.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), max(wake, 0.005))
+            await wait_event(self._changed, wake)
 
     def _waiting_for_input(self) -> bool:
         try:
@@ -388,11 +391,6 @@ class PtyShell:
                 os.close(fd)
         self.state = "dead"
         return killed
-
-
-def _wake(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
 
 
 def _configure_terminal(fd: int) -> None:
