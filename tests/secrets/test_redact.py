@@ -73,3 +73,11 @@ def test_logs_are_redacted(caplog: object) -> None:
     assert records[0].getMessage() == "token $KARYI{GH}"
     assert records[1].exc_text is not None and SECRET not in records[1].exc_text
     assert "ValueError: $KARYI{GH}" in records[1].exc_text
+
+
+def test_long_values_and_shared_prefixes() -> None:
+    key = "-----BEGIN KEY-----" + "abcDEF123/+" * 400  # longer than Python's recursion limit
+    r = Redactor({"KEY": key, "SHORT": "prefix-1234", "LONG": "prefix-123456"})
+    assert r.redact(f"<{key}>") == "<$KARYI{KEY}>"
+    assert r.redact(base64.b64encode(key.encode()).decode()) == "$KARYI{KEY}"
+    assert r.redact("prefix-123456 prefix-1234") == "$KARYI{LONG} $KARYI{SHORT}"
