@@ -10,6 +10,7 @@ import asyncio
 import getpass
 import json
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -291,6 +292,10 @@ def build_parser() -> argparse.ArgumentParser:
     return top
 
 
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `karyi` console script."""
     parser = build_parser()
@@ -303,6 +308,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        # Exit through Python so cleanups run (the shell manager kills what commands
+        # started), instead of dying where we stand.
+        signal.signal(sig, _exit_on_signal)
     try:
         return int(args.func(args))
     except UsageError as exc:

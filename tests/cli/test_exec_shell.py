@@ -110,3 +110,45 @@ def test_get_value_on_a_terminal(ws_root: Path, tmp_path: Path) -> None:
         [*KARYI, "var", "list"], env=env, capture_output=True, text=True, check=True
     )
     assert listed.stdout == "NPM_TOKEN  [file]  npm\n"
+
+
+def test_a_terminated_karyi_exec_leaves_no_process(ws_root: Path, tmp_path: Path) -> None:
+    os.mkfifo(ws_root / "ready")
+    reply = tmp_path / "reply.xml"
+    reply.write_text("<tools><command>sh -c 'echo $$ > ready; exec sleep 300'</command></tools>")
+    proc = subprocess.Popen(
+        [*KARYI, "exec", "--workspace", str(ws_root), "--yes", str(reply)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "KARYI_CONFIG_DIR": str(tmp_path)},
+        start_new_session=True,
+    )
+    with open(ws_root / "ready") as ready:  # blocks until the command has started
+        pid = int(ready.read())
+    assert alive(pid)
+    proc.terminate()
+    proc.communicate(timeout=30)
+    assert proc.returncode == 128 + 15
+    assert not alive(pid)
+
+
+def test_a_program_that_forgets_to_close_its_manager_leaves_no_process(ws_root: Path) -> None:
+    script = f"""
+import asyncio
+from karyi.settings import Settings
+from karyi.shell.manager import ShellManager
+from karyi.workspace.workspace import Workspace
+
+async def main():
+    m = ShellManager(Workspace.open({str(ws_root)!r}), Settings())
+    r = await m.command("s", "sleep 300 & echo $!")
+    print(r.output.text.split()[-1], flush=True)
+
+asyncio.run(main())
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert not alive(int(out.stdout.split()[-1]))
