@@ -224,7 +224,7 @@ async def test_close_kills_background_jobs_and_daemons(
     r = await manager.command(S, script)
     pids = [int(p) for p in r.output.text.split()[-2:]]  # after bash's "[1] PID" notice
     assert len(pids) == 2 and all(alive(p) for p in pids)
-    shell_pid = manager._sessions[S].shell.pid  # type: ignore[union-attr]
+    shell_pid = manager._sessions[S].terminal.shell.pid  # type: ignore[union-attr]
     await manager.close()
     assert not any(alive(p) for p in [*pids, shell_pid])
 
@@ -258,3 +258,17 @@ async def test_output_files_never_hold_a_secret(ws_root: Path) -> None:
         assert full.count("$KARYI{TOKEN}") == 300
     finally:
         await m.close()
+
+
+def test_session_ids_cannot_leave_the_output_folder(manager: ShellManager) -> None:
+    for sid in ("..", "../x", "a/b", "", "."):
+        folder = manager.tmp_dir(sid)
+        assert folder.parent == manager.workspace.root / ".karyi" / "tmp"
+        assert folder.name not in ("", ".", "..")
+
+
+async def test_a_script_cannot_unhook_the_terminal(manager: ShellManager) -> None:
+    r = await manager.command(S, "unset PROMPT_COMMAND; PROMPT_COMMAND=true")
+    assert r.state == "done" and "readonly variable" in r.output.text
+    r = await manager.command(S, "echo still here")
+    assert (r.state, r.output.text) == ("done", "still here\n")

@@ -10,15 +10,12 @@ inside the workspace, so every profile's read tools can open the path a result n
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import contextlib
 import os
 import re
 import secrets
-import shlex
 import shutil
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,8 +23,9 @@ from karyi.secrets.vault import Vault
 from karyi.settings import PROVIDER_KEY_ENV, Settings
 from karyi.shell.oneshot import OneShotOutcome, run_oneshot
 from karyi.shell.output import OutputLog, Report
-from karyi.shell.procs import kill_group, kill_tree
-from karyi.shell.pty_session import Limits, Outcome, PtyShell, ShellStartError
+from karyi.shell.procs import kill_tree
+from karyi.shell.pty_session import Limits, PtyShell, ShellStartError
+from karyi.shell.terminal import Mirror, Terminal, TerminalResult
 from karyi.tools.errors import ErrorCode, ToolFailure
 from karyi.workspace.workspace import Workspace
 
@@ -37,22 +35,6 @@ FIXED_ENV = {"TERM": "dumb", "PAGER": "cat", "GIT_PAGER": "cat", "KARYI_AGENT_SH
 """Set for every command: no pagers, no full-screen terminal features."""
 HIDDEN_ENV = ("KARYI_API_KEY", *PROVIDER_KEY_ENV.values())
 """Karyi's own model credentials never reach a command."""
-
-Mirror = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class TerminalResult:
-    """What one terminal call produced."""
-
-    state: str
-    output: Report
-    exit_code: int | None = None
-    cwd: str | None = None
-    waiting_for_input: bool = False
-    quiet_for: float = 0.0
-    notes: tuple[str, ...] = ()
-    previous: TerminalResult | None = None
 
 
 @dataclass(frozen=True)
@@ -67,13 +49,10 @@ class OneShotResult:
 @dataclass
 class _Session:
     tag: str
+    terminal: Terminal
     env: dict[str, str] = field(default_factory=dict)
     pending: dict[str, str] = field(default_factory=dict)
-    shell: PtyShell | None = None
-    log: OutputLog | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     counter: int = 0
-    shells: int = 0
     tmp_ready: bool = False
 
 
@@ -94,7 +73,12 @@ class ShellManager:
         if self._closed:
             raise ToolFailure(ErrorCode.TOOL_ERROR, "the shell manager is closed")
         if sid not in self._sessions:
-            self._sessions[sid] = _Session(tag=secrets.token_hex(6))
+            terminal = Terminal(
+                lambda number: self._start_shell(sid, number),
+                lambda: self._new_log(sid, "cmd"),
+                lambda cwd: self.workspace.display(Path(cwd)),
+            )
+            self._sessions[sid] = _Session(secrets.token_hex(6), terminal)
         return self._sessions[sid]
 
     @property
@@ -133,7 +117,7 @@ class ShellManager:
 
     def tmp_dir(self, sid: str) -> Path:
         """Where the session's output files go."""
-        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", sid)[:64] or "session"
+        safe = re.sub(r"[^A-Za-z0-9_-]", "_", sid)[:64] or "session"  # no dots: no ".."
         return self.workspace.root / TMP_DIR / safe
 
     def _prepare_tmp(self, sid: str) -> None:
@@ -170,44 +154,7 @@ class ShellManager:
     def running(self, sid: str) -> bool:
         """Whether session `sid` has a command running in its terminal."""
         session = self._sessions.get(sid)
-        return bool(session and session.shell and session.shell.busy)
-
-    async def _shell(self, sid: str, notes: list[str]) -> PtyShell:
-        session = self._session(sid)
-        if session.shell is not None and session.shell.alive:
-            return session.shell
-        if session.shell is not None:
-            notes.append(await self._retire(session))
-        session.shells += 1
-        env = self.env(sid)
-        try:
-            shell = await PtyShell.start(
-                shell=self.shell_path,
-                cwd=self.workspace.root,
-                env=env,
-                tag=f"{session.tag}:pty{session.shells}",
-            )
-        except ShellStartError as exc:
-            raise ToolFailure(ErrorCode.TOOL_ERROR, str(exc)) from None
-        session.shell = shell
-        session.pending.clear()
-        if session.shells > 1:
-            notes.append(
-                "This is a fresh shell: the working directory, shell variables and functions "
-                "of the previous one are gone (variables set with set_env_variable are kept)."
-            )
-        return shell
-
-    async def _retire(self, session: _Session) -> str:
-        """Close a shell that exited; say what happened."""
-        assert session.shell is not None
-        code = session.shell.exit_code
-        stopped = await session.shell.close()
-        session.shell = None
-        said = f"The shell exited (exit code {code})."
-        if stopped:
-            said += f" {len(stopped)} process(es) it left running were stopped."
-        return said
+        return bool(session and session.terminal.running)
 
     async def command(
         self,
@@ -217,114 +164,29 @@ class ShellManager:
         max_seconds: float | None = None,
         mirror: Mirror | None = None,
     ) -> TerminalResult:
-        """Run `script` in the session's terminal; an empty script waits for the running one.
-
-        A command still running is waited for first (within the limits); if it is still
-        running after that, `script` is not run and the result says so. A command that
-        finished since the last call is reported as `previous`.
-        """
+        """Run `script` in the session's terminal (see `Terminal.command`)."""
         session = self._session(sid)
-        async with session.lock:
-            limits = self._limits(max_seconds)
-            previous = await self._pending(sid, limits, mirror)
-            if previous is not None and previous.state == "running":
-                return _with(previous, [], not_run=bool(script.strip()))
-            if not script.strip():
-                if previous is not None:
-                    return previous
-                return TerminalResult("idle", Report("(no command is running)"))
-            notes: list[str] = []
-            shell = await self._shell(sid, notes)
-            exports = "".join(f"export {k}={shlex.quote(v)}\n" for k, v in session.pending.items())
-            session.pending.clear()
-            session.log = self._new_log(sid, "cmd")
-            idle = shell.take_idle_output()
-            if idle:
-                session.log.feed(f"[printed in the background since the last command]\n{idle}\n")
-            run = shell.run(exports + script, session.log, limits, mirror)
-            result = await self._guarded(sid, run)
-            return _with(result, notes, previous=previous)
-
-    async def _pending(
-        self, sid: str, limits: Limits, mirror: Mirror | None
-    ) -> TerminalResult | None:
-        """The command not fully reported yet: waited for if running, else its end."""
-        session = self._session(sid)
-        shell = session.shell
-        if shell is None or session.log is None:
-            return None
-        if shell.busy:
-            return await self._guarded(sid, shell.wait(limits, mirror))
-        if shell.alive:
-            code, cwd = shell.last_result
-            return await self._report(session, Outcome("done", code, cwd))
-        return await self._report(session, Outcome("exited", exit_code=shell.exit_code))
+        return await session.terminal.command(
+            script, self._limits(max_seconds), mirror, session.pending
+        )
 
     async def send(self, sid: str, data: bytes, *, mirror: Mirror | None = None) -> TerminalResult:
         """Type `data` to the command running in the session's terminal."""
-        session = self._session(sid)
-        async with session.lock:
-            shell = session.shell
-            if shell is None or not shell.busy:
-                ended = await self._pending(sid, self._limits(None), mirror)
-                said = "no command is running in the terminal, so nothing was sent"
-                if ended is not None:
-                    said += (
-                        f"; the last command already ended ({ended.state}, exit code "
-                        f"{ended.exit_code}), its last output:\n{ended.output.text}"
-                    )
-                raise ToolFailure(ErrorCode.CONFLICT, said)
-            limits = self._limits(None)
-            sent = 0
+        return await self._session(sid).terminal.send(data, self._limits(None), mirror)
 
-            async def go() -> Outcome:
-                nonlocal sent
-                sent, outcome = await shell.send(data, limits, mirror)
-                return outcome
-
-            result = await self._guarded(sid, go())
-            if sent < len(data):
-                note = (
-                    f"Only {sent} of {len(data)} bytes were accepted: the program is not "
-                    "reading its input."
-                )
-                result = _with(result, [note])
-            return result
-
-    async def _guarded(self, sid: str, call: Awaitable[Outcome]) -> TerminalResult:
-        """Await a terminal call; on cancellation stop the running job, then re-raise."""
+    async def _start_shell(self, sid: str, number: int) -> PtyShell:
         session = self._session(sid)
         try:
-            outcome = await call
-        except asyncio.CancelledError:
-            if session.shell is not None:
-                _interrupt(session.shell)
-            raise
-        return await self._report(session, outcome)
-
-    async def _report(self, session: _Session, outcome: Outcome) -> TerminalResult:
-        log = session.log
-        output = log.take() if log is not None else Report("")
-        if outcome.state == "running":
-            return TerminalResult(
-                "running",
-                output,
-                waiting_for_input=outcome.waiting_for_input,
-                quiet_for=outcome.quiet_for,
+            shell = await PtyShell.start(
+                shell=self.shell_path,
+                cwd=self.workspace.root,
+                env=self.env(sid),
+                tag=f"{session.tag}:pty{number}",
             )
-        if log is not None:
-            log.close()
-            session.log = None
-        if outcome.state == "exited":
-            note = await self._retire(session)
-            return TerminalResult(
-                "exited",
-                output,
-                exit_code=outcome.exit_code,
-                notes=(note + " The next command will start a fresh shell.",),
-            )
-        cwd = self.workspace.display(Path(outcome.cwd)) if outcome.cwd else None
-        return TerminalResult("done", output, exit_code=outcome.exit_code, cwd=cwd)
+        except ShellStartError as exc:
+            raise ToolFailure(ErrorCode.TOOL_ERROR, str(exc)) from None
+        session.pending.clear()
+        return shell
 
     # -- one-shot commands ----------------------------------------------------------------
 
@@ -370,10 +232,7 @@ class ShellManager:
             session = self._sessions.pop(name, None)
             if session is None:
                 continue
-            if session.log is not None:
-                session.log.close()
-            if session.shell is not None:
-                await session.shell.close()
+            await session.terminal.close()
             kill_tree(None, f"{session.tag}:")
         if sid is None:
             self._closed = True
@@ -382,43 +241,6 @@ class ShellManager:
     def kill_all_now(self) -> None:
         """Kill every session's processes at once (interpreter exit, signal handlers)."""
         for session in self._sessions.values():
-            if session.shell is not None:
-                with contextlib.suppress(Exception):
-                    session.shell.kill_now()
+            session.terminal.kill_now()
             with contextlib.suppress(Exception):
                 kill_tree(None, f"{session.tag}:")
-
-
-def _interrupt(shell: PtyShell) -> None:
-    """Stop the foreground job of a terminal whose call was cancelled."""
-    with contextlib.suppress(OSError):
-        pgid = os.tcgetpgrp(shell.master)
-        if pgid != shell.pid:
-            kill_group(pgid)
-        else:
-            os.write(shell.master, b"\x03")
-
-
-def _with(
-    result: TerminalResult,
-    notes: list[str],
-    *,
-    previous: TerminalResult | None = None,
-    not_run: bool = False,
-) -> TerminalResult:
-    extra = list(notes)
-    if not_run:
-        extra.append(
-            "The previous command is still running, so your command was NOT run. Answer it "
-            "with input, stop it with ctrl (c), or send an empty command to keep waiting."
-        )
-    return TerminalResult(
-        result.state,
-        result.output,
-        result.exit_code,
-        result.cwd,
-        result.waiting_for_input,
-        result.quiet_for,
-        (*extra, *result.notes),
-        previous if previous is not None else result.previous,
-    )

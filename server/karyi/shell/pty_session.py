@@ -77,7 +77,7 @@ def _prompt_command(nonce: str, fd: int) -> str:
     half = len(nonce) // 2
     return (
         f'printf \'\\037%s%s;%s;%s\\037\' {nonce[:half]} {nonce[half:]} "$?" "$PWD"; '
-        "export -n PROMPT_COMMAND PS1 PS2 2>/dev/null; "
+        "export -n PROMPT_COMMAND PS1 PS2 2>/dev/null; readonly PROMPT_COMMAND; "
         f"IFS= read -r -d '' -u {fd} __karyi_c"
     )
 
@@ -86,19 +86,24 @@ class PtyShell:
     """A running shell on a pty (see the module docstring). Start with `PtyShell.start`."""
 
     def __init__(
-        self, proc: asyncio.subprocess.Process, master: int, slave: int, pipe: int, fd: int
+        self,
+        proc: asyncio.subprocess.Process,
+        fds: tuple[int, int, int, int],
+        nonce: str,
+        tag: str,
     ) -> None:
+        master, slave, pipe, fd = fds
         self.proc = proc
         self.pid = proc.pid
         self._master = master
         self._slave = slave
         self._pipe = pipe
         self.tty = os.ttyname(slave)
-        self.tag = ""
+        self.tag = tag
         self.state = "starting"
         self.exit_code: int | None = None
-        self._marker: re.Pattern[bytes] = re.compile(rb"$^")
-        self._marker_head = b""
+        self._marker_head = b"\x1f" + nonce.encode() + b";"
+        self._marker = re.compile(re.escape(self._marker_head) + rb"(-?\d+);([^\x1f]*)\x1f")
         self._run_line = f"eval $'unset __karyi_c\\n'\"$__karyi_c\" {fd}<&-\n".encode()
         self._raw = b""
         self._decoder = TextDecoder()
@@ -147,12 +152,13 @@ class PtyShell:
                 os.close(fd)
             raise ShellStartError(f"cannot start {shell}: {exc.strerror or exc}") from None
         os.close(read_end)
-        self = cls(proc, master, slave, write_end, read_end)
-        self.tag = tag
-        self._marker_head = b"\x1f" + nonce.encode() + b";"
-        self._marker = re.compile(re.escape(self._marker_head) + rb"(-?\d+);([^\x1f]*)\x1f")
+        self = cls(proc, (master, slave, write_end, read_end), nonce, tag)
         self._attach()
-        await self._await_start(shell)
+        try:
+            await self._await_start(shell)
+        except BaseException:
+            self._dispose()
+            raise
         return self
 
     def _attach(self) -> None:
@@ -172,7 +178,6 @@ class PtyShell:
             await wait_event(self._changed, left)
         if self.state != "idle":
             said = "".join(self._idle_output).strip()[-500:]
-            await self.close()
             raise ShellStartError(
                 f"{shell} did not start as an interactive bash-compatible shell"
                 + (f"; it printed: {said}" if said else "")
@@ -372,24 +377,30 @@ class PtyShell:
         """Kill the shell and everything it started, synchronously (also at interpreter exit)."""
         return kill_tree(self.pid, self.tag, pgid=self.pid)
 
-    async def close(self) -> list[int]:
-        """Kill the shell and every process it started; returns the pids killed."""
+    def _dispose(self) -> list[int]:
+        """Stop reading, kill everything, release the descriptors (synchronous part)."""
         if self._closed:
             return []
         self._closed = True
         with contextlib.suppress(Exception):
             asyncio.get_running_loop().remove_reader(self._master)
         killed = [p for p in self.kill_now() if p != self.pid]
-        with contextlib.suppress(TimeoutError, ProcessLookupError):
-            await asyncio.wait_for(self.proc.wait(), 5.0)
         if self._watcher is not None:
             self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._watcher
         for fd in (self._master, self._slave, self._pipe):
             with contextlib.suppress(OSError):
                 os.close(fd)
         self.state = "dead"
+        return killed
+
+    async def close(self) -> list[int]:
+        """Kill the shell and every process it started; returns the pids killed."""
+        killed = self._dispose()
+        with contextlib.suppress(TimeoutError, ProcessLookupError):
+            await asyncio.wait_for(self.proc.wait(), 5.0)
+        if self._watcher is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._watcher
         return killed
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.shell.manager import OneShotResult, ShellManager, TerminalResult
+from karyi.shell.manager import OneShotResult, ShellManager
 from karyi.shell.rules import CommandRules
+from karyi.shell.terminal import TerminalResult
 from karyi.tools.base import Confirmation, PermissionVerdict, Tool, ToolContext, ToolResult
 from karyi.tools.errors import ErrorCode, ToolFailure
 
