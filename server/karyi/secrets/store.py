@@ -16,8 +16,9 @@ import logging
 import os
 import stat
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -93,15 +94,27 @@ def validate_name(name: str) -> None:
 class SecretStore:
     """Named secret values with notes (see the module docstring)."""
 
-    def __init__(self, directory: Path, *, keyring_backend: Any | None = None) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        keyring_backend: Any | None = None,
+        find_keyring: Callable[[], Any | None] | None = None,
+    ) -> None:
         self.path = directory / FILE_NAME
-        self._keyring = keyring_backend
+        self._given = keyring_backend
+        self._find = find_keyring
         self.warnings: list[str] = []
 
     @classmethod
     def default(cls, env: Mapping[str, str] | None = None) -> SecretStore:
-        """The user's store, with the OS keyring when one works."""
-        return cls(config_dir(env), keyring_backend=_usable_keyring())
+        """The user's store, with the OS keyring when one works (looked for on first use:
+        loading keyring's backends takes a tenth of a second)."""
+        return cls(config_dir(env), find_keyring=_usable_keyring)
+
+    @cached_property
+    def _keyring(self) -> Any | None:
+        return self._find() if self._find is not None else self._given
 
     @property
     def backend_name(self) -> str:
