@@ -303,3 +303,9 @@ async def test_gateway_shell_shape(sctx: ToolContext) -> None:
     assert done[1].result.error is not None and done[1].result.error.code == "tool_forbidden_path"
     assert done[2].result.error is not None and done[2].result.error.code == "timeout"
     assert done[2].result.data["ok"] is False
+
+
+def test_allow_always_remembers_the_command_line_not_the_tool() -> None:
+    tool = kit("karyi").get("command")
+    assert tool is not None
+    assert tool.approval_key({"command": "npm   test"}) == "command:npm test"  # type: ignore[attr-defined]

@@ -177,7 +177,7 @@ class CallBatch:
                 decision = await self._ask(call, tool, ctx, gate)
                 if not decision.allow:
                     return Executed(call, _rejected(tool, decision))
-            return Executed(call, await _execute(tool, call, ctx))
+            return Executed(call, await _execute(tool, call.params, ctx))
         except asyncio.CancelledError:
             return Executed(
                 call, ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")
@@ -227,14 +227,14 @@ def _no_secrets(_name: str) -> str | None:
     return None
 
 
-async def _execute(tool: Tool, call: ToolCall, ctx: ToolContext) -> ToolResult:
-    """Run the tool on a copy of the parameters with `$KARYI{NAME}` substituted, and
-    redact every secret value from what it returns. The call keeps its placeholders:
-    what the model wrote, what the user approved and what is logged never hold a value.
+async def _execute(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+    """Run the tool on a copy of `params` with `$KARYI{NAME}` substituted, and redact
+    every secret value from what it returns. The call keeps its placeholders: what the
+    model wrote, what the user approved and what is logged never hold a value.
     """
     lookup = ctx.secrets.lookup if ctx.secrets is not None else _no_secrets
     try:
-        params = substitute(call.params, lookup)
+        params = substitute(params, lookup)
     except UnknownVariable as exc:
         return ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, str(exc))
     result = await tool.run(params, ctx)

@@ -47,6 +47,10 @@ class CommandTool(Tool):
         command = " ".join(str(params.get("command", "")).split())
         return f"Run `{command[:200]}`"
 
+    def approval_key(self, params: Mapping[str, Any]) -> str:
+        """What "allow always" remembers: this exact command line, not every command."""
+        return f"{self.name}:{' '.join(str(params.get('command', '')).split())}"
+
 
 def _status_line(r: TerminalResult, seconds: float) -> str:
     if r.state == "done":
