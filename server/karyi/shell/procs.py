@@ -183,13 +183,15 @@ def _fd_target(pid: int, fd: int) -> str | None:
         return None
 
 
-def reading_terminal(pgid: int, tty: str) -> bool:
+def reading_terminal(pgid: int, tty: str, *, polling_counts: bool) -> bool:
     """Whether a process of group `pgid` sits waiting for input from terminal `tty`.
 
-    True when one is blocked in read() on the terminal, or in poll()/select() with the
-    terminal as its stdin (readline-based prompts such as `python3 -i`). Needs
-    /proc/PID/syscall (Linux, same user); elsewhere it answers False and callers fall
-    back to the inactivity window.
+    True when one is blocked in read() on the terminal. Blocked in poll(), select() or
+    epoll with the terminal as its stdin counts only when `polling_counts` (the caller
+    says the output ends like a prompt, without a newline): event-loop programs (node,
+    asyncio) poll their stdin all the time while they work. Needs /proc/PID/syscall
+    (Linux, same user); elsewhere it answers False and callers fall back to the
+    inactivity window.
     """
     arch = os.uname().machine
     reads, polls = _READS.get(arch), _POLLS.get(arch)
@@ -205,6 +207,6 @@ def reading_terminal(pgid: int, tty: str) -> bool:
         nr, fd = call
         if nr in reads and _fd_target(pid, fd) == tty:
             return True
-        if nr in polls and _fd_target(pid, 0) == tty:
+        if polling_counts and nr in polls and _fd_target(pid, 0) == tty:
             return True
     return False

@@ -115,6 +115,7 @@ class PtyShell:
         self._result: tuple[int, str] = (0, "")
         self._watcher: asyncio.Task[None] | None = None
         self._closed = False
+        self._ends_line = True
 
     @classmethod
     async def start(cls, *, shell: str, cwd: Path, env: Mapping[str, str], tag: str) -> PtyShell:
@@ -223,6 +224,7 @@ class PtyShell:
         text = self._decoder.feed(data)
         if not text:
             return
+        self._ends_line = text.endswith("\n")
         if self._mirror is not None:
             self._mirror(text)
         if self._log is not None and self.state == "busy":
@@ -314,6 +316,7 @@ class PtyShell:
         if self.state != "idle":
             raise RuntimeError(f"cannot run a command: the shell is {self.state}")
         self._log, self._mirror = log, mirror
+        self._ends_line = True
         self._fresh_terminal()
         self.state = "busy"
         self._last_output = started = time.monotonic()
@@ -369,7 +372,7 @@ class PtyShell:
             pgid = os.tcgetpgrp(self._master)
         except OSError:
             return False
-        return reading_terminal(pgid, self.tty)
+        return reading_terminal(pgid, self.tty, polling_counts=not self._ends_line)
 
     # -- ending -------------------------------------------------------------------------
 
