@@ -272,3 +272,16 @@ async def test_a_script_cannot_unhook_the_terminal(manager: ShellManager) -> Non
     assert r.state == "done" and "readonly variable" in r.output.text
     r = await manager.command(S, "echo still here")
     assert (r.state, r.output.text) == ("done", "still here\n")
+
+
+async def test_an_event_loop_program_is_not_taken_for_a_prompt(manager: ShellManager) -> None:
+    # asyncio waits in epoll with the terminal as stdin while it sleeps; its output ends
+    # with a newline, so this is work in progress, not a question.
+    script = (
+        "python3 -c 'import asyncio\n"
+        'print("working", flush=True)\n'
+        "asyncio.run(asyncio.sleep(1))\n"
+        'print("done")\''
+    )
+    r = await manager.command(S, script)
+    assert (r.state, r.output.text) == ("done", "working\ndone\n")
