@@ -39,8 +39,10 @@ class _Watch(asyncio.SubprocessProtocol):
     background child can keep open forever.)
     """
 
-    def __init__(self, feed: Callable[[bytes], None]) -> None:
-        self.feed = feed
+    def __init__(self, log: OutputLog, mirror: Callable[[str], None] | None) -> None:
+        self.log = log
+        self.mirror = mirror
+        self.decoder = TextDecoder()
         self.changed = asyncio.Event()
         self.exited = False
         self.eof = False
@@ -48,7 +50,7 @@ class _Watch(asyncio.SubprocessProtocol):
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         """See `asyncio.SubprocessProtocol`."""
-        self.feed(data)
+        self.feed(self.decoder.feed(data))
         self.last = time.monotonic()
         self.changed.set()
 
@@ -61,6 +63,13 @@ class _Watch(asyncio.SubprocessProtocol):
         """See `asyncio.SubprocessProtocol`."""
         self.exited = True
         self.changed.set()
+
+    def feed(self, text: str) -> None:
+        """Clean text to the log and the mirror."""
+        if text:
+            self.log.feed(text)
+            if self.mirror is not None:
+                self.mirror(text)
 
     async def until(self, seconds: float) -> None:
         """Wait for the next change, at most `seconds`."""
@@ -82,18 +91,9 @@ async def run_oneshot(
 ) -> OneShotOutcome:
     """Run `command` to its end (see the module docstring)."""
     started = time.monotonic()
-    decoder = TextDecoder()
-
-    def feed(data: bytes) -> None:
-        text = decoder.feed(data)
-        if text:
-            log.feed(text)
-            if mirror is not None:
-                mirror(text)
-
     loop = asyncio.get_running_loop()
     transport, watch = await loop.subprocess_exec(
-        lambda: _Watch(feed),
+        lambda: _Watch(log, mirror),
         shell,
         "-c",
         command,
@@ -114,9 +114,7 @@ async def run_oneshot(
         while not (watch.exited and watch.eof) and time.monotonic() < deadline:
             await watch.until(deadline - time.monotonic())
         transport.close()
-        rest = decoder.feed(b"", final=True)
-        if rest:
-            log.feed(rest)
+        watch.feed(watch.decoder.feed(b"", final=True))
     code = transport.get_returncode()
     sig = signal.Signals(-code).name if code is not None and code < 0 else None
     return OneShotOutcome(
