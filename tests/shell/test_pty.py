@@ -285,3 +285,10 @@ async def test_an_event_loop_program_is_not_taken_for_a_prompt(manager: ShellMan
     )
     r = await manager.command(S, script)
     assert (r.state, r.output.text) == ("done", "working\ndone\n")
+
+
+async def test_karyi_variables_cannot_be_changed(manager: ShellManager) -> None:
+    with pytest.raises(ToolFailure, match="reserved for Karyi"):
+        manager.set_env(S, "KARYI_SHELL_TAG", "elsewhere")
+    r = await manager.command(S, "unset KARYI_SHELL_TAG KARYI_AGENT_SHELL; echo $KARYI_AGENT_SHELL")
+    assert r.output.text.endswith("1\n") and "readonly variable" in r.output.text

@@ -109,6 +109,10 @@ class ShellManager:
                 ErrorCode.INVALID_TOOL_INPUT,
                 f"name: {name!r} is not a valid variable name (letters, digits, _)",
             )
+        if name.startswith("KARYI_"):
+            raise ToolFailure(
+                ErrorCode.PERMISSION_DENIED, f"name: {name} is reserved for Karyi itself"
+            )
         if "\0" in value:
             raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, "value: cannot contain NUL")
         session = self._session(sid)

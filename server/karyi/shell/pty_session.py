@@ -77,7 +77,8 @@ def _prompt_command(nonce: str, fd: int) -> str:
     half = len(nonce) // 2
     return (
         f'printf \'\\037%s%s;%s;%s\\037\' {nonce[:half]} {nonce[half:]} "$?" "$PWD"; '
-        "export -n PROMPT_COMMAND PS1 PS2 2>/dev/null; readonly PROMPT_COMMAND; "
+        "export -n PROMPT_COMMAND PS1 PS2 2>/dev/null; "
+        f"readonly PROMPT_COMMAND {TAG_VAR} KARYI_AGENT_SHELL 2>/dev/null; "
         f"IFS= read -r -d '' -u {fd} __karyi_c"
     )
 
