@@ -292,3 +292,17 @@ async def test_karyi_variables_cannot_be_changed(manager: ShellManager) -> None:
         manager.set_env(S, "KARYI_SHELL_TAG", "elsewhere")
     r = await manager.command(S, "unset KARYI_SHELL_TAG KARYI_AGENT_SHELL; echo $KARYI_AGENT_SHELL")
     assert r.output.text.endswith("1\n") and "readonly variable" in r.output.text
+
+
+async def test_ctrl_z_suspends_and_close_still_kills_the_stopped_job(
+    impatient: ShellManager,
+) -> None:
+    r = await impatient.command(S, "sh -c 'echo pid $$; exec sleep 100'")
+    m = re.search(r"pid (\d+)", r.output.text)
+    assert r.state == "running" and m
+    r = await impatient.send(S, b"\x1a")
+    assert (r.state, r.exit_code) == ("done", 148) and "Stopped" in r.output.text
+    r = await impatient.command(S, "jobs")
+    assert "Stopped" in r.output.text
+    await impatient.close()
+    assert not alive(int(m.group(1)))
