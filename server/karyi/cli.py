@@ -22,13 +22,18 @@ from karyi.agent.events import EventStream
 from karyi.agent.executor import Approver, Executed, approve_all, run_calls
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
+from karyi.cli_var import add_parser as add_var_parser
 from karyi.llm.base import ProviderError
 from karyi.protocol import DIALECTS, get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
+from karyi.secrets.redact import RedactingFilter
+from karyi.secrets.store import SecretStore
+from karyi.secrets.vault import Vault
 from karyi.settings import Settings, load_settings
-from karyi.terminal import TerminalApprover, TerminalView
+from karyi.shell.manager import ShellManager
+from karyi.terminal import TerminalApprover, TerminalValueAsker, TerminalView
 from karyi.tools.base import ToolContext
 from karyi.tools.profiles import builtin_registry, default_toolkit
 from karyi.tools.prompt import declarations, tool_prompt
@@ -126,11 +131,8 @@ def cmd_exec(args: argparse.Namespace) -> int:
             print("[]")
         return EXIT_OK
     workspace = Workspace.open(root, settings.allowed_roots)
-    ctx = ToolContext(workspace=workspace, settings=settings, session_id="exec")
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
     tty = _open_tty(args.reply == "-")
-    approver: Approver = approve_all if args.yes else TerminalApprover(tty, err)
-    executed = asyncio.run(run_calls(calls, toolkit, ctx, approver))
+    executed = asyncio.run(_exec_calls(calls, toolkit, workspace, settings, tty, args.yes))
     if args.json:
         print(json.dumps([_json_result(e) for e in executed], ensure_ascii=False, indent=2))
     else:
@@ -165,7 +167,10 @@ async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> in
         events.subscribe(TerminalView(out, err, verbose=args.verbose))
         where = f"{provider.label} · {runtime.workspace.root} · session {conversation.id}"
         err.print(f"[dim]karyi · {where}[/dim]")
-    approver: Approver = approve_all if args.yes else TerminalApprover(_open_tty(False), err)
+    tty = _open_tty(False)
+    lock = asyncio.Lock()
+    approver: Approver = approve_all if args.yes else TerminalApprover(tty, err, lock=lock)
+    runtime.ask_value = TerminalValueAsker(tty, lock) if tty is not None else None
     agent = runtime.agent(conversation, approver=approver, provider=provider, events=events)
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGINT, agent.cancel)
@@ -174,6 +179,7 @@ async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> in
     finally:
         loop.remove_signal_handler(signal.SIGINT)
         await provider.aclose()
+        await runtime.aclose()
     if result.stop_reason == "cancelled":
         return 130
     return EXIT_OK if result.stop_reason in ("end_turn", "final_answer") else EXIT_FAILED
@@ -190,6 +196,37 @@ def cmd_run(args: argparse.Namespace) -> int:
         return asyncio.run(_run_turn(runtime, args, text))
     finally:
         runtime.close()
+
+
+async def _exec_calls(
+    calls: list[ToolCall],
+    toolkit: Toolkit,
+    workspace: Workspace,
+    settings: Settings,
+    tty: IO[str] | None,
+    yes: bool,
+) -> list[Executed]:
+    """Run the calls with a session's shell and vault; the shell is closed before return,
+    so no process the calls started outlives `karyi exec`."""
+    vault = Vault(SecretStore.default())
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactingFilter(lambda: vault.redactor))
+    shell = ShellManager(workspace, settings, vault)
+    lock = asyncio.Lock()
+    ctx = ToolContext(
+        workspace=workspace,
+        settings=settings,
+        session_id="exec",
+        shell=shell,
+        secrets=vault,
+        ask_value=TerminalValueAsker(tty, lock) if tty is not None else None,
+    )
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    approver: Approver = approve_all if yes else TerminalApprover(tty, err, lock=lock)
+    try:
+        return await run_calls(calls, toolkit, ctx, approver)
+    finally:
+        await shell.close()
 
 
 def cmd_tools(args: argparse.Namespace) -> int:
@@ -280,7 +317,12 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("--json", action="store_true", help="print function declarations as JSON")
     p.set_defaults(func=cmd_tools)
+    add_var_parser(sub)
     return top
+
+
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -295,6 +337,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        # Exit through Python so cleanups run (the shell manager kills what commands
+        # started), instead of dying where we stand.
+        signal.signal(sig, _exit_on_signal)
     try:
         return int(args.func(args))
     except UsageError as exc:

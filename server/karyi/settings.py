@@ -84,6 +84,9 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "type": "object",
         "properties": {
             "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+            "inactivitySeconds": {"type": "number", "exclusiveMinimum": 0},
+            "oneShotIdleSeconds": {"type": "number", "exclusiveMinimum": 0},
+            "outputLimit": {"type": "integer", "minimum": 200},
             "path": {"type": ["string", "null"]},
         },
         "additionalProperties": False,
@@ -121,7 +124,13 @@ DEFAULTS: dict[str, Any] = {
     "tools": {"discoveryCommand": None, "callCommand": None},
     "allowedRoots": [],
     "maxSteps": 50,
-    "shell": {"timeoutSeconds": 120, "path": None},
+    "shell": {
+        "timeoutSeconds": 120,
+        "inactivitySeconds": 10,
+        "oneShotIdleSeconds": 60,
+        "outputLimit": 16000,
+        "path": None,
+    },
     "gateway": {"enableShell": False},
     "llm": {
         "connectTimeoutSeconds": 10,
@@ -202,6 +211,32 @@ class Settings:
     def shell_timeout(self) -> float:
         """Overall timeout of one shell command, in seconds."""
         return float(self.values["shell"]["timeoutSeconds"])
+
+    @property
+    def shell_inactivity(self) -> float:
+        """Silence after which a terminal command returns with status `running`."""
+        return float(self.values["shell"]["inactivitySeconds"])
+
+    @property
+    def shell_oneshot_idle(self) -> float:
+        """Silence after which a one-shot command is killed."""
+        return float(self.values["shell"]["oneShotIdleSeconds"])
+
+    @property
+    def shell_output_limit(self) -> int:
+        """Characters of command output shown to the model (head and tail)."""
+        return int(self.values["shell"]["outputLimit"])
+
+    @property
+    def shell_path(self) -> str | None:
+        """The shell of the persistent terminal (bash when unset)."""
+        value = self.values["shell"].get("path")
+        return str(value) if value else None
+
+    def command_rules(self) -> dict[str, list[str]]:
+        """`permissions.commands`: allow, deny and confirm pattern lists."""
+        commands = self.values["permissions"].get("commands") or {}
+        return {k: [str(p) for p in commands.get(k, [])] for k in ("allow", "deny", "confirm")}
 
     @property
     def gateway_shell(self) -> bool:

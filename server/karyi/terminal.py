@@ -9,8 +9,9 @@ stand out. Approvals show what will happen (a command, a diff) and accept y / a
 from __future__ import annotations
 
 import asyncio
+import getpass
 import json
-from collections.abc import Callable
+import sys
 from typing import IO
 
 from rich.console import Console
@@ -30,6 +31,7 @@ from karyi.agent.events import (
     UsageUpdate,
 )
 from karyi.agent.executor import ApprovalRequest, Decision
+from karyi.secrets.request import ValueAnswer, ValueRequest
 
 PREVIEW_LINES = 4
 
@@ -133,12 +135,11 @@ class TerminalApprover:
     """Asks on a terminal; without one, refuses and says how to approve (`--yes`)."""
 
     def __init__(
-        self, tty: IO[str] | None, err: Console, on_prompt: Callable[[], None] | None = None
+        self, tty: IO[str] | None, err: Console, *, lock: asyncio.Lock | None = None
     ) -> None:
         self.tty = tty
         self.err = err
-        self.on_prompt = on_prompt
-        self._lock = asyncio.Lock()
+        self._lock = lock or asyncio.Lock()
 
     async def __call__(self, request: ApprovalRequest) -> Decision:
         """Show the request and read the answer."""
@@ -147,8 +148,6 @@ class TerminalApprover:
                 False, "no terminal to ask for confirmation (the user can rerun with --yes)"
             )
         async with self._lock:
-            if self.on_prompt is not None:
-                self.on_prompt()
             return await asyncio.to_thread(self._ask, request)
 
     def _ask(self, request: ApprovalRequest) -> Decision:
@@ -166,6 +165,8 @@ class TerminalApprover:
                 )
             if conf.url:
                 self.err.print(Text(f"  {conf.url}", style="underline"))
+        if request.reason:
+            self.err.print(Text(f"  ({request.reason})", style="dim"))
         while True:
             self.err.print(
                 Text("Allow? [y]es / [a]lways this session / [n]o / [f]eedback: "), end=""
@@ -184,3 +185,40 @@ class TerminalApprover:
                 self.err.print(Text("Feedback for the model: "), end="")
                 feedback = self.tty.readline().strip()
                 return Decision(False, feedback or None)
+
+
+class TerminalValueAsker:
+    """Answers `get_value` on the terminal: the value is read without echo (getpass on
+    /dev/tty), then whether to save it and with which note."""
+
+    def __init__(self, tty: IO[str], lock: asyncio.Lock) -> None:
+        self.tty = tty
+        self.lock = lock
+
+    async def __call__(self, request: ValueRequest) -> ValueAnswer | None:
+        """Ask; None when the user gives nothing."""
+        async with self.lock:
+            return await asyncio.to_thread(self._ask, request)
+
+    def _ask(self, request: ValueRequest) -> ValueAnswer | None:
+        out = sys.stderr
+        out.write(f"\nThe agent asks for a secret value: {request.key}\n")
+        out.write(f"Reason: {request.reason}\n")
+        if request.exists:
+            out.write("(a value is stored already: press Enter to keep it)\n")
+        out.flush()
+        try:
+            value = getpass.getpass(f"{request.key} (input hidden, empty to refuse): ")
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if not value:
+            return ValueAnswer("", False) if request.exists else None
+        out.write("Save it for later sessions? [y/N] ")
+        out.flush()
+        save = self.tty.readline().strip().lower() in ("y", "yes")
+        note = request.note
+        if save:
+            out.write(f"Note [{request.note}]: ")
+            out.flush()
+            note = self.tty.readline().strip() or request.note
+        return ValueAnswer(value, save, note)

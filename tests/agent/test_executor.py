@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,10 +15,18 @@ from karyi.agent.executor import (
     Decision,
     approve_all,
     deny_all,
+    permission_for,
     run_calls,
 )
 from karyi.protocol.calls import ToolCall
-from karyi.tools.base import Confirmation, Permission, Tool, ToolContext, ToolResult
+from karyi.tools.base import (
+    Confirmation,
+    Permission,
+    PermissionVerdict,
+    Tool,
+    ToolContext,
+    ToolResult,
+)
 from karyi.tools.registry import Toolkit, ToolRegistry
 
 LOG: list[str] = []
@@ -192,3 +201,31 @@ async def test_cancelling_the_batch_cancels_running_calls(kit: Toolkit, ctx: Too
         await finishing
     result = task.result()
     assert result.result.error is not None and result.result.error.code == "cancelled"
+
+
+class Judged(Step):
+    """Judges its own calls: `ok` is cleared, anything else gets no verdict."""
+
+    name = "judged"
+    permission = Permission.CONFIRM
+
+    def permission_for(self, params: Mapping[str, Any], ctx: ToolContext) -> PermissionVerdict:
+        if params["key"] == "ok":
+            return PermissionVerdict(Permission.AUTO, "cleared")
+        return PermissionVerdict(None, "not cleared")
+
+
+def test_permission_order(ctx: ToolContext) -> None:
+    tool = Judged()
+    assert permission_for(tool, {"key": "ok"}, ctx) == PermissionVerdict(Permission.AUTO, "cleared")
+    assert permission_for(tool, {"key": "x"}, ctx) == PermissionVerdict(
+        Permission.CONFIRM, "not cleared"
+    )
+    tools = {"tools": {"judged": "auto"}, "commands": {}}
+    auto = dataclasses.replace(ctx, settings=ctx.settings.with_values(permissions=tools))
+    assert permission_for(tool, {"key": "x"}, auto).permission is Permission.AUTO
+    tools = {"tools": {"judged": "deny"}, "commands": {}}
+    denied = dataclasses.replace(ctx, settings=ctx.settings.with_values(permissions=tools))
+    assert permission_for(tool, {"key": "ok"}, denied) == PermissionVerdict(
+        Permission.DENY, "judged is denied by the user's settings (permissions.tools)"
+    )

@@ -242,6 +242,7 @@ def test_tools_prints_the_prompt_and_declarations(ws_root: Path) -> None:
         "glob",
         "edit",
         "read_many_files",
+        "shell",
         "save_memory",
     ]
 

@@ -60,7 +60,13 @@ def test_objects_merge_key_by_key_and_dotted_keys_nest(user_file: Path, ws_root:
     write(ws_root / ".karyi" / "settings.json", {"tools": {"callCommand": "bin/call"}})
     s = load(ws_root, user_file)
     assert s.values["tools"] == {"discoveryCommand": "bin/discover", "callCommand": "bin/call"}
-    assert s.values["shell"] == {"timeoutSeconds": 30, "path": None}
+    assert s.values["shell"] == {
+        "timeoutSeconds": 30,
+        "inactivitySeconds": 10,
+        "oneShotIdleSeconds": 60,
+        "outputLimit": 16000,
+        "path": None,
+    }
     assert s.shell_timeout == 30
 
 
@@ -173,3 +179,23 @@ def test_api_key_of_openai_compatible_prefixes() -> None:
     s = Settings().with_values(model="deepseek:deepseek-chat")
     assert s.api_key({"DEEPSEEK_API_KEY": "d", "OPENAI_API_KEY": "o"}) == "d"
     assert Settings().with_values(model="ollama:llama3").api_key({"OPENAI_API_KEY": "o"}) is None
+
+
+def test_shell_settings_and_command_rules_are_typed(user_file: Path) -> None:
+    write(
+        user_file,
+        {
+            "shell": {"inactivitySeconds": 0.5, "oneShotIdleSeconds": 5, "outputLimit": 400},
+            "permissions": {"commands": {"allow": ["git status"], "deny": ["rm *"]}},
+        },
+    )
+    s = load(None, user_file)
+    assert (s.shell_inactivity, s.shell_oneshot_idle, s.shell_output_limit) == (0.5, 5.0, 400)
+    assert s.shell_path is None
+    assert s.command_rules() == {"allow": ["git status"], "deny": ["rm *"], "confirm": []}
+    write(user_file, {"shell": {"outputLimit": 10}})
+    s = load(None, user_file)
+    assert s.shell_output_limit == 16000
+    assert [str(w) for w in s.warnings] == [
+        f"{user_file}: shell: outputLimit: 10 is less than the minimum of 200; ignored"
+    ]

@@ -105,6 +105,7 @@ class ToolAwaiting(Event):
     call: ToolCall
     description: str
     confirmation: Confirmation | None
+    reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,9 @@ parameters, permission) before anything runs; a failing call never stops the oth
 Approvals are asked one at a time in call order; calls that touch the same resource
 (the same file, the same terminal) run in the order written; the rest run in parallel.
 Every step is reported as an event.
+
+Secure variables: `$KARYI{NAME}` placeholders are replaced on a copy of the parameters
+just before the tool runs, and every result is redacted before anyone sees it.
 """
 
 from __future__ import annotations
@@ -13,14 +16,22 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from karyi.agent.events import Event, ToolAwaiting, ToolDone, ToolQueued, ToolRunning
 from karyi.agent.permissions import PermissionMemory, Scope
 from karyi.protocol.calls import CallOutcome, ToolCall
-from karyi.tools.base import Confirmation, Permission, Tool, ToolContext, ToolResult
+from karyi.secrets.substitute import UnknownVariable, placeholders, substitute
+from karyi.tools.base import (
+    Confirmation,
+    Permission,
+    PermissionVerdict,
+    Tool,
+    ToolContext,
+    ToolResult,
+)
 from karyi.tools.errors import ErrorCode
 from karyi.tools.registry import Toolkit
 
@@ -33,6 +44,7 @@ class ApprovalRequest:
     tool: Tool
     description: str
     confirmation: Confirmation | None
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,10 +103,27 @@ class Executed:
         )
 
 
-def permission_for(tool: Tool, ctx: ToolContext) -> Permission:
-    """The user's setting for this tool, else the tool's own default."""
+def permission_for(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> PermissionVerdict:
+    """Whether this call runs, asks, or is refused, and why.
+
+    In order: the user's `permissions.tools.NAME: deny`; the tool's own verdict on these
+    parameters (command rules); the user's setting for the tool; the tool's default.
+    """
     configured = ctx.settings.tool_permission(tool.name)
-    return Permission(configured) if configured else tool.permission
+    if configured == Permission.DENY:
+        return PermissionVerdict(
+            Permission.DENY, f"{tool.name} is denied by the user's settings (permissions.tools)"
+        )
+    try:
+        verdict = tool.permission_for(params, ctx)
+    except Exception as exc:  # a broken judgement must not let the call through
+        verdict = PermissionVerdict(Permission.CONFIRM, f"the permission check failed: {exc}")
+    if verdict is not None and verdict.permission is not None:
+        return verdict
+    reason = verdict.reason if verdict is not None else ""
+    if configured:
+        return PermissionVerdict(Permission(configured), reason)
+    return PermissionVerdict(tool.permission, reason)
 
 
 Gate = tuple["asyncio.Future[None] | None", "asyncio.Future[None]"]
@@ -132,13 +161,13 @@ class CallBatch:
         gate: Gate | None = None
         decision = "auto"
         if failure is None and tool is not None:
-            mode = permission_for(tool, ctx)
+            verdict = permission_for(tool, call.params, ctx)
+            mode = verdict.permission
             if mode is Permission.DENY:
                 decision = "denied"
-                failure = ToolResult.fail(
-                    ErrorCode.PERMISSION_DENIED,
-                    f"{tool.name} is denied by the user's settings (permissions.tools)",
-                )
+                failure = ToolResult.fail(ErrorCode.PERMISSION_DENIED, verdict.reason)
+            elif missing := _unknown_variables(call.params, ctx):
+                failure = ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, str(missing))
             else:
                 if mode is Permission.CONFIRM:
                     mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -207,7 +236,7 @@ class CallBatch:
                 await self._checkpoint()
             self.emit(ToolRunning(call))
             started = time.time()
-            result = await tool.run(params, ctx)
+            result = await _execute(tool, params, ctx)
             if note:
                 result = dataclasses.replace(result, llm_content=f"{note}\n{result.llm_content}")
             return self._done(Executed(call, result, decision, started, time.time()))
@@ -244,8 +273,10 @@ class CallBatch:
             except Exception:
                 confirmation = None
             description = _describe(tool, call)
-            self.emit(ToolAwaiting(call, description, confirmation))
-            return await self.approver(ApprovalRequest(call, tool, description, confirmation))
+            reason = permission_for(tool, call.params, ctx).reason
+            self.emit(ToolAwaiting(call, description, confirmation, reason))
+            request = ApprovalRequest(call, tool, description, confirmation, reason)
+            return await self.approver(request)
         finally:
             if not mine.done():
                 mine.set_result(None)
@@ -288,6 +319,33 @@ def _describe(tool: Tool, call: ToolCall) -> str:
         return tool.describe(call.params)
     except Exception:
         return tool.name
+
+
+def _unknown_variables(params: Mapping[str, Any], ctx: ToolContext) -> UnknownVariable | None:
+    """Placeholders that name no variable, caught before anyone is asked to approve."""
+    lookup = ctx.secrets.lookup if ctx.secrets is not None else _no_secrets
+    missing = sorted(n for n in placeholders(params) if lookup(n) is None)
+    return UnknownVariable(missing) if missing else None
+
+
+def _no_secrets(_name: str) -> str | None:
+    return None
+
+
+async def _execute(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+    """Run the tool on a copy of `params` with `$KARYI{NAME}` substituted, and redact
+    every secret value from what it returns. The call keeps its placeholders: what the
+    model wrote, what the user approved and what is logged never hold a value.
+    """
+    lookup = ctx.secrets.lookup if ctx.secrets is not None else _no_secrets
+    try:
+        params = substitute(params, lookup)
+    except UnknownVariable as exc:
+        return ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, str(exc))
+    result = await tool.run(params, ctx)
+    if ctx.secrets is not None:
+        result = ctx.secrets.redactor.redact_result(result)
+    return result
 
 
 def _resources(tool: Tool, call: ToolCall, ctx: ToolContext) -> frozenset[str]:

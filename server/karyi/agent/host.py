@@ -172,4 +172,4 @@ class AgentHost:
             tasks.append(live.agent.provider.aclose())
         await asyncio.gather(*tasks, return_exceptions=True)
         self._sessions.clear()
-        self.runtime.close()
+        await self.runtime.aclose()

@@ -7,7 +7,8 @@ agents built from them. They get them here, so a feature wired in once reaches a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +22,12 @@ from karyi.agent.sessions import SessionStore
 from karyi.llm.base import Provider
 from karyi.llm.factory import create_provider
 from karyi.protocol import get_dialect
+from karyi.secrets.redact import RedactingFilter
+from karyi.secrets.request import ValueAnswer, ValueRequest
+from karyi.secrets.store import SecretStore
+from karyi.secrets.vault import Vault
 from karyi.settings import Settings
+from karyi.shell.manager import ShellManager
 from karyi.tools.base import ToolContext
 from karyi.tools.builtin.memory import load_memory
 from karyi.tools.profiles import builtin_registry, default_toolkit
@@ -37,12 +43,30 @@ class Runtime:
     settings: Settings
     workspace: Workspace
     registry: ToolRegistry = field(default_factory=builtin_registry)
+    vault: Vault = field(default_factory=lambda: Vault(SecretStore.default()))
+    ask_value: Callable[[ValueRequest], Awaitable[ValueAnswer | None]] | None = None
+    """How the front end asks its user for a secret (`get_value`); None: it cannot."""
     _store: SessionStore | None = None
+    _shell: ShellManager | None = None
 
     @classmethod
     def open(cls, root: Path, settings: Settings) -> Runtime:
-        """A runtime for the workspace at `root` (which must exist)."""
-        return cls(settings, Workspace.open(root, settings.allowed_roots))
+        """A runtime for the workspace at `root` (which must exist).
+
+        Log records are redacted from now on: no handler ever sees a secret's value.
+        """
+        runtime = cls(settings, Workspace.open(root, settings.allowed_roots))
+        for handler in logging.getLogger().handlers:
+            if not any(isinstance(f, RedactingFilter) for f in handler.filters):
+                handler.addFilter(RedactingFilter(lambda: runtime.vault.redactor))
+        return runtime
+
+    @property
+    def shell(self) -> ShellManager:
+        """The shells of this workspace's sessions (started on first use)."""
+        if self._shell is None:
+            self._shell = ShellManager(self.workspace, self.settings, self.vault)
+        return self._shell
 
     def apply(self, settings: Settings) -> None:
         """Use new settings from now on (the workspace keeps its documents)."""
@@ -53,7 +77,10 @@ class Runtime:
     def store(self) -> SessionStore:
         """The workspace's session store (opened on first use)."""
         if self._store is None:
-            self._store = SessionStore.for_workspace(self.workspace.root)
+            vault = self.vault
+            self._store = SessionStore.for_workspace(
+                self.workspace.root, redact=lambda text: vault.redactor.redact(text)
+            )
         return self._store
 
     @property
@@ -84,7 +111,14 @@ class Runtime:
 
     def context(self, conversation: Conversation) -> ToolContext:
         """The tool context for a conversation."""
-        return ToolContext(self.workspace, self.settings, session_id=conversation.id)
+        return ToolContext(
+            self.workspace,
+            self.settings,
+            session_id=conversation.id,
+            shell=self.shell,
+            secrets=self.vault,
+            ask_value=self.ask_value,
+        )
 
     def agent(
         self,
@@ -118,8 +152,18 @@ class Runtime:
             for c in docs.changed_since_read(session_id, only_new=True)
         ]
 
+    async def aclose(self) -> None:
+        """Stop every shell process (none outlives the runtime) and close the store."""
+        if self._shell is not None:
+            await self._shell.close()
+            self._shell = None
+        self.close()
+
     def close(self) -> None:
-        """Release the session store."""
+        """Kill any shell process left and close the store (synchronous fallback)."""
+        if self._shell is not None:
+            self._shell.kill_all_now()
+            self._shell = None
         if self._store is not None:
             self._store.close()
             self._store = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -22,7 +22,10 @@ from karyi.tools.errors import ErrorCode, ToolFailure
 from karyi.tools.schema import ParamValidator
 
 if TYPE_CHECKING:
+    from karyi.secrets.request import ValueAnswer, ValueRequest
+    from karyi.secrets.vault import Vault
     from karyi.settings import Settings
+    from karyi.shell.manager import ShellManager
     from karyi.workspace.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -34,6 +37,18 @@ class Permission(StrEnum):
     AUTO = "auto"
     CONFIRM = "confirm"
     DENY = "deny"
+
+
+@dataclass(frozen=True)
+class PermissionVerdict:
+    """A tool's own judgement of one call (`Tool.permission_for`), with the reason.
+
+    `permission` None means "no verdict": the user's setting or the tool's default
+    applies, and `reason` still tells the user why the call was not cleared.
+    """
+
+    permission: Permission | None
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -120,13 +135,21 @@ class Confirmation:
 
 @dataclass
 class ToolContext:
-    """Everything a running tool may use: the workspace, settings, the session."""
+    """Everything a running tool may use: the workspace, settings, the session.
+
+    `shell` runs commands (one terminal per session); `secrets` resolves `$KARYI{NAME}`
+    and redacts results; `ask_value` is how a front end asks its user for a secret
+    (None when it cannot). Front ends create them and close the shell manager at exit.
+    """
 
     workspace: Workspace
     settings: Settings
     session_id: str = "default"
     call_id: str = ""
     on_output: Callable[[str], None] | None = None
+    shell: ShellManager | None = None
+    secrets: Vault | None = None
+    ask_value: Callable[[ValueRequest], Awaitable[ValueAnswer | None]] | None = None
 
 
 class Tool(ABC):
@@ -174,6 +197,15 @@ class Tool(ABC):
         """What "allow always" remembers for this call: the tool, unless a tool narrows
         it (a command tool remembers the command, not every command)."""
         return self.name
+
+    def permission_for(
+        self, params: Mapping[str, Any], ctx: ToolContext
+    ) -> PermissionVerdict | None:
+        """This call's own verdict (command rules, for instance); None defers to settings.
+
+        Only the user's `permissions.tools.NAME: deny` outranks it (see the executor).
+        """
+        return None
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """Keys of what the call touches; calls sharing a key run in written order."""

@@ -23,9 +23,13 @@ from karyi.tools.builtin.agentxml_write import (
 )
 from karyi.tools.builtin.gateway_files import GatewayReadFile
 from karyi.tools.builtin.gateway_write import CreateFile, UpdateFile
+from karyi.tools.builtin.get_value import GetValue
 from karyi.tools.builtin.karyi_edit import EditTool
 from karyi.tools.builtin.karyi_read import ReadTool
+from karyi.tools.builtin.karyi_terminal import Command, Ctrl, Input
 from karyi.tools.builtin.memory import SaveMemory
+from karyi.tools.builtin.oneshot_commands import GatewayShell, RunCommand, ShellV
+from karyi.tools.builtin.system import GetEnvVariable, GetSystemInfo, SetEnvVariable
 from karyi.tools.builtin.vecli_files import Ls, ReadFileV
 from karyi.tools.builtin.vecli_many import ReadManyFiles
 from karyi.tools.builtin.vecli_search import Glob, Grep
@@ -52,7 +56,7 @@ def builtin_registry() -> ToolRegistry:
     for profile in PROFILES:
         reg.declare(profile)
     tools: dict[str, list[Tool]] = {
-        "karyi": [EditTool(), ReadTool()],
+        "karyi": [Command(), EditTool(), ReadTool(), GetValue(), Input(), Ctrl()],
         "agentxml": [
             ReadFile(),
             WriteFileA(),
@@ -66,6 +70,10 @@ def builtin_registry() -> ToolRegistry:
             ReplaceFileContent(),
             AppendFile(),
             InsertFileContent(),
+            GetSystemInfo(),
+            GetEnvVariable(),
+            SetEnvVariable(),
+            RunCommand(),
         ],
         "vecli": [
             Ls(),
@@ -75,9 +83,10 @@ def builtin_registry() -> ToolRegistry:
             Glob(),
             EditV(),
             ReadManyFiles(),
+            ShellV(),
             SaveMemory(),
         ],
-        "gateway": [GatewayReadFile(), CreateFile(), UpdateFile()],
+        "gateway": [GatewayReadFile(), CreateFile(), UpdateFile(), GatewayShell()],
     }
     for profile, items in tools.items():
         for tool in items:

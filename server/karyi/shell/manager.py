@@ -1,0 +1,251 @@
+"""The shells of every agent session: one persistent terminal each, one-shot commands,
+the session's environment changes, its output files, and the cleanup.
+
+A front end creates one `ShellManager`, puts it in the `ToolContext`, and closes it when
+it ends; the manager also kills everything at interpreter exit, in case the front end
+could not. Terminals start lazily on a session's first command, in the workspace root.
+Output files live in `<workspace>/.karyi/tmp/<session>/` (a folder that git ignores):
+inside the workspace, so every profile's read tools can open the path a result names.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import re
+import secrets
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from karyi.llm.families import FAMILIES
+from karyi.secrets.vault import Vault
+from karyi.settings import Settings
+from karyi.shell.oneshot import OneShotOutcome, run_oneshot
+from karyi.shell.output import OutputLog, Report
+from karyi.shell.procs import kill_tree
+from karyi.shell.pty_session import Limits, PtyShell, ShellStartError
+from karyi.shell.terminal import Mirror, Terminal, TerminalResult
+from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.workspace.workspace import Workspace
+
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+TMP_DIR = Path(".karyi") / "tmp"
+FIXED_ENV = {"TERM": "dumb", "PAGER": "cat", "GIT_PAGER": "cat", "KARYI_AGENT_SHELL": "1"}
+"""Set for every command: no pagers, no full-screen terminal features."""
+HIDDEN_ENV = ("KARYI_API_KEY", *sorted({f.key_env for f in FAMILIES.values() if f.key_env}))
+"""Karyi's own model credentials never reach a command."""
+
+
+@dataclass(frozen=True)
+class OneShotResult:
+    """What one one-shot command produced."""
+
+    outcome: OneShotOutcome
+    output: Report
+    cwd: str
+
+
+@dataclass
+class _Session:
+    tag: str
+    terminal: Terminal
+    env: dict[str, str] = field(default_factory=dict)
+    pending: dict[str, str] = field(default_factory=dict)
+    counter: int = 0
+    tmp_ready: bool = False
+
+
+class ShellManager:
+    """Terminals and one-shot commands per session (see the module docstring)."""
+
+    def __init__(self, workspace: Workspace, settings: Settings, vault: Vault | None = None):
+        self.workspace = workspace
+        self.settings = settings
+        self.vault = vault
+        self._sessions: dict[str, _Session] = {}
+        self._closed = False
+        atexit.register(self.kill_all_now)
+
+    # -- sessions, environment, files ------------------------------------------------------
+
+    def _session(self, sid: str) -> _Session:
+        if self._closed:
+            raise ToolFailure(ErrorCode.TOOL_ERROR, "the shell manager is closed")
+        if sid not in self._sessions:
+            terminal = Terminal(
+                lambda number: self._start_shell(sid, number),
+                lambda: self._new_log(sid, "cmd"),
+                lambda cwd: self.workspace.display(Path(cwd)),
+            )
+            self._sessions[sid] = _Session(secrets.token_hex(6), terminal)
+        return self._sessions[sid]
+
+    @property
+    def shell_path(self) -> str:
+        """The shell binary (settings `shell.path`, else bash)."""
+        wanted = self.settings.shell_path or "bash"
+        found = shutil.which(wanted)
+        if not found:
+            raise ToolFailure(
+                ErrorCode.TOOL_ERROR, f"shell {wanted!r} not found (settings shell.path)"
+            )
+        return found
+
+    def env(self, sid: str) -> dict[str, str]:
+        """The environment commands of session `sid` get."""
+        hidden = {*HIDDEN_ENV, str(self.settings.values.get("apiKeyEnv") or "")}
+        base = {k: v for k, v in os.environ.items() if k not in hidden}
+        return {**base, **FIXED_ENV, **self._session(sid).env}
+
+    def get_env(self, sid: str, name: str) -> str | None:
+        """A variable as the session's commands see it (the session's own value first)."""
+        return self.env(sid).get(name)
+
+    def set_env(self, sid: str, name: str, value: str) -> None:
+        """Set `name` for later commands of the session, the running terminal included."""
+        if not ENV_NAME.match(name):
+            raise ToolFailure(
+                ErrorCode.INVALID_TOOL_INPUT,
+                f"name: {name!r} is not a valid variable name (letters, digits, _)",
+            )
+        if name.startswith("KARYI_"):
+            raise ToolFailure(
+                ErrorCode.PERMISSION_DENIED, f"name: {name} is reserved for Karyi itself"
+            )
+        if "\0" in value:
+            raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, "value: cannot contain NUL")
+        session = self._session(sid)
+        session.env[name] = value
+        session.pending[name] = value
+
+    def tmp_dir(self, sid: str) -> Path:
+        """Where the session's output files go."""
+        safe = re.sub(r"[^A-Za-z0-9_-]", "_", sid)[:64] or "session"  # no dots: no ".."
+        return self.workspace.root / TMP_DIR / safe
+
+    def _prepare_tmp(self, sid: str) -> None:
+        """Create the session folder, emptied of an earlier run's files, git-ignored."""
+        session = self._session(sid)
+        folder = self.tmp_dir(sid)
+        if not session.tmp_ready:
+            shutil.rmtree(folder, ignore_errors=True)
+            session.tmp_ready = True
+        folder.mkdir(parents=True, exist_ok=True)
+        ignore = folder.parent / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# Karyi's command output files\n*\n", encoding="utf-8")
+
+    def _new_log(self, sid: str, kind: str) -> OutputLog:
+        session = self._session(sid)
+        session.counter += 1
+        path = self.tmp_dir(sid) / f"{kind}-{session.counter}.log"
+        redactor = self.vault.redactor if self.vault is not None else None
+        return OutputLog(
+            path,
+            self.settings.shell_output_limit,
+            redactor,
+            shown=self.workspace.display(path),
+            prepare=lambda: self._prepare_tmp(sid),
+        )
+
+    def _limits(self, max_seconds: float | None) -> Limits:
+        overall = max_seconds or self.settings.shell_timeout
+        return Limits(overall, min(self.settings.shell_inactivity, overall))
+
+    # -- the terminal ---------------------------------------------------------------------
+
+    def running(self, sid: str) -> bool:
+        """Whether session `sid` has a command running in its terminal."""
+        session = self._sessions.get(sid)
+        return bool(session and session.terminal.running)
+
+    async def command(
+        self,
+        sid: str,
+        script: str,
+        *,
+        max_seconds: float | None = None,
+        mirror: Mirror | None = None,
+    ) -> TerminalResult:
+        """Run `script` in the session's terminal (see `Terminal.command`)."""
+        session = self._session(sid)
+        return await session.terminal.command(
+            script, self._limits(max_seconds), mirror, session.pending
+        )
+
+    async def send(self, sid: str, data: bytes, *, mirror: Mirror | None = None) -> TerminalResult:
+        """Type `data` to the command running in the session's terminal."""
+        return await self._session(sid).terminal.send(data, self._limits(None), mirror)
+
+    async def _start_shell(self, sid: str, number: int) -> PtyShell:
+        session = self._session(sid)
+        try:
+            shell = await PtyShell.start(
+                shell=self.shell_path,
+                cwd=self.workspace.root,
+                env=self.env(sid),
+                tag=f"{session.tag}:pty{number}",
+            )
+        except ShellStartError as exc:
+            raise ToolFailure(ErrorCode.TOOL_ERROR, str(exc)) from None
+        session.pending.clear()
+        return shell
+
+    # -- one-shot commands ----------------------------------------------------------------
+
+    async def oneshot(
+        self,
+        sid: str,
+        command: str,
+        *,
+        cwd: Path | None = None,
+        max_seconds: float | None = None,
+        mirror: Mirror | None = None,
+    ) -> OneShotResult:
+        """Run `command` alone (see `oneshot.run_oneshot`)."""
+        session = self._session(sid)
+        log = self._new_log(sid, "run")
+        where = cwd or self.workspace.root
+        env = {**self.env(sid), "GIT_TERMINAL_PROMPT": "0"}
+        try:
+            outcome = await run_oneshot(
+                command,
+                shell=self.shell_path,
+                cwd=where,
+                env=env,
+                tag=f"{session.tag}:run{session.counter}",
+                log=log,
+                overall=max_seconds or self.settings.shell_timeout,
+                idle=self.settings.shell_oneshot_idle,
+                mirror=mirror,
+            )
+        except FileNotFoundError:
+            raise ToolFailure(
+                ErrorCode.NOT_FOUND, f"cwd: {self.workspace.display(where)} does not exist"
+            ) from None
+        finally:
+            log.close()
+        return OneShotResult(outcome, log.take(), self.workspace.display(where))
+
+    # -- ending ---------------------------------------------------------------------------
+
+    async def close(self, sid: str | None = None) -> None:
+        """End session `sid` (or every session): kill its shell and everything it started."""
+        for name in [sid] if sid is not None else list(self._sessions):
+            session = self._sessions.pop(name, None)
+            if session is None:
+                continue
+            await session.terminal.close()
+            kill_tree(None, f"{session.tag}:")
+        if sid is None:
+            self._closed = True
+            atexit.unregister(self.kill_all_now)
+
+    def kill_all_now(self) -> None:
+        """Kill every session's processes at once (interpreter exit, signal handlers)."""
+        for session in self._sessions.values():
+            session.terminal.kill_now()
+            with contextlib.suppress(Exception):
+                kill_tree(None, f"{session.tag}:")

@@ -1,0 +1,416 @@
+"""One persistent bash on a pseudo-terminal, driven without ever typing a script into it.
+
+How a command runs. Bash is interactive (job control, so Ctrl-C reaches only the
+foreground job) and its PROMPT_COMMAND does two things after every command: it prints a
+marker `\\x1f<nonce>;<exit code>;<cwd>\\x1f` (the nonce is random per shell and never
+appears whole in anything bash echoes), then it blocks reading the next script from a
+private pipe (`read -d '' -u FD`). To run a script we discard anything still queued on
+the terminal (type-ahead a finished program did not read must never become a command),
+write the script and a NUL to the pipe, and type one constant line on the terminal that
+unsets the variable and evals the script with FD closed. So scripts of any length and
+content never pass through the terminal's line editor (no 4 KiB line limit, no echo,
+no history), the shell's state (cwd, variables, functions) persists, and the command's
+stdin is the terminal:
+`read`, `python3 -i`, y/n prompts and Ctrl-C behave as they do for a person.
+
+A call returns when the marker arrives (`done`), when the shell exits (`exited`), or,
+with the command still running, after the inactivity window, the call's timeout, or as
+soon as the foreground process is seen waiting for terminal input (`running`).
+Output is read by an event-loop reader (no thread blocks), decoded, stripped of control
+sequences and fed to the command's `OutputLog`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import re
+import secrets
+import struct
+import termios
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from karyi.shell.output import OutputLog, TextDecoder
+from karyi.shell.procs import TAG_VAR, kill_tree, reading_terminal, wait_event
+
+PROBE_AFTER = 0.3
+"""Seconds of silence before we look whether the foreground process waits for input."""
+START_TIMEOUT = 15.0
+ROWS, COLS = 50, 200
+IDLE_KEEP = 64 * 1024
+
+
+class ShellStartError(Exception):
+    """The shell did not start or did not answer the handshake."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long one call may wait: in total, and without output."""
+
+    timeout: float
+    inactivity: float
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a call ended: `done` (with exit code and cwd), `running`, or `exited`."""
+
+    state: str
+    exit_code: int | None = None
+    cwd: str | None = None
+    waiting_for_input: bool = False
+    reason: str = ""
+    quiet_for: float = 0.0
+
+
+def _controlling_tty() -> None:  # runs in the child between fork and exec
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def _prompt_command(nonce: str, fd: int) -> str:
+    half = len(nonce) // 2
+    return (
+        f'printf \'\\037%s%s;%s;%s\\037\' {nonce[:half]} {nonce[half:]} "$?" "$PWD"; '
+        "export -n PROMPT_COMMAND PS1 PS2 2>/dev/null; "
+        f"readonly PROMPT_COMMAND {TAG_VAR} KARYI_AGENT_SHELL 2>/dev/null; "
+        f"IFS= read -r -d '' -u {fd} __karyi_c"
+    )
+
+
+class PtyShell:
+    """A running shell on a pty (see the module docstring). Start with `PtyShell.start`."""
+
+    def __init__(
+        self,
+        proc: asyncio.subprocess.Process,
+        fds: tuple[int, int, int, int],
+        nonce: str,
+        tag: str,
+    ) -> None:
+        master, slave, pipe, fd = fds
+        self.proc = proc
+        self.pid = proc.pid
+        self._master = master
+        self._slave = slave
+        self._pipe = pipe
+        self.tty = os.ttyname(slave)
+        self.tag = tag
+        self.state = "starting"
+        self.exit_code: int | None = None
+        self._marker_head = b"\x1f" + nonce.encode() + b";"
+        self._marker = re.compile(re.escape(self._marker_head) + rb"(-?\d+);([^\x1f]*)\x1f")
+        self._run_line = f"eval $'unset __karyi_c\\n'\"$__karyi_c\" {fd}<&-\n".encode()
+        self._raw = b""
+        self._decoder = TextDecoder()
+        self._log: OutputLog | None = None
+        self._idle_output: list[str] = []
+        self._mirror: Callable[[str], None] | None = None
+        self._changed = asyncio.Event()
+        self._last_output = time.monotonic()
+        self._result: tuple[int, str] = (0, "")
+        self._watcher: asyncio.Task[None] | None = None
+        self._closed = False
+        self._ends_line = True
+
+    @classmethod
+    async def start(cls, *, shell: str, cwd: Path, env: Mapping[str, str], tag: str) -> PtyShell:
+        """Start `shell` in `cwd` and wait for its first marker."""
+        master, slave = os.openpty()
+        read_end, write_end = os.pipe()
+        nonce = secrets.token_hex(8)
+        _configure_terminal(slave)
+        full_env = {
+            **env,
+            "PS1": "",
+            "PS2": "",
+            "PROMPT_COMMAND": _prompt_command(nonce, read_end),
+            "HISTFILE": "",
+            TAG_VAR: tag,
+        }
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                shell,
+                "--norc",
+                "--noprofile",
+                "--noediting",
+                "-i",
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                cwd=str(cwd),
+                env=full_env,
+                start_new_session=True,
+                preexec_fn=_controlling_tty,
+                pass_fds=(read_end,),
+            )
+        except OSError as exc:
+            for fd in (master, slave, read_end, write_end):
+                os.close(fd)
+            raise ShellStartError(f"cannot start {shell}: {exc.strerror or exc}") from None
+        os.close(read_end)
+        self = cls(proc, (master, slave, write_end, read_end), nonce, tag)
+        self._attach()
+        try:
+            await self._await_start(shell)
+        except BaseException:
+            self._dispose()
+            raise
+        return self
+
+    def _attach(self) -> None:
+        os.set_blocking(self._master, False)
+        os.set_blocking(self._pipe, False)
+        loop = asyncio.get_running_loop()
+        loop.add_reader(self._master, self._on_readable)
+        self._watcher = loop.create_task(self._watch_exit())
+
+    async def _await_start(self, shell: str) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        while self.state == "starting":
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            self._changed.clear()
+            await wait_event(self._changed, left)
+        if self.state != "idle":
+            said = "".join(self._idle_output).strip()[-500:]
+            raise ShellStartError(
+                f"{shell} did not start as an interactive bash-compatible shell"
+                + (f"; it printed: {said}" if said else "")
+            )
+        self._idle_output.clear()
+
+    # -- reading ------------------------------------------------------------------------
+
+    def _on_readable(self) -> None:
+        try:
+            data = os.read(self._master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            asyncio.get_running_loop().remove_reader(self._master)
+            self._changed.set()
+            return
+        self._last_output = time.monotonic()
+        self._scan(data)
+        self._changed.set()
+
+    def _scan(self, data: bytes) -> None:
+        raw = self._raw + data
+        while m := self._marker.search(raw):
+            self._emit(raw[: m.start()])
+            raw = raw[m.end() :]
+            self._on_marker(int(m.group(1)), m.group(2).decode("utf-8", "replace"))
+        cut = raw.rfind(b"\x1f")
+        tail = raw[cut:] if cut >= 0 else b""
+        head = self._marker_head
+        if tail and len(tail) < 4096 and (head.startswith(tail) or tail.startswith(head)):
+            self._raw = tail
+            raw = raw[:cut]
+        else:
+            self._raw = b""
+        self._emit(raw)
+
+    def _emit(self, data: bytes) -> None:
+        if not data:
+            return
+        text = self._decoder.feed(data)
+        if not text:
+            return
+        self._ends_line = text.endswith("\n")
+        if self._mirror is not None:
+            self._mirror(text)
+        if self._log is not None and self.state == "busy":
+            self._log.feed(text)
+        else:
+            self._idle_output.append(text)
+            while sum(map(len, self._idle_output)) > IDLE_KEEP and len(self._idle_output) > 1:
+                self._idle_output.pop(0)
+
+    def _on_marker(self, code: int, cwd: str) -> None:
+        if self.state in ("starting", "busy"):
+            self.state = "idle"
+            self._result = (code, cwd)
+            self._mirror = None
+
+    async def _watch_exit(self) -> None:
+        code = await self.proc.wait()
+        with contextlib.suppress(OSError):
+            while data := os.read(self._master, 65536):
+                self._scan(data)
+        self.exit_code = code
+        self.state = "dead"
+        self._changed.set()
+
+    # -- writing ------------------------------------------------------------------------
+
+    async def _write_all(self, fd: int, data: bytes, limit: float) -> int:
+        """Write `data`, waiting for room; returns how many bytes went in before `limit`."""
+        loop = asyncio.get_running_loop()
+        view = memoryview(data)
+        done = 0
+        deadline = time.monotonic() + limit
+        while done < len(view):
+            try:
+                done += os.write(fd, view[done:])
+                continue
+            except BlockingIOError:
+                pass
+            ready = asyncio.Event()
+            loop.add_writer(fd, ready.set)
+            try:
+                await wait_event(ready, deadline - time.monotonic())
+            finally:
+                loop.remove_writer(fd)
+            if not ready.is_set():
+                break
+        return done
+
+    def _fresh_terminal(self) -> None:
+        """Echo off (a crashed program may have left it on) and type-ahead discarded."""
+        _configure_terminal(self._slave)
+        termios.tcflush(self._slave, termios.TCIFLUSH)
+
+    # -- calls --------------------------------------------------------------------------
+
+    @property
+    def master(self) -> int:
+        """The terminal's master side (what a user's keyboard would write to)."""
+        return self._master
+
+    @property
+    def busy(self) -> bool:
+        """A command is running."""
+        return self.state == "busy"
+
+    @property
+    def alive(self) -> bool:
+        """The shell process still runs."""
+        return self.state in ("idle", "busy")
+
+    @property
+    def last_result(self) -> tuple[int, str]:
+        """Exit code and cwd of the last command that finished."""
+        return self._result
+
+    def take_idle_output(self) -> str:
+        """What background jobs printed while no command ran."""
+        text, self._idle_output = "".join(self._idle_output), []
+        return text
+
+    async def run(
+        self,
+        script: str,
+        log: OutputLog,
+        limits: Limits,
+        mirror: Callable[[str], None] | None = None,
+    ) -> Outcome:
+        """Run `script` (the shell must be idle) and wait as `limits` allow."""
+        if self.state != "idle":
+            raise RuntimeError(f"cannot run a command: the shell is {self.state}")
+        self._log, self._mirror = log, mirror
+        self._ends_line = True
+        self._fresh_terminal()
+        self.state = "busy"
+        self._last_output = started = time.monotonic()
+        await self._write_all(self._pipe, script.encode("utf-8", "replace") + b"\0", 30.0)
+        await self._write_all(self._master, self._run_line, 5.0)
+        return await self._collect(limits, started)
+
+    async def send(
+        self, data: bytes, limits: Limits, mirror: Callable[[str], None] | None = None
+    ) -> tuple[int, Outcome]:
+        """Type `data` to the running command, then wait; returns bytes accepted and outcome."""
+        if self.state != "busy":
+            raise RuntimeError(f"cannot send input: the shell is {self.state}")
+        self._mirror = mirror
+        started = time.monotonic()
+        sent = await self._write_all(self._master, data, min(limits.timeout, 5.0))
+        return sent, await self._collect(limits, started)
+
+    async def wait(self, limits: Limits, mirror: Callable[[str], None] | None = None) -> Outcome:
+        """Keep waiting for the running command."""
+        self._mirror = mirror
+        return await self._collect(limits, time.monotonic())
+
+    async def _collect(self, limits: Limits, started: float) -> Outcome:
+        deadline = started + limits.timeout
+        probe_at = 0.0
+        while True:
+            if self.state == "dead":
+                return Outcome("exited", exit_code=self.exit_code)
+            if self.state == "idle":
+                code, cwd = self._result
+                return Outcome("done", code, cwd)
+            now = time.monotonic()
+            last = max(self._last_output, started)
+            quiet = now - last
+            if now >= deadline:
+                return Outcome("running", reason="timeout", quiet_for=quiet)
+            if quiet >= limits.inactivity:
+                return Outcome("running", reason="inactive", quiet_for=quiet)
+            if quiet >= PROBE_AFTER and now >= probe_at:
+                if self._waiting_for_input():
+                    return Outcome(
+                        "running", waiting_for_input=True, reason="input", quiet_for=quiet
+                    )
+                probe_at = now + PROBE_AFTER
+            next_probe = max(last + PROBE_AFTER, probe_at)
+            wake = min(deadline, last + limits.inactivity, next_probe) - now
+            self._changed.clear()
+            await wait_event(self._changed, wake)
+
+    def _waiting_for_input(self) -> bool:
+        try:
+            pgid = os.tcgetpgrp(self._master)
+        except OSError:
+            return False
+        return reading_terminal(pgid, self.tty, polling_counts=not self._ends_line)
+
+    # -- ending -------------------------------------------------------------------------
+
+    def kill_now(self) -> list[int]:
+        """Kill the shell and everything it started, synchronously (also at interpreter exit)."""
+        return kill_tree(self.pid, self.tag, pgid=self.pid)
+
+    def _dispose(self) -> list[int]:
+        """Stop reading, kill everything, release the descriptors (synchronous part)."""
+        if self._closed:
+            return []
+        self._closed = True
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(self._master)
+        killed = [p for p in self.kill_now() if p != self.pid]
+        if self._watcher is not None:
+            self._watcher.cancel()
+        for fd in (self._master, self._slave, self._pipe):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.state = "dead"
+        return killed
+
+    async def close(self) -> list[int]:
+        """Kill the shell and every process it started; returns the pids killed."""
+        killed = self._dispose()
+        with contextlib.suppress(TimeoutError, ProcessLookupError):
+            await asyncio.wait_for(self.proc.wait(), 5.0)
+        if self._watcher is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._watcher
+        return killed
+
+
+def _configure_terminal(fd: int) -> None:
+    attrs = termios.tcgetattr(fd)
+    attrs[3] &= ~(termios.ECHO | termios.ECHONL)
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    with contextlib.suppress(OSError):
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))

@@ -1,0 +1,97 @@
+"""Seed 000 `<get_value key reason note>`: ask the user for a secret.
+
+The request goes to the front end (`ToolContext.ask_value`: the terminal for the CLI,
+the editor for the language server), which asks the user without showing the model
+anything. The value goes into the session's vault (and into the store, with its note,
+when the user chooses to save it). The model only learns that `$KARYI{KEY}` now works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from karyi.secrets.request import ValueRequest
+from karyi.secrets.store import SecretStoreError
+from karyi.secrets.substitute import NAME
+from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.tools.errors import ErrorCode, ToolFailure
+
+
+class GetValue(Tool):
+    """Asks the user for a secret value, usable afterwards as `$KARYI{KEY}`."""
+
+    name = "get_value"
+    display_name = "Ask for a secret"
+    description = (
+        "Ask the user for a secret (a token, a password) that a later call needs. The user "
+        "types it where you cannot see it; from your next turn on, write $KARYI{KEY} in any "
+        "parameter of any tool and it is replaced by the value when the tool runs (tool "
+        "output shows $KARYI{KEY} instead of the value). Never ask for a secret in plain text."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "key": {
+                "type": "string",
+                "pattern": NAME.pattern,
+                "description": "the variable's name, e.g. GITHUB_TOKEN",
+            },
+            "reason": {"type": "string", "minLength": 1, "description": "why it is needed"},
+            "note": {"type": "string", "description": "a note to store with it if saved"},
+        },
+        "required": ["key", "reason"],
+        "additionalProperties": False,
+    }
+    example = {
+        "key": "NPM_TOKEN",
+        "reason": "npm needs it to publish the package",
+        "note": "token for publishing karyi-agent",
+    }
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Ask the user for {params.get('key')}: {params.get('reason')}"
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """One question to the user at a time."""
+        return frozenset(["user:prompt"])
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Ask, store, and tell the model only the placeholder."""
+        key = str(params["key"])
+        vault = ctx.secrets
+        if vault is None or ctx.ask_value is None:
+            raise ToolFailure(
+                ErrorCode.TOOL_ERROR,
+                f"nobody can be asked for {key} here (no interactive user); the user can store "
+                f"it with `karyi var set {key}`, then $KARYI{{{key}}} works",
+            )
+        exists = vault.exists(key)
+        request = ValueRequest(
+            key,
+            str(params["reason"]),
+            str(params.get("note", "")),
+            exists=exists,
+            session_id=ctx.session_id,
+        )
+        answer = await ctx.ask_value(request)
+        if answer is None:
+            raise ToolFailure(ErrorCode.REJECTED, f"the user did not provide {key}")
+        if not answer.value and not exists:
+            raise ToolFailure(ErrorCode.REJECTED, f"the user gave an empty value for {key}")
+        kept = "kept the value already stored"
+        if answer.value:
+            vault.remember(key, answer.value)
+            kept = "for this session only"
+            if answer.save:
+                try:
+                    where = vault.save(key, answer.value, answer.note or request.note)
+                    kept = f"saved for later sessions ({where})"
+                except SecretStoreError as exc:
+                    kept = f"for this session only (saving failed: {exc})"
+        text = (
+            f"$KARYI{{{key}}} is ready ({kept}). Write $KARYI{{{key}}} in a tool call "
+            "where the value is needed; it is replaced when the tool runs and never shown."
+        )
+        return ToolResult.ok(text, data={"key": key, "ready": True, "stored": kept})

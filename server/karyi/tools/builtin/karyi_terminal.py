@@ -1,0 +1,182 @@
+"""Seed 000's terminal tools: `command`, `input`, `ctrl`.
+
+All three act on the session's one persistent terminal (so they share the resource
+`pty:<session>` and run in the order written). `command` runs a script; when it is still
+running after the inactivity window, or waits for input, the result says so with status
+`running`, and `input` (text typed, C escapes interpreted, no newline added) and `ctrl`
+(a control key) act on it. `input` and `ctrl` are refused when nothing runs, so they can
+never type a command line into the shell itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from karyi.tools.base import Permission, Tool, ToolContext, ToolResult
+from karyi.tools.builtin.shell_common import CommandTool, shell_of, terminal_result
+from karyi.tools.errors import ErrorCode, ToolFailure
+
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|[ntr\\0ae])")
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "0": "\0", "a": "\a", "e": "\x1b"}
+_CTRL_PUNCT = {"@": 0, "[": 27, "\\": 28, "]": 29, "^": 30, "_": 31, "?": 127, " ": 0}
+_CTRL_FORM = re.compile(r"^(?:\^|ctrl[-+ ]?|c-)?(.)$", re.IGNORECASE)
+
+
+def unescape(text: str) -> str:
+    """C escapes `\\n \\t \\r \\\\ \\xNN \\0 \\a \\e` → characters; anything else stays."""
+
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code.startswith("x"):
+            return chr(int(code[1:], 16))
+        return _SIMPLE[code]
+
+    return _ESCAPE.sub(one, text)
+
+
+def control_byte(key: str) -> int | None:
+    """The byte Ctrl+`key` sends (`c` → 3); None when `key` names no control key."""
+    m = _CTRL_FORM.match(key.strip())
+    if not m:
+        return None
+    char = m.group(1)
+    if char.isascii() and char.isalpha():
+        return ord(char.upper()) - 64
+    return _CTRL_PUNCT.get(char)
+
+
+def _pty(ctx: ToolContext) -> frozenset[str]:
+    return frozenset([f"pty:{ctx.session_id}"])
+
+
+class Command(CommandTool):
+    """Seed 000 `<command>`: a script in the session's persistent terminal."""
+
+    name = "command"
+    display_name = "Terminal command"
+    description = (
+        "Run a shell script in the session's persistent terminal (bash on a pty): the "
+        "working directory, exported variables and functions persist between commands. "
+        "Returns the output, exit code and working directory. A command still running "
+        "after a few seconds without output, or waiting for input, returns what it printed "
+        "so far with status `running`: answer with `input`, stop it with `ctrl`, or send an "
+        "empty command to keep waiting. Long output is cut in the middle; the full output "
+        "is kept in a file whose path the result gives."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "command": {"type": "string", "description": "the script (one or more lines)"},
+            "timeout": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 3600,
+                "description": "seconds to wait at most before returning `running` "
+                "(default: settings shell.timeoutSeconds)",
+            },
+        },
+        "required": ["command"],
+        "additionalProperties": False,
+    }
+    permission = Permission.CONFIRM
+    example = {"command": "npm install\nnpm run build"}
+    where = "the terminal"
+
+    def check(self, params: Mapping[str, Any]) -> str | None:
+        """No NUL: a script is text."""
+        return "command: cannot contain NUL" if "\0" in params["command"] else None
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The session's terminal."""
+        return _pty(ctx)
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Run the script and report."""
+        shell = shell_of(ctx)
+        result = await shell.command(
+            ctx.session_id,
+            str(params["command"]),
+            max_seconds=params.get("timeout"),
+            mirror=ctx.on_output,
+        )
+        return terminal_result(result, ctx.settings.shell_inactivity)
+
+
+class Input(Tool):
+    """Seed 000 `<input>`: text typed to the running command."""
+
+    name = "input"
+    display_name = "Terminal input"
+    description = (
+        "Type text to the command running in the terminal (a prompt, `read`, an "
+        "interpreter). C escapes are interpreted: \\n (Enter), \\t, \\r, \\\\, \\xNN; no "
+        "newline is added, so end with \\n to press Enter. Refused when nothing runs."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {"text": {"type": "string", "description": "what to type"}},
+        "required": ["text"],
+        "additionalProperties": False,
+    }
+    example = {"text": "y\\n"}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Type {params.get('text', '')!r} in the terminal"
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The session's terminal."""
+        return _pty(ctx)
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Type, then report what the command printed."""
+        data = unescape(str(params["text"])).encode("utf-8")
+        if not data:
+            raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, "text: nothing to type")
+        result = await shell_of(ctx).send(ctx.session_id, data, mirror=ctx.on_output)
+        return terminal_result(result, ctx.settings.shell_inactivity)
+
+
+class Ctrl(Tool):
+    """Seed 000 `<ctrl>`: a control key sent to the running command."""
+
+    name = "ctrl"
+    display_name = "Terminal control key"
+    description = (
+        "Send a control key to the command running in the terminal: a letter "
+        "(case-insensitive; `c` interrupts, `d` ends input, `z` suspends) or one of "
+        "@ [ \\ ] ^ _ ?. Refused when nothing runs."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {"key": {"type": "string", "description": "the key, e.g. c"}},
+        "required": ["key"],
+        "additionalProperties": False,
+    }
+    example = {"key": "c"}
+
+    def check(self, params: Mapping[str, Any]) -> str | None:
+        """The key must name a control key."""
+        if control_byte(str(params["key"])) is None:
+            return (
+                f"key: {params['key']!r} is not a control key; expected one letter (a-z, "
+                "any case) or one of @ [ \\ ] ^ _ ?"
+            )
+        return None
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Press Ctrl+{str(params.get('key', '')).strip().upper()} in the terminal"
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The session's terminal."""
+        return _pty(ctx)
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Send the key, then report."""
+        byte = control_byte(str(params["key"]))
+        assert byte is not None
+        result = await shell_of(ctx).send(ctx.session_id, bytes([byte]), mirror=ctx.on_output)
+        return terminal_result(result, ctx.settings.shell_inactivity)

@@ -1,0 +1,208 @@
+"""One-shot command tools: seed 001 `run_command`, seed 003 `shell`, seed 004 `shell`.
+
+Each runs its command alone (`ShellManager.oneshot`: new process group, stdin closed,
+overall and idle limits, everything it started killed when it ends) with the session's
+environment. Each keeps its seed's parameters and result shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from karyi.shell.manager import OneShotResult
+from karyi.tools.base import Permission, PermissionVerdict, ToolContext, ToolResult
+from karyi.tools.builtin.shell_common import (
+    CommandTool,
+    oneshot_failure,
+    oneshot_summary,
+    shell_of,
+)
+from karyi.tools.errors import ErrorCode, ToolFailure
+
+_DISABLED = "shell is disabled on this server (settings gateway.enableShell is false)"
+_COMMAND = {"type": "string", "minLength": 1, "description": "the command line (bash)"}
+
+
+def _env(ctx: ToolContext) -> frozenset[str]:
+    return frozenset([f"env:{ctx.session_id}"])
+
+
+def _directory(ctx: ToolContext, raw: object, param: str) -> Path | None:
+    """A working directory through the path policy; None means the workspace root."""
+    if raw is None or raw == "":
+        return None
+    path = ctx.workspace.resolve(raw, param=param)
+    if not path.is_dir():
+        what = "does not exist" if not path.exists() else "is not a directory"
+        raise ToolFailure(ErrorCode.NOT_FOUND, f"{param}: {raw!r} {what}")
+    return path
+
+
+async def _run(
+    ctx: ToolContext, command: str, cwd: Path | None, limit: float | None = None
+) -> tuple[OneShotResult, str]:
+    result = await shell_of(ctx).oneshot(
+        ctx.session_id, command, cwd=cwd, max_seconds=limit, mirror=ctx.on_output
+    )
+    summary = oneshot_summary(
+        result, limit or ctx.settings.shell_timeout, ctx.settings.shell_oneshot_idle
+    )
+    return result, summary
+
+
+class RunCommand(CommandTool):
+    """Seed 001 `run_command(command)`: the result string is the output and exit status."""
+
+    name = "run_command"
+    display_name = "Run command"
+    description = (
+        "Run a shell command in the workspace (bash, stdin closed, no interaction) and return "
+        "its output (stdout and stderr together) and exit code. Background processes are "
+        "stopped when the command ends. Long output is cut in the middle; the full output is "
+        "kept in a file whose path the result gives."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {"command": _COMMAND},
+        "required": ["command"],
+        "additionalProperties": False,
+    }
+    permission = Permission.CONFIRM
+    example = {"command": "ls -la"}
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The session's environment (ordered after set_env_variable)."""
+        return _env(ctx)
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Output, then `[exit code N]`."""
+        result, summary = await _run(ctx, str(params["command"]), None)
+        text = f"{result.output.text.rstrip()}\n[{summary}]".lstrip("\n")
+        return oneshot_failure(result, text, data=text) or ToolResult.ok(
+            text, data=text, exit_code=result.outcome.exit_code
+        )
+
+
+class ShellV(CommandTool):
+    """Seed 003 (Gemini CLI) `shell(command, description?, directory?)`."""
+
+    name = "shell"
+    display_name = "Shell"
+    description = (
+        "Execute a bash command (`bash -c <command>`) in the project. The command runs "
+        "without input (stdin closed); background processes it starts are stopped when it "
+        "ends. Returns: Command, Directory, Output (stdout and stderr together), Error, Exit "
+        "Code, Signal, Background PIDs, Process Group PGID."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "command": _COMMAND,
+            "description": {
+                "type": "string",
+                "description": "a short description of the command for the user",
+            },
+            "directory": {
+                "type": "string",
+                "description": "directory to run in, relative to the project root (default: root)",
+            },
+        },
+        "required": ["command"],
+        "additionalProperties": False,
+    }
+    permission = Permission.CONFIRM
+    example = {"command": "npm test", "description": "Run the test suite"}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """The model's own description when given."""
+        said = params.get("description")
+        return f"{said} (`{params.get('command')}`)" if said else super().describe(params)
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The session's environment (ordered after environment changes)."""
+        return _env(ctx)
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Gemini CLI's shell result layout."""
+        directory = _directory(ctx, params.get("directory"), "directory")
+        result, summary = await _run(ctx, str(params["command"]), directory)
+        o = result.outcome
+        error = summary if o.timed_out or o.signal else "(none)"
+        stopped = ", ".join(map(str, o.stopped))
+        background = f"{stopped} (stopped when the command ended)" if stopped else "(none)"
+        lines = [
+            f"Command: {params['command']}",
+            f"Directory: {params.get('directory') or '(root)'}",
+            f"Output: {result.output.text.rstrip() or '(empty)'}",
+            f"Error: {error}",
+            f"Exit Code: {o.exit_code if o.exit_code is not None else '(none)'}",
+            f"Signal: {o.signal or '(none)'}",
+            f"Background PIDs: {background}",
+            "Process Group PGID: (ended)",
+        ]
+        text = "\n".join(lines)
+        display = result.output.text.rstrip() or f"Command finished: {summary}"
+        return oneshot_failure(result, text) or ToolResult.ok(
+            text, display=display, exit_code=o.exit_code
+        )
+
+
+class GatewayShell(CommandTool):
+    """Seed 004 `shell(command, cwd?, timeout_seconds?)`, disabled unless enabled."""
+
+    name = "shell"
+    display_name = "Shell"
+    description = (
+        "Run a shell command (high risk: use only when the file tools cannot do the job). "
+        "stdin is closed; `cwd` is relative to the repository; the command is killed after "
+        "`timeout_seconds`."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "command": _COMMAND,
+            "cwd": {"type": "string", "description": "working directory (default: the root)"},
+            "timeout_seconds": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 3600,
+                "description": "time limit in seconds (default: settings shell.timeoutSeconds)",
+            },
+        },
+        "required": ["command"],
+        "additionalProperties": False,
+    }
+    permission = Permission.CONFIRM
+    example = {"command": "pwd", "cwd": "apps/gateway", "timeout_seconds": 20}
+
+    def permission_for(
+        self, params: Mapping[str, Any], ctx: ToolContext
+    ) -> PermissionVerdict | None:
+        """Refused outright while the server has the shell disabled; else the rules."""
+        if not ctx.settings.gateway_shell:
+            return PermissionVerdict(Permission.DENY, _DISABLED)
+        return super().permission_for(params, ctx)
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """The session's environment."""
+        return _env(ctx)
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """`{"ok", "command", "exit_code", "output", "text"}`."""
+        if not ctx.settings.gateway_shell:
+            raise ToolFailure(ErrorCode.DISABLED, _DISABLED)
+        cwd = _directory(ctx, params.get("cwd"), "cwd")
+        command = str(params["command"])
+        result, summary = await _run(ctx, command, cwd, params.get("timeout_seconds"))
+        output = result.output.text
+        text = f"{output.rstrip()}\n[{summary}]".lstrip("\n")
+        shape = {
+            "ok": result.outcome.timed_out is None,
+            "command": command,
+            "exit_code": result.outcome.exit_code,
+            "output": output,
+            "text": text,
+        }
+        return oneshot_failure(result, text, data=shape) or ToolResult.ok(text, data=shape)

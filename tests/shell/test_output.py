@@ -1,0 +1,66 @@
+"""Output for the model: clean text, cut head + tail, the whole in a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from karyi.secrets.redact import Redactor
+from karyi.shell.output import OutputLog, TextDecoder, collapse_cr, strip_ansi
+
+
+def test_escape_sequences_and_controls_are_stripped() -> None:
+    text = "\x1b[1;31merror\x1b[0m \x1b]0;title\x07done\x07\x1b(B\x1b=ok\ttab"
+    assert strip_ansi(text) == "error doneok\ttab"
+
+
+def test_the_decoder_holds_cut_sequences_and_characters() -> None:
+    d = TextDecoder()
+    pieces = [b"\x1b[3", b"2mgreen\x1b", b"[0m caf\xc3", b"\xa9\r\n"]
+    assert "".join(d.feed(p) for p in pieces) == "green café\n"
+
+
+def test_carriage_returns_keep_the_last_form_of_a_line() -> None:
+    assert collapse_cr("10%\r50%\r100%\ndone\r\n") == "100%\ndone\n"
+
+
+def test_small_output_is_whole_and_no_file_is_written(tmp_path: Path) -> None:
+    log = OutputLog(tmp_path / "out.log", 100)
+    log.feed("hello\n")
+    report = log.take()
+    log.close()
+    assert (report.text, report.omitted_chars, report.path) == ("hello\n", 0, None)
+    assert not (tmp_path / "out.log").exists()
+
+
+def test_large_output_is_cut_at_line_ends_and_kept_in_full(tmp_path: Path) -> None:
+    log = OutputLog(tmp_path / "out.log", 400, shown="out.log")
+    lines = [f"line {i:05d}" for i in range(10_000)]
+    for line in lines:
+        log.feed(line + "\n")
+    report = log.take()
+    log.close()
+    head = report.text.partition("[... ")[0]
+    tail = report.text.rpartition("...]\n")[2]
+    shown = head.splitlines() + tail.splitlines()
+    assert shown[:3] == lines[:3] and shown[-3:] == lines[-3:]
+    assert report.omitted_lines == 10_000 - len(shown)
+    assert report.omitted_chars == sum(len(x) + 1 for x in lines) - len(head) - len(tail)
+    assert "omitted; the full output is in out.log ...]" in report.text
+    assert (tmp_path / "out.log").read_text().splitlines() == lines
+
+
+def test_each_report_shows_what_came_since_the_last(tmp_path: Path) -> None:
+    log = OutputLog(tmp_path / "out.log", 100)
+    log.feed("first\n")
+    assert log.take().text == "first\n"
+    log.feed("second\n")
+    assert log.take().text == "second\n"
+
+
+def test_the_file_is_redacted_even_across_pieces(tmp_path: Path) -> None:
+    redactor = Redactor({"PW": "correct-horse-battery"})
+    log = OutputLog(tmp_path / "out.log", 50, redactor)
+    for piece in ["x" * 60, "pass=correct-hor", "se-battery\n", "end\n"]:
+        log.feed(piece)
+    log.close()
+    assert (tmp_path / "out.log").read_text() == "x" * 60 + "pass=$KARYI{PW}\nend\n"
