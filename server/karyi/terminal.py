@@ -36,9 +36,11 @@ from karyi.secrets.request import ValueAnswer, ValueRequest
 PREVIEW_LINES = 4
 
 
-def _preview(text: str) -> str:
+def _preview(text: str, width: int = 160) -> str:
     lines = [line for line in text.strip().splitlines() if line.strip()]
-    shown = lines[:PREVIEW_LINES]
+    shown = [
+        line if len(line) <= width else line[: width - 1] + "…" for line in lines[:PREVIEW_LINES]
+    ]
     if len(lines) > PREVIEW_LINES:
         shown.append(f"… {len(lines) - PREVIEW_LINES} more line(s)")
     return "\n".join(shown)
@@ -92,6 +94,8 @@ class TerminalView:
         return None
 
     def _text(self, event: TextDelta) -> None:
+        if self._at_line_start and not event.text.strip():
+            return  # blank text between tool calls only makes gaps
         if event.channel != self._channel:
             self._break_line()
             self._channel = event.channel
