@@ -16,7 +16,6 @@ from typing import Any
 
 from karyi.protocol.base import Dialect, StreamParser, no_schemas
 from karyi.protocol.calls import (
-    DUPLICATE_ID,
     MALFORMED,
     CallOutcome,
     CallReady,
@@ -143,8 +142,13 @@ class NativeParser(StreamParser):
                 error = f"{p.name}: arguments are not valid JSON ({exc})"
             if error is None and not isinstance(params, dict):
                 error = f"{p.name}: arguments must be a JSON object, got {type(params).__name__}"
-        if error is None and call_id in self.state.used_ids:
-            error, code = f"call id {call_id!r} was already used in this session", DUPLICATE_ID
+        if call_id in self.state.used_ids:
+            # The provider, not the model, chose this id (some servers number calls
+            # per reply): give the call a fresh one; its result will carry the same.
+            n = 2
+            while f"{call_id}~{n}" in self.state.used_ids:
+                n += 1
+            call_id = f"{call_id}~{n}"
         self.state.used_ids.add(call_id)
         call = ToolCall(
             index=index,

@@ -107,6 +107,7 @@ class Command(CommandTool):
 class Input(Tool):
     """Seed 000 `<input>`: text typed to the running command."""
 
+    changes_files = True  # an answer to "overwrite? (y/n)" changes files
     name = "input"
     display_name = "Terminal input"
     description = (

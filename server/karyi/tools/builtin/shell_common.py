@@ -25,6 +25,7 @@ def shell_of(ctx: ToolContext) -> ShellManager:
 class CommandTool(Tool):
     """Base of tools whose `command` parameter is a shell line: rules and approval."""
 
+    changes_files = True  # a command may change anything: a checkpoint is taken first
     where = "a new shell"
 
     def permission_for(

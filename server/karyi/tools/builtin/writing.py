@@ -19,6 +19,7 @@ class MutatingTool(Tool):
     """A tool that changes files: `confirm` by default, with a diff to approve."""
 
     permission = Permission.CONFIRM
+    changes_files = True
     path_params: ClassVar[tuple[str, ...]] = ()
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
