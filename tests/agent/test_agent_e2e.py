@@ -334,7 +334,7 @@ async def test_bad_key_ends_the_turn_clearly_and_keeps_the_session(
     result = await agent.run("hi")
     assert result.stop_reason == "error"
     error = next(e.to_dict() for e in r.events if e.kind == "error")
-    assert error["error_kind"] == "auth" and "invalid api key" in error["message"]
+    assert error["errorKind"] == "auth" and "invalid api key" in error["message"]
     fake_llm.script(Reply(text="Back."))
     assert (await agent.run("again")).final_answer == "Back."
 

@@ -202,7 +202,7 @@ async def test_provider_failure_before_output_ends_the_turn_cleanly(ctx: ToolCon
     result = await h.agent.run("hi")
     assert result.stop_reason == "error"
     error = next(e.to_dict() for e in h.events if e.kind == "error")
-    assert (error["error_kind"], error["message"]) == ("auth", "401: bad key")
+    assert (error["errorKind"], error["message"]) == ("auth", "401: bad key")
     assert [m.role for m in h.store.messages(h.conv.id)] == ["user"]
 
 

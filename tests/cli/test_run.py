@@ -54,8 +54,8 @@ def test_json_events_and_continuing_a_session(ws_root: Path, tmp_path: Path) -> 
     proc = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "--json", "hi"])
     events = [json.loads(line) for line in proc.stdout.splitlines()]
     assert events[0]["type"] == "turnStarted"
-    assert events[-1]["type"] == "turnFinished" and events[-1]["final_answer"] == "First."
-    sid = events[0]["session_id"]
+    assert events[-1]["type"] == "turnFinished" and events[-1]["finalAnswer"] == "First."
+    sid = events[0]["sessionId"]
     s2 = script(tmp_path, [{"expect": "again", "text": "Second."}])
     again = run(
         [
@@ -70,7 +70,7 @@ def test_json_events_and_continuing_a_session(ws_root: Path, tmp_path: Path) -> 
             "again",
         ]
     )
-    assert json.loads(again.stdout.splitlines()[-1])["final_answer"] == "Second."
+    assert json.loads(again.stdout.splitlines()[-1])["finalAnswer"] == "Second."
     missing = run(
         ["run", "--workspace", str(ws_root), "--model", f"script:{s2}", "--session", "nope", "x"]
     )

@@ -39,16 +39,23 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def camel(name: str) -> str:
+    """`final_answer` -> `finalAnswer`: event fields in JSON follow LSP's casing."""
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
 class Event:
     """Base of all agent events."""
 
     kind: str = "event"
 
     def to_dict(self) -> dict[str, Any]:
-        """`{"type": kind, ...fields}` with nested calls and results in their JSON form."""
+        """`{"type": kind, ...fields}`: event fields in camelCase; nested calls and tool
+        results in their own JSON forms (a result is `ToolResult.to_dict()`)."""
         body = _jsonable(self)
         assert isinstance(body, dict)
-        return {"type": self.kind, **body}
+        return {"type": self.kind, **{camel(k): v for k, v in body.items()}}
 
 
 @dataclass(frozen=True)
