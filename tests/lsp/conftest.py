@@ -116,6 +116,7 @@ class FakeEditor:
         self.docs: dict[str, tuple[int, str]] = {}
         self.applied: list[dict[str, Any]] = []
         self.refused = 0
+        self.interfere: str | None = None  # text the user "types" as the next edit arrives
 
         @client.feature(types.WORKSPACE_APPLY_EDIT)
         def apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
@@ -126,6 +127,9 @@ class FakeEditor:
             ]
             for change in changes:
                 uri = change["textDocument"]["uri"]
+                if self.interfere is not None:
+                    typed, self.interfere = self.interfere, None
+                    self.type(uri, typed)
                 version, text = self.docs[uri]
                 if change["textDocument"]["version"] not in (None, version):
                     self.refused += 1

@@ -149,6 +149,25 @@ async def test_typing_after_the_proposal_is_kept(
     assert ed.applied[0]["edit"]["documentChanges"][0]["textDocument"]["version"] == 2
 
 
+async def test_typing_during_apply_is_rebased(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    ed.interfere = TWO_HUNKS + "\n# typed while the edit was on its way\n"
+    await request(
+        client,
+        "karyi/confirmTool",
+        {"sessionId": sid(client), "toolCallId": awaiting["call"]["id"], "outcome": "allowOnce"},
+    )
+    await chat
+    assert ed.refused == 1  # the first applyEdit was for a stale version
+    expected = (
+        TWO_HUNKS.replace("return 1", "return 10").replace("return 2", "return 20")
+        + "\n# typed while the edit was on its way\n"
+    )
+    assert ed.text(uri) == expected and (ws_root / "calc.py").read_text() == expected
+
+
 async def test_overlapping_typing_refuses_the_edit(
     lsp: Start, fake_llm: FakeModelServer, ws_root: Path
 ) -> None:
