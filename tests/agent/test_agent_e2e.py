@@ -21,21 +21,12 @@ from karyi.agent.runtime import Runtime
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings
 from tests.support.fake_model_server import FakeModelServer
+from tests.support.procs import running
 from tests.support.replies import Call, Fault, Reply
 
 
 async def _no_wait(_seconds: float) -> None:
     return None
-
-
-def running(pid: int) -> bool:
-    """True while `pid` exists and is not a zombie (a dead child nobody reaped yet; in
-    containers PID 1 often does not reap)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 class Rig:

@@ -151,10 +151,11 @@ class Agent:
         try:
             return await self._task
         except asyncio.CancelledError:
+            result = self._finish(turn_id, "cancelled", None, 0)  # said and stored either way
             task = asyncio.current_task()
             if task is not None and task.cancelling():
                 raise
-            return self._finish(turn_id, "cancelled", None, 0)
+            return result
 
     # -- the turn ------------------------------------------------------------------------
 

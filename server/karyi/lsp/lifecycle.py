@@ -98,6 +98,11 @@ async def refresh_configuration(ls: KaryiServer, pushed: Any = None) -> None:
         editor = pushed.get("karyi", pushed)
     if not isinstance(editor, dict) or not editor:
         return
+    initial = ls.init_options.get("settings")
+    if isinstance(initial, dict):  # the pulled section overlays what initialize gave
+        editor = {**initial, **editor}
     root = host.runtime.workspace.root
     extra = [Path(r) for r in host.runtime.settings.allowed_roots]
-    host.apply_settings(_settings(ls, root, editor, extra))
+    settings = _settings(ls, root, editor, extra)
+    host.apply_settings(settings)
+    ls.log(f"karyi: settings applied (model {settings.model}, dialect {settings.dialect})")
