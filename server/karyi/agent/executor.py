@@ -155,7 +155,7 @@ class CallBatch:
 
     def submit(self, call: ToolCall) -> asyncio.Task[Executed]:
         """Check `call` now and schedule it; returns the task that yields its result."""
-        ctx = dataclasses.replace(self.ctx, call_id=call.id)
+        ctx = dataclasses.replace(self.ctx, call_id=call.id, emit=self.emit)
         tool, failure = self._check(call)
         keys: frozenset[str] = frozenset()
         gate: Gate | None = None

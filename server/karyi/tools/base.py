@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from karyi.secrets.vault import Vault
     from karyi.settings import Settings
     from karyi.shell.manager import ShellManager
+    from karyi.tools.services import ArtifactBook, SubagentRunner
     from karyi.workspace.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,9 @@ class ToolContext:
     `shell` runs commands (one terminal per session); `secrets` resolves `$KARYI{NAME}`
     and redacts results; `ask_value` is how a front end asks its user for a secret
     (None when it cannot). Front ends create them and close the shell manager at exit.
+    `emit` publishes an event (an `agent.events.Event`) on the stream of the turn the
+    call belongs to (the executor sets it per call); `subagents` and `artifacts` are the
+    agent-layer services of `tools.services` (None where there is no agent).
     """
 
     workspace: Workspace
@@ -150,6 +154,9 @@ class ToolContext:
     shell: ShellManager | None = None
     secrets: Vault | None = None
     ask_value: Callable[[ValueRequest], Awaitable[ValueAnswer | None]] | None = None
+    emit: Callable[[Any], None] | None = None
+    subagents: SubagentRunner | None = None
+    artifacts: ArtifactBook | None = None
 
 
 class Tool(ABC):
