@@ -56,8 +56,12 @@ class Verdict:
 
     def about(self, host: str, ip: IP) -> str:
         """The refusal as a sentence about `host` (a name or the address itself)."""
-        if host.strip("[]") == str(ip):
-            return f"{ip} is {self.reason}"
+        try:
+            literal = ipaddress.ip_address(host.strip("[]")) == ip
+        except ValueError:
+            literal = False
+        if literal:
+            return f"{host.strip('[]')} is {self.reason}"
         return f"{host} resolves to {ip}, {self.reason}"
 
 
