@@ -9,6 +9,7 @@ recorded in `server.requests`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -115,8 +116,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._stall(web)
         self._send(status, headers, body)
 
-    do_GET = _serve
-    do_POST = _serve
+    def do_GET(self) -> None:
+        self._serve()
+
+    def do_POST(self) -> None:
+        self._serve()
 
     def _send(self, status: int, headers: dict[str, str], body: bytes) -> None:
         self.send_response(status)
@@ -124,10 +128,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.send_header("content-length", str(len(body)))
         self.end_headers()
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
 
     def _stall(self, web: WebServer) -> None:
         self.send_response(200)
