@@ -229,7 +229,9 @@ class ServerConnection:
         if task is None:
             return
         self._stop.set()
-        done, _ = await asyncio.wait({task}, timeout=STOP_GRACE)
+        # A connection still starting does not watch the stop event: cancel it at once.
+        grace = STOP_GRACE if self._client is not None else 0
+        done, _ = await asyncio.wait({task}, timeout=grace) if grace else (set(), set())
         if not done:
             task.cancel()
             with contextlib.suppress(BaseException):
