@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -121,7 +122,7 @@ async def test_a_failing_call_is_reported_to_the_model(tmp_path: Path, ws_root: 
 async def test_a_discovery_command_that_prints_garbage(
     tmp_path: Path, ws_root: Path, decls: str, message: str
 ) -> None:
-    with pytest.raises(DiscoveryError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(DiscoveryError, match=re.escape(message)):
         await discover(settings_for(tmp_path, decls), ws_root, set())
 
 

@@ -3,6 +3,7 @@ SDK's MCPServer, formerly FastMCP) over stdio and over streamable HTTP."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -287,14 +288,7 @@ def test_names_are_sanitised_and_capped() -> None:
     ],
 )
 def test_bad_server_entries(entry: dict[str, Any], message: str) -> None:
-    with pytest.raises(
-        ConfigError,
-        match=message.replace("(", r"\(")
-        .replace(")", r"\)")
-        .replace("$", r"\$")
-        .replace("{", r"\{")
-        .replace("}", r"\}"),
-    ):
+    with pytest.raises(ConfigError, match=re.escape(message)):
         parse_server("s", entry, root=Path("/"), lookup=lambda _n: None, env={})
 
 
