@@ -23,7 +23,7 @@ async def _status(root: Path, as_json: bool) -> int:
         print(f"karyi: warning: {warning}", file=sys.stderr)
     runtime = Runtime.open(root, settings)
     try:
-        tools, warnings = await runtime.extra_tools()
+        _tools, warnings = await runtime.extra_tools()
         servers = runtime.mcp.status()
         discovered = list(runtime.registry.profile("discovered"))
     finally:
