@@ -22,6 +22,7 @@ from karyi.agent.events import EventStream
 from karyi.agent.executor import Approver, Executed, approve_all, run_calls
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
+from karyi.cli_mcp import add_parser as add_mcp_parser
 from karyi.cli_var import add_parser as add_var_parser
 from karyi.llm.base import ProviderError
 from karyi.protocol import DIALECTS, get_dialect
@@ -318,6 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print function declarations as JSON")
     p.set_defaults(func=cmd_tools)
     add_var_parser(sub)
+    add_mcp_parser(sub)
     return top
 
 

@@ -6,7 +6,11 @@ source, the key and what was expected, and the lower layer's value stays in forc
 The workspace file comes with the repository, so it may only tighten: it cannot set a
 tool to `auto`, allow commands, or add allowed roots (a cloned repository must not be
 able to free the agent), nor set `baseUrl` or `apiKeyEnv` (it must not be able to send
-the user's API key, or any other variable, to a server of its choosing).
+the user's API key, or any other variable, to a server of its choosing). Nor may it make
+Karyi run programs or reach addresses of its choosing: `tools.discoveryCommand`,
+`tools.callCommand`, `mcpServers`, `web.search` and `web.allowPrivate` from a workspace
+file are ignored (with a warning) unless the user lists the workspace in their own
+`trustedWorkspaces`.
 Settings are loaded once and passed down; nothing reads them from a global.
 """
 
@@ -53,6 +57,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
                 "profile": {"type": "string"},
                 "tools": {"type": "array", "items": {"type": "string"}},
                 "maxSteps": {"type": "integer", "minimum": 1},
+                "enabled": {"type": "boolean"},
             },
             "additionalProperties": False,
         },
@@ -69,12 +74,41 @@ SCHEMA: dict[str, dict[str, Any]] = {
         },
         "additionalProperties": False,
     },
-    "mcpServers": {"type": "object", "additionalProperties": {"type": "object"}},
+    "mcpServers": {
+        "type": "object",
+        "additionalProperties": {"type": "object"},
+        "description": "servers checked one by one when they start (see tools/mcp/config.py)",
+    },
     "tools": {
         "type": "object",
         "properties": {
             "discoveryCommand": {"type": ["string", "null"]},
             "callCommand": {"type": ["string", "null"]},
+            "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+        },
+        "additionalProperties": False,
+    },
+    "trustedWorkspaces": {"type": "array", "items": {"type": "string"}},
+    "web": {
+        "type": "object",
+        "properties": {
+            "search": {
+                "type": "object",
+                "properties": {
+                    "backend": {"type": "string", "enum": ["searxng", "bocha"]},
+                    "url": {"type": "string", "pattern": "^https?://"},
+                    "keyVariable": {"type": "string", "pattern": r"^[A-Za-z_][A-Za-z0-9_]*$"},
+                    "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+                },
+                "required": ["backend"],
+                "additionalProperties": False,
+            },
+            "allowPrivate": {"type": "boolean"},
+            "allowedHosts": {"type": "array", "items": {"type": "string"}},
+            "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+            "maxBytes": {"type": "integer", "minimum": 1024},
+            "maxRedirects": {"type": "integer", "minimum": 0, "maximum": 20},
+            "maxChars": {"type": "integer", "minimum": 1000},
         },
         "additionalProperties": False,
     },
@@ -121,7 +155,16 @@ DEFAULTS: dict[str, Any] = {
     "agents": {},
     "permissions": {"tools": {}, "commands": {"allow": [], "deny": [], "confirm": []}},
     "mcpServers": {},
-    "tools": {"discoveryCommand": None, "callCommand": None},
+    "tools": {"discoveryCommand": None, "callCommand": None, "timeoutSeconds": 60},
+    "trustedWorkspaces": [],
+    "web": {
+        "allowPrivate": False,
+        "allowedHosts": [],
+        "timeoutSeconds": 30,
+        "maxBytes": 5_000_000,
+        "maxRedirects": 5,
+        "maxChars": 60_000,
+    },
     "allowedRoots": [],
     "maxSteps": 50,
     "shell": {
@@ -147,10 +190,25 @@ ENVIRONMENT = {
     "KARYI_PROFILE": "profile",
     "KARYI_MAX_STEPS": "maxSteps",
 }
-_USER_ONLY = ("allowedRoots", "baseUrl", "apiKeyEnv")
+_USER_ONLY = ("allowedRoots", "baseUrl", "apiKeyEnv", "trustedWorkspaces")
 _KEY_WHY = (
     "a workspace settings file may not choose where your API key is sent or which "
     "variable it is read from; set it in your user settings"
+)
+_RUNS_PROGRAMS = (
+    ("tools", "discoveryCommand"),
+    ("tools", "callCommand"),
+    ("mcpServers", None),
+    ("web", "search"),
+    ("web", "allowPrivate"),
+    ("web", "allowedHosts"),
+)
+"""Keys that make Karyi run a program or reach an address: user-chosen only, or from a
+workspace the user trusts."""
+_TRUST_WHY = (
+    "a workspace settings file may not choose programs for Karyi to run or addresses for "
+    "it to reach; set it in your user settings, or trust this workspace by adding its path "
+    "to trustedWorkspaces in your user settings"
 )
 _VALIDATORS = {key: ParamValidator(schema, noun="key") for key, schema in SCHEMA.items()}
 _JSONC = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.*?\*/', re.S)
@@ -260,6 +318,16 @@ class Settings:
         value = self.values["llm"].get("contextWindow")
         return int(value) if value else None
 
+    @property
+    def web(self) -> dict[str, Any]:
+        """The `web` settings: search backend, address policy and fetch limits."""
+        return dict(self.values["web"])
+
+    @property
+    def tools_timeout(self) -> float:
+        """Seconds a discovery or call command may run."""
+        return float(self.values["tools"].get("timeoutSeconds") or 60)
+
     def tool_permission(self, name: str) -> str | None:
         """The permission the user set for tool `name`, if any."""
         value = self.values["permissions"]["tools"].get(name)
@@ -316,15 +384,17 @@ def _nest(layer: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _tighten_only(
-    layer: dict[str, Any], source: str, warnings: list[SettingsWarning]
+    layer: dict[str, Any], source: str, warnings: list[SettingsWarning], *, trusted: bool
 ) -> dict[str, Any]:
     """A repository's own settings file may restrict the agent, never free it."""
     why = "a workspace settings file may only tighten permissions; set it in your user settings"
     for key in _USER_ONLY:
         if key in layer:
-            reason = why if key == "allowedRoots" else _KEY_WHY
+            reason = why if key in ("allowedRoots", "trustedWorkspaces") else _KEY_WHY
             warnings.append(SettingsWarning(source, key, f"ignored: {reason}"))
     layer = {k: v for k, v in layer.items() if k not in _USER_ONLY}
+    if not trusted:
+        _drop_program_keys(layer, source, warnings)
     perms = layer.get("permissions")
     if isinstance(perms, dict):
         tools = perms.get("tools")
@@ -342,6 +412,28 @@ def _tighten_only(
     return layer
 
 
+def _drop_program_keys(layer: dict[str, Any], source: str, warnings: list[SettingsWarning]) -> None:
+    """Remove the keys of `_RUNS_PROGRAMS` from an untrusted workspace layer."""
+    for key, sub in _RUNS_PROGRAMS:
+        value = layer.get(key)
+        if sub is None and key in layer:
+            del layer[key]
+        elif sub is not None and isinstance(value, dict) and sub in value:
+            if key == "web" and sub == "allowPrivate" and value[sub] is not True:
+                continue  # false only tightens
+            del value[sub]
+        else:
+            continue
+        name = key if sub is None else f"{key}.{sub}"
+        warnings.append(SettingsWarning(source, name, f"ignored: {_TRUST_WHY}"))
+
+
+def is_trusted(workspace: Path, trusted: list[str]) -> bool:
+    """Whether the user's `trustedWorkspaces` lists `workspace` (compared as real paths)."""
+    real = os.path.realpath(workspace)
+    return any(os.path.realpath(os.path.expanduser(p)) == real for p in trusted)
+
+
 def _check(
     layer: Mapping[str, Any],
     source: str,
@@ -349,11 +441,12 @@ def _check(
     warnings: list[SettingsWarning],
     *,
     untrusted: bool = False,
+    trusted: bool = False,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     nested = _nest(layer)
     if untrusted:
-        nested = _tighten_only(nested, source, warnings)
+        nested = _tighten_only(nested, source, warnings, trusted=trusted)
     for key, value in nested.items():
         if key not in SCHEMA:
             close = difflib.get_close_matches(key, list(SCHEMA), n=1)
@@ -365,7 +458,7 @@ def _check(
             for e in errors:
                 warnings.append(SettingsWarning(source, key, f"{e}; ignored"))
             continue
-        if key == "allowedRoots":
+        if key in ("allowedRoots", "trustedWorkspaces"):
             value = [str((base / os.path.expanduser(r)).resolve()) for r in value]
         out[key] = value
     return out
@@ -443,7 +536,8 @@ def load_settings(
         given = {k: v for k, v in flags.items() if v is not None}
         layers.append(("command line", given, cwd, False))
     for source, layer, base, untrusted in layers:
-        checked = _check(layer, source, base, warnings, untrusted=untrusted)
+        trusted = workspace is not None and is_trusted(workspace, values["trustedWorkspaces"])
+        checked = _check(layer, source, base, warnings, untrusted=untrusted, trusted=trusted)
         _merge(values, checked)
         sources.update(dict.fromkeys(checked, source))
     return Settings(values, tuple(warnings), sources)

@@ -22,6 +22,7 @@ from karyi.agent.events import (
     Event,
     Notice,
     StepStarted,
+    SubagentEvent,
     TextDelta,
     ToolDone,
     ToolOutput,
@@ -58,6 +59,9 @@ class TerminalView:
 
     def __call__(self, event: Event) -> None:
         """Render one event."""
+        if isinstance(event, SubagentEvent):
+            self._nested(event)
+            return
         if isinstance(event, TextDelta):
             self._text(event)
             return
@@ -115,6 +119,30 @@ class TerminalView:
                 self.out.file.flush()
             self._at_line_start = True
         self._channel = ""
+
+    def _nested(self, event: SubagentEvent) -> None:
+        """A subagent's calls and notices, indented under the call that runs it."""
+        inner, agent = event.event, event.agent
+        while isinstance(inner, SubagentEvent):
+            agent = f"{agent} › {inner.agent}"
+            inner = inner.event
+        if isinstance(inner, ToolQueued):
+            line = Text.assemble(("    ↳ ", "cyan"), (f"{agent}: ", "dim"), inner.description)
+        elif isinstance(inner, ToolDone):
+            ok = inner.result.success
+            code = "" if ok else f"  {inner.result.error.code if inner.result.error else 'error'}"
+            line = Text.assemble(
+                ("    ", ""),
+                ("✓ " if ok else "✗ ", "green" if ok else "red"),
+                (f"{agent}: {inner.call.name}", "dim"),
+                (code, "red"),
+            )
+        elif isinstance(inner, Notice | TurnError):
+            line = Text(f"    ↳ {agent}: {inner.message}", style="yellow")
+        else:
+            return
+        self._break_line()
+        self.err.print(line)
 
     def _done(self, event: ToolDone) -> None:
         r = event.result

@@ -243,6 +243,8 @@ def test_tools_prints_the_prompt_and_declarations(ws_root: Path) -> None:
         "edit",
         "read_many_files",
         "shell",
+        "web_fetch",
+        "web_search",
         "save_memory",
     ]
 

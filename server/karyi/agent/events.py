@@ -207,6 +207,29 @@ class TurnFinished(Event):
     steps: int = 0
 
 
+@dataclass(frozen=True)
+class SubagentEvent(Event):
+    """An event of a subagent, run by the parent's call `call_id`, on the parent's stream.
+
+    Call ids inside `event` are scoped by the parent call (`<callId>/<id>`), so they are
+    unique in the session and are what a front end answers a nested approval with.
+    """
+
+    kind = "subagent"
+    agent: str
+    call_id: str
+    event: Event
+
+    def to_dict(self) -> dict[str, Any]:
+        """`{"type": "subagent", "agent", "callId", "event": <the inner event's JSON>}`."""
+        return {
+            "type": self.kind,
+            "agent": self.agent,
+            "callId": self.call_id,
+            "event": self.event.to_dict(),
+        }
+
+
 Listener = Callable[[Event], None]
 
 

@@ -168,7 +168,9 @@ class CallBatch:
 
     def submit(self, call: ToolCall) -> asyncio.Task[Executed]:
         """Check `call` now and schedule it; returns the task that yields its result."""
-        ctx = dataclasses.replace(self.ctx, call_id=call.id, on_output=self._mirror(call))
+        ctx = dataclasses.replace(
+            self.ctx, call_id=call.id, on_output=self._mirror(call), emit=self.emit
+        )
         tool, failure = self._check(call)
         keys: frozenset[str] = frozenset()
         gate: Gate | None = None

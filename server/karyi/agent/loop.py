@@ -54,9 +54,12 @@ from karyi.protocol.base import Dialect, StreamParser
 from karyi.protocol.calls import CallReady, CallStarted, ParseEvent, ToolCall
 from karyi.protocol.calls import TextDelta as ParsedText
 from karyi.protocol.native import Native, NativeParser
-from karyi.tools.base import ToolContext
+from karyi.tools.base import Tool, ToolContext
 from karyi.tools.prompt import declarations
 from karyi.tools.registry import Toolkit
+
+ToolSource = Callable[[], Awaitable[tuple[list[Tool], list[str]]]]
+"""Tools that appear at run time (discovery, MCP servers) and warnings about them."""
 
 
 @dataclass
@@ -112,8 +115,12 @@ class Agent:
         memory: Callable[[], str] | None = None,
         changes: Callable[[str], list[str]] | None = None,
         permissions: PermissionMemory | None = None,
+        tool_source: ToolSource | None = None,
     ) -> None:
         self.spec = spec
+        self.tool_source = tool_source
+        self._base_toolkit = spec.toolkit
+        self._noticed: set[str] = set()
         self.provider = provider
         self.ctx = ctx
         self.conversation = conversation
@@ -163,6 +170,7 @@ class Agent:
         conv = self.conversation
         self._usage = [0, 0]
         self._facts = await asyncio.to_thread(workspace_facts, self.ctx.workspace)
+        await self._load_tools()
         self._system = ("", "")
         if conv.store is not None:
             conv.store.start_turn(conv.id, turn_id)
@@ -201,6 +209,20 @@ class Agent:
         )
         self.events.emit(TurnError("max_steps", message))
         return self._finish(turn_id, "max_steps", None, self.spec.max_steps)
+
+    async def _load_tools(self) -> None:
+        """Add the run-time tools to the toolkit; each warning about them is told once."""
+        if self.tool_source is None:
+            return
+        try:
+            tools, warnings = await self.tool_source()
+        except Exception as exc:  # the built-in tools still work without them
+            tools, warnings = [], [f"run-time tools unavailable: {type(exc).__name__}: {exc}"]
+        self.spec.toolkit = self._base_toolkit.extended(tools)
+        for warning in warnings:
+            if warning not in self._noticed:
+                self._noticed.add(warning)
+                self.events.emit(Notice("tools", warning))
 
     async def _step(
         self, turn_id: str, step: int

@@ -3,22 +3,34 @@
 The CLI, the LSP server and the gateway all need the same things: the workspace with
 its path policy, the tool registry, the session store, checkpoints, a provider, and
 agents built from them. They get them here, so a feature wired in once reaches all.
+
+The runtime also owns what agents share beyond one call: the artifacts of every session
+(in the session database), the subagents of settings `agents` (each agent gets a
+runner), and the tools found at run time, registered in the profiles `discovered`
+(settings `tools.discoveryCommand`) and `mcp` (settings `mcpServers`, through an
+`McpManager` started on the first turn and closed by `aclose`). Every agent's toolkit
+gets those tools at the start of each turn.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from karyi.agent.artifacts import ArtifactStore
 from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import EventStream
 from karyi.agent.executor import Approver
+from karyi.agent.localdir import local_dir
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.prompt import default_instructions
 from karyi.agent.sessions import SessionStore
+from karyi.agent.subagents import Subagents, definitions
 from karyi.llm.base import Provider
 from karyi.llm.factory import create_provider
 from karyi.protocol import get_dialect
@@ -28,9 +40,12 @@ from karyi.secrets.store import SecretStore
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
 from karyi.shell.manager import ShellManager
-from karyi.tools.base import ToolContext
+from karyi.tools.base import Tool, ToolContext
 from karyi.tools.builtin.memory import load_memory
-from karyi.tools.profiles import builtin_registry, default_toolkit
+from karyi.tools.builtin.subagent import configured
+from karyi.tools.discovery import DiscoveryError, discover
+from karyi.tools.mcp.manager import McpManager
+from karyi.tools.profiles import DYNAMIC_PROFILES, PROFILES, builtin_registry, default_toolkit
 from karyi.tools.registry import ToolRegistry
 from karyi.workspace.editor import Editor
 from karyi.workspace.paths import PathPolicy
@@ -51,6 +66,17 @@ class Runtime:
     """The front end's editor, which owns the files open in it (the language server)."""
     _store: SessionStore | None = None
     _shell: ShellManager | None = None
+    _artifacts: dict[bool, ArtifactStore] = field(default_factory=dict)
+    _mcp: McpManager | None = None
+    _retired: list[McpManager] = field(default_factory=list)
+    _discovery: list[str] | None = None
+    """Warnings of the last discovery; None until tools were discovered."""
+    _tools_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def __post_init__(self) -> None:
+        for profile in DYNAMIC_PROFILES:
+            self.registry.declare(profile)
+        self._register_subagent_tool()
 
     @classmethod
     def open(cls, root: Path, settings: Settings) -> Runtime:
@@ -72,9 +98,70 @@ class Runtime:
         return self._shell
 
     def apply(self, settings: Settings) -> None:
-        """Use new settings from now on (the workspace keeps its documents)."""
-        self.settings = settings
+        """Use new settings from now on (the workspace keeps its documents); changed
+        MCP servers or discovery commands are started again on the next turn."""
+        old, self.settings = self.settings, settings
         self.workspace.policy = PathPolicy.create(self.workspace.root, settings.allowed_roots)
+        self._register_subagent_tool()
+        if _changed(old, settings, "mcpServers") and self._mcp is not None:
+            self._retired.append(self._mcp)
+            self._mcp = None
+        if _changed(old, settings, "tools"):
+            self._discovery = None
+
+    def _register_subagent_tool(self) -> None:
+        agents = {n: d.description for n, d in definitions(self.settings).items()}
+        self.registry.register("research", configured(agents))
+
+    # -- run-time tools ---------------------------------------------------------------------
+
+    @property
+    def mcp(self) -> McpManager:
+        """The MCP servers of the settings (none started until `extra_tools` or `start`)."""
+        if self._mcp is None:
+            self._mcp = McpManager(
+                self.settings.values.get("mcpServers") or {},
+                root=self.workspace.root,
+                lookup=self.vault.lookup,
+                log_dir=local_dir(self.workspace.root) / "mcp",
+            )
+        return self._mcp
+
+    async def rediscover(self) -> list[str]:
+        """Run the discovery command again; its tools replace the discovered ones.
+        Returns the warnings (a failed discovery leaves no discovered tools)."""
+        taken = {t.name for p in PROFILES for t in self.registry.profile(p).values()}
+        try:
+            found = await discover(self.settings, self.workspace.root, taken)
+        except DiscoveryError as exc:
+            self.registry.set_profile("discovered", [])
+            self._discovery = [f"tools.discoveryCommand failed: {exc}"]
+            return self._discovery
+        self.registry.set_profile("discovered", found.tools)
+        self._discovery = found.warnings
+        return self._discovery
+
+    async def extra_tools(self) -> tuple[list[Tool], list[str]]:
+        """The discovered and MCP tools (found on first use) and warnings about them."""
+        async with self._tools_lock:
+            for retired in self._retired:
+                await retired.close()
+            self._retired.clear()
+            if self._discovery is None:
+                await self.rediscover()
+            mcp = self.mcp
+            await mcp.start()
+            self.registry.set_profile("mcp", mcp.tools())
+        tools = [t for p in DYNAMIC_PROFILES for t in self.registry.profile(p).values()]
+        return tools, [*(self._discovery or []), *mcp.warnings]
+
+    def artifact_store(self, persisted: bool = True) -> ArtifactStore:
+        """Artifacts of stored sessions (in the session database), or of unstored ones."""
+        if persisted not in self._artifacts:
+            vault = self.vault
+            path = self.store.path if persisted else None
+            self._artifacts[persisted] = ArtifactStore(path, lambda t: vault.redactor.redact(t))
+        return self._artifacts[persisted]
 
     @property
     def store(self) -> SessionStore:
@@ -114,6 +201,7 @@ class Runtime:
 
     def context(self, conversation: Conversation) -> ToolContext:
         """The tool context for a conversation."""
+        persisted = conversation.store is not None
         return ToolContext(
             self.workspace,
             self.settings,
@@ -122,6 +210,7 @@ class Runtime:
             secrets=self.vault,
             ask_value=self.ask_value,
             editor=self.editor,
+            artifacts=self.artifact_store(persisted).book(conversation.id),
         )
 
     def agent(
@@ -136,9 +225,10 @@ class Runtime:
         """An agent for `conversation` wired to this workspace."""
         root = self.workspace.root
         memory: Callable[[], str] = lambda: load_memory(root)  # noqa: E731
-        return Agent(
+        provider = provider or self.provider()
+        agent = Agent(
             spec or self.spec(),
-            provider or self.provider(),
+            provider,
             self.context(conversation),
             conversation,
             approver=approver,
@@ -146,7 +236,12 @@ class Runtime:
             checkpoints=self.checkpoints,
             memory=memory,
             changes=self.changed_files,
+            tool_source=self.extra_tools,
         )
+        agent.ctx.subagents = Subagents(
+            self, provider=provider, approver=approver, permissions=agent.permissions
+        )
+        return agent
 
     def changed_files(self, session_id: str) -> list[str]:
         """Files the session read that changed since, each announced once."""
@@ -157,7 +252,12 @@ class Runtime:
         ]
 
     async def aclose(self) -> None:
-        """Stop every shell process (none outlives the runtime) and close the store."""
+        """Stop every shell process and MCP server (none outlives the runtime) and close
+        the store."""
+        for manager in [*self._retired, *([self._mcp] if self._mcp else [])]:
+            await manager.close()
+        self._retired.clear()
+        self._mcp = None
         if self._shell is not None:
             await self._shell.close()
             self._shell = None
@@ -168,6 +268,15 @@ class Runtime:
         if self._shell is not None:
             self._shell.kill_all_now()
             self._shell = None
+        for artifacts in self._artifacts.values():
+            artifacts.close()
+        self._artifacts.clear()
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _changed(old: Settings, new: Settings, key: str) -> bool:
+    return json.dumps(old.values.get(key), sort_keys=True) != json.dumps(
+        new.values.get(key), sort_keys=True
+    )

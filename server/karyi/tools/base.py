@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from karyi.secrets.vault import Vault
     from karyi.settings import Settings
     from karyi.shell.manager import ShellManager
+    from karyi.tools.services import ArtifactBook, SubagentRunner
     from karyi.workspace.editor import Editor, PlannedWrite, WriteRecord
     from karyi.workspace.workspace import Workspace
 
@@ -143,6 +144,9 @@ class ToolContext:
     `shell` runs commands (one terminal per session); `secrets` resolves `$KARYI{NAME}`
     and redacts results; `ask_value` is how a front end asks its user for a secret
     (None when it cannot). Front ends create them and close the shell manager at exit.
+    `emit` publishes an event (an `agent.events.Event`) on the stream of the turn the
+    call belongs to (the executor sets it per call); `subagents` and `artifacts` are the
+    agent-layer services of `tools.services` (None where there is no agent).
     """
 
     workspace: Workspace
@@ -160,6 +164,9 @@ class ToolContext:
     overrides: Mapping[str, tuple[str, str]] | None = None
     """The user's final text per file (absolute path -> (the text they saw, their final
     text)), written instead of the tool's, rebased onto the file if it changed since."""
+    emit: Callable[[Any], None] | None = None
+    subagents: SubagentRunner | None = None
+    artifacts: ArtifactBook | None = None
 
 
 class Tool(ABC):

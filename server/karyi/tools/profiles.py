@@ -1,7 +1,8 @@
 """The built-in profiles (SPEC §3): each seed's tool set under its own names.
 
-Later parts of Karyi add their tools here (write tools, the shell, web, subagents);
-a profile lists only tools that really exist.
+A profile lists only tools that really exist. Tools that appear at run time (from a
+discovery command or MCP servers) are not here: a runtime registers them in profiles of
+their own (`DYNAMIC_PROFILES`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ from karyi.tools.builtin.agentxml_write import (
     ReplaceFileContent,
     WriteFileA,
 )
+from karyi.tools.builtin.artifacts import (
+    CreateArtifact,
+    ReadArtifact,
+    RewriteArtifact,
+    UpdateArtifact,
+)
 from karyi.tools.builtin.gateway_files import GatewayReadFile
 from karyi.tools.builtin.gateway_write import CreateFile, UpdateFile
 from karyi.tools.builtin.get_value import GetValue
@@ -29,11 +36,13 @@ from karyi.tools.builtin.karyi_read import ReadTool
 from karyi.tools.builtin.karyi_terminal import Command, Ctrl, Input
 from karyi.tools.builtin.memory import SaveMemory
 from karyi.tools.builtin.oneshot_commands import GatewayShell, RunCommand, ShellV
+from karyi.tools.builtin.subagent import CallSubagent
 from karyi.tools.builtin.system import GetEnvVariable, GetSystemInfo, SetEnvVariable
 from karyi.tools.builtin.vecli_files import Ls, ReadFileV
 from karyi.tools.builtin.vecli_many import ReadManyFiles
 from karyi.tools.builtin.vecli_search import Glob, Grep
 from karyi.tools.builtin.vecli_write import EditV, WriteFileV
+from karyi.tools.builtin.web import SearchWeb, WebFetch, WebFetchV, WebSearch, WebSearchV
 from karyi.tools.registry import Toolkit, ToolRegistry
 
 PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway")
@@ -46,8 +55,12 @@ CODING_EXTRAS = (
     "vecli.web_fetch",
     "vecli.web_search",
     "vecli.save_memory",
+    "research.call_subagent",
 )
 """What the default coding agent adds to the `karyi` profile (SPEC §3)."""
+
+DYNAMIC_PROFILES = ("discovered", "mcp")
+"""Profiles a runtime fills at run time: discovery-command tools and MCP servers' tools."""
 
 
 def builtin_registry() -> ToolRegistry:
@@ -73,7 +86,17 @@ def builtin_registry() -> ToolRegistry:
             GetSystemInfo(),
             GetEnvVariable(),
             SetEnvVariable(),
+            SearchWeb(),
             RunCommand(),
+        ],
+        "research": [
+            CallSubagent(),
+            WebSearch(),
+            WebFetch(),
+            CreateArtifact(),
+            ReadArtifact(),
+            UpdateArtifact(),
+            RewriteArtifact(),
         ],
         "vecli": [
             Ls(),
@@ -84,6 +107,8 @@ def builtin_registry() -> ToolRegistry:
             EditV(),
             ReadManyFiles(),
             ShellV(),
+            WebFetchV(),
+            WebSearchV(),
             SaveMemory(),
         ],
         "gateway": [GatewayReadFile(), CreateFile(), UpdateFile(), GatewayShell()],

@@ -50,6 +50,11 @@ class Toolkit:
     def __contains__(self, name: object) -> bool:
         return name in self._tools
 
+    def extended(self, tools: Sequence[Tool]) -> Toolkit:
+        """This toolkit plus `tools` (a tool never replaces one of the same name here)."""
+        more = {t.name: t for t in tools if t.name not in self._tools}
+        return Toolkit(self.agent, {**self._tools, **more})
+
     def schema(self, name: str) -> Mapping[str, Any] | None:
         """The parameter schema of `name` (the dialects' SchemaLookup)."""
         tool = self._tools.get(name)
@@ -78,6 +83,10 @@ class ToolRegistry:
     def register(self, profile: str, tool: Tool) -> None:
         """Add `tool` to `profile` under its own name (replacing one of the same name)."""
         self._profiles.setdefault(profile, {})[tool.name] = tool
+
+    def set_profile(self, profile: str, tools: Sequence[Tool]) -> None:
+        """Make `profile` hold exactly `tools` (for tools found at run time)."""
+        self._profiles[profile] = {t.name: t for t in tools}
 
     def profiles(self) -> list[str]:
         """Profile names in registration order."""

@@ -1,0 +1,425 @@
+"""The web tools of every profile over one web layer (`tools/web`).
+
+- research (seed 002): `web_search(query, freshness, count)`, `web_fetch(url)`
+- vecli (seed 003, Gemini CLI): `web_search(query)`, `web_fetch(prompt)` — the prompt
+  holds up to 20 URLs and says what to do with them; the pages are returned with the
+  request, and the model does the processing itself
+- agentxml (seed 001): `search_web(query)`
+
+Searching is `auto` (the query goes to the backend the user configured). Fetching asks
+first (`confirm`, the URLs shown), since a fetched URL can carry data out; hosts in
+settings `web.allowedHosts` are fetched without asking, and "allow always" remembers
+the host, not every URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from karyi.tools.base import (
+    Confirmation,
+    Permission,
+    PermissionVerdict,
+    Tool,
+    ToolContext,
+    ToolResult,
+)
+from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.web.extract import Page, to_page
+from karyi.tools.web.fetch import Fetched, FetchError, FetchLimits, check_url, fetch
+from karyi.tools.web.search import (
+    FRESHNESS_PATTERN,
+    SearchError,
+    SearchResults,
+    create_backend,
+    render,
+)
+
+MAX_URLS = 20
+_URL = re.compile(r"https?://[^\s<>\"'`)\]}]+")
+_FAILURE_CODES = {
+    "invalid_url": ErrorCode.INVALID_TOOL_INPUT,
+    "blocked": ErrorCode.PERMISSION_DENIED,
+    "timeout": ErrorCode.TIMEOUT,
+    "not_text": ErrorCode.BINARY_FILE,
+}
+
+
+# -- search ------------------------------------------------------------------------------
+
+
+async def run_search(
+    ctx: ToolContext, query: str, *, count: int = 10, freshness: str = "noLimit"
+) -> ToolResult:
+    """Search with the configured backend; every failure is a result that says why."""
+    lookup = ctx.secrets.lookup if ctx.secrets is not None else (lambda _name: None)
+    try:
+        backend = create_backend(ctx.settings, lookup)
+        results = await backend.search(query, count=count, freshness=freshness)
+    except SearchError as exc:
+        raise ToolFailure(ErrorCode.TOOL_ERROR, f"web_search: {exc}") from None
+    return ToolResult.ok(render(results, query), data=_hits(results))
+
+
+def _hits(results: SearchResults) -> dict[str, Any]:
+    return {
+        "backend": results.backend,
+        "results": [
+            {"title": h.title, "url": h.url, "snippet": h.snippet, "site": h.site, "date": h.date}
+            for h in results.hits
+        ],
+    }
+
+
+_QUERY = {"type": "string", "minLength": 1, "description": "Search query using keywords."}
+
+
+class WebSearch(Tool):
+    """Seed 002's `web_search(query, freshness, count)`."""
+
+    name = "web_search"
+    display_name = "Web Search"
+    description = (
+        "Search the web for information with the configured search engine (SearXNG or "
+        "Bocha). Returns titles, URLs and snippets; fetch a page with web_fetch to read it."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "query": _QUERY,
+            "freshness": {
+                "type": "string",
+                "pattern": FRESHNESS_PATTERN,
+                "default": "noLimit",
+                "description": "Time range filter: 'noLimit', 'oneDay', 'oneWeek', "
+                "'oneMonth', 'oneYear', a date 'YYYY-MM-DD' or a range "
+                "'YYYY-MM-DD..YYYY-MM-DD'",
+            },
+            "count": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 50,
+                "default": 10,
+                "description": "Number of results to return (1-50)",
+            },
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    }
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Search the web: {params.get('query')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Search."""
+        return await run_search(
+            ctx,
+            str(params["query"]),
+            count=int(params.get("count", 10)),
+            freshness=str(params.get("freshness", "noLimit")),
+        )
+
+
+class WebSearchV(Tool):
+    """Gemini CLI's `google_web_search(query)`, named `web_search` as in seed 003."""
+
+    name = "web_search"
+    display_name = "WebSearch"
+    description = (
+        "Performs a web search with the configured search engine and returns the results "
+        "(titles, URLs, snippets). Useful for finding information on the internet."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "minLength": 1, "description": "The search query."}
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    }
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f'Searching the web for: "{params.get("query")}"'
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Search."""
+        return await run_search(ctx, str(params["query"]))
+
+
+class SearchWeb(Tool):
+    """Seed 001's `search_web(query)`."""
+
+    name = "search_web"
+    display_name = "Search Web"
+    description = "执行网络搜索 (search the web): returns the result titles, links and snippets."
+    parameters = {
+        "type": "object",
+        "properties": {"query": {"type": "string", "minLength": 1, "description": "搜索关键词"}},
+        "required": ["query"],
+        "additionalProperties": False,
+    }
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Search the web: {params.get('query')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Search."""
+        return await run_search(ctx, str(params["query"]))
+
+
+# -- fetch -------------------------------------------------------------------------------
+
+
+def host_allowed(host: str, patterns: list[str]) -> bool:
+    """Whether `host` matches settings `web.allowedHosts` (`docs.python.org`, `*.rs`)."""
+    host = host.lower().rstrip(".")
+    return any(fnmatch.fnmatchcase(host, p.lower().rstrip(".")) for p in patterns)
+
+
+def _hosts(urls: list[str]) -> list[str]:
+    out: list[str] = []
+    for url in urls:
+        try:
+            host = check_url(url).host
+        except FetchError:
+            continue
+        if host not in out:
+            out.append(host)
+    return out
+
+
+class _Fetcher(Tool):
+    """What both `web_fetch` tools share: permission by host, the fetch, the rendering."""
+
+    permission = Permission.CONFIRM
+
+    def urls(self, params: Mapping[str, Any]) -> list[str]:
+        """The URLs this call fetches."""
+        raise NotImplementedError
+
+    def permission_for(
+        self, params: Mapping[str, Any], ctx: ToolContext
+    ) -> PermissionVerdict | None:
+        """Hosts in `web.allowedHosts` are fetched without asking."""
+        hosts = _hosts(self.urls(params))
+        allowed = list(ctx.settings.web.get("allowedHosts") or [])
+        if hosts and all(host_allowed(h, allowed) for h in hosts):
+            return PermissionVerdict(Permission.AUTO, f"{', '.join(hosts)} in web.allowedHosts")
+        return None
+
+    def approval_key(self, params: Mapping[str, Any]) -> str:
+        """ "Allow always" remembers the hosts."""
+        return f"{self.name} {' '.join(sorted(_hosts(self.urls(params))))}"
+
+    def confirmation(self, params: Mapping[str, Any], ctx: ToolContext) -> Confirmation | None:
+        """The URLs to fetch."""
+        urls = self.urls(params)
+        return Confirmation(
+            kind="fetch",
+            title=f"Fetch {urls[0]}" if len(urls) == 1 else f"Fetch {len(urls)} URLs",
+            details="\n".join(urls),
+            url=urls[0] if urls else None,
+        )
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """Fetches run in parallel."""
+        return frozenset()
+
+
+async def fetch_page(url: str, ctx: ToolContext) -> tuple[Fetched, Page]:
+    """Fetch `url` and turn it into text (raises ToolFailure with a precise message)."""
+    try:
+        fetched = await fetch(url, FetchLimits.from_settings(ctx.settings))
+        page = await asyncio.to_thread(to_page, fetched)
+    except FetchError as exc:
+        code = _FAILURE_CODES.get(exc.kind, ErrorCode.TOOL_ERROR)
+        if exc.kind == "http_status" and " 404 " in exc.message + " ":
+            code = ErrorCode.NOT_FOUND
+        raise ToolFailure(code, f"web_fetch: {exc.message}") from None
+    return fetched, page
+
+
+def render_page(fetched: Fetched, page: Page, budget: int) -> tuple[str, dict[str, Any]]:
+    """The page for the model (cut to `budget` characters, saying so) and its facts."""
+    how = {"html": "HTML converted to Markdown", "pdf": "PDF text", "text": "text"}[page.kind]
+    head = [f"Content of {fetched.url} ({how}"]
+    if page.note:
+        head.append(f"; {page.note}")
+    head.append("):")
+    lines = ["".join(head)]
+    if fetched.rewritten:
+        lines.append(f"(a GitHub page: fetched the raw file {fetched.rewritten})")
+    if fetched.redirects:
+        lines.append(f"(redirected to {fetched.final_url})")
+    if page.title:
+        lines.append(f"Title: {page.title}")
+    text = page.text
+    cut = len(text) > budget
+    if cut:
+        text = text[:budget]
+    lines += ["", text or "(the page has no text)"]
+    if cut:
+        lines.append(
+            f"\n[truncated: showing {budget:,} of {len(page.text):,} characters (web.maxChars)]"
+        )
+    if fetched.truncated:
+        lines.append(
+            f"[the body was cut at {len(fetched.body):,} bytes (web.maxBytes); the rest was "
+            "not downloaded]"
+        )
+    facts = {
+        "url": fetched.url,
+        "finalUrl": fetched.final_url,
+        "status": fetched.status,
+        "contentType": fetched.mime,
+        "kind": page.kind,
+        "title": page.title,
+        "chars": len(page.text),
+        "truncated": cut or fetched.truncated,
+        "redirects": fetched.redirects,
+    }
+    return "\n".join(lines), facts
+
+
+class WebFetch(_Fetcher):
+    """Seed 002's `web_fetch(url)`."""
+
+    name = "web_fetch"
+    display_name = "Web Fetch"
+    description = (
+        "Fetch a web page or PDF and return its content as Markdown text (HTML is reduced "
+        "to its main content; GitHub file pages are fetched raw). http and https only."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "url": {
+                "type": "string",
+                "minLength": 1,
+                "description": "The full http(s) URL to fetch",
+            }
+        },
+        "required": ["url"],
+        "additionalProperties": False,
+    }
+    example = {"url": "https://docs.python.org/3/library/asyncio.html"}
+
+    def urls(self, params: Mapping[str, Any]) -> list[str]:
+        """See `_Fetcher.urls`."""
+        return [str(params.get("url", "")).strip()]
+
+    def check(self, params: Mapping[str, Any]) -> str | None:
+        """The URL must be http(s) with a host, and not a metadata service."""
+        try:
+            check_url(self.urls(params)[0])
+        except FetchError as exc:
+            return f"url: {exc.message}"
+        return None
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Fetch {params.get('url')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Fetch and convert."""
+        fetched, page = await fetch_page(self.urls(params)[0], ctx)
+        text, facts = render_page(fetched, page, int(ctx.settings.web["maxChars"]))
+        shown = f"Fetched {fetched.final_url} ({page.kind}, {len(page.text):,} characters)"
+        return ToolResult.ok(text, display=shown, data=facts)
+
+
+class WebFetchV(_Fetcher):
+    """Gemini CLI's `web_fetch(prompt)`: the URLs are found in the prompt."""
+
+    name = "web_fetch"
+    display_name = "WebFetch"
+    description = (
+        "Processes content from URL(s), including local and private network addresses "
+        "(e.g., localhost) when the user allows them, embedded in a prompt. Include up to "
+        "20 URLs and instructions (e.g., summarize, extract specific data) directly in the "
+        "'prompt' parameter. The pages are fetched and returned as Markdown with the "
+        "request, for you to carry out."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "prompt": {
+                "type": "string",
+                "minLength": 1,
+                "description": "A comprehensive prompt that includes the URL(s) (up to 20) to "
+                "fetch and specific instructions on how to process their content (e.g., "
+                '"Summarize https://example.com/article and extract key points from '
+                'https://another.com/data"). Must contain at least one URL starting with '
+                "http:// or https://.",
+            }
+        },
+        "required": ["prompt"],
+        "additionalProperties": False,
+    }
+    example = {"prompt": "Summarize https://example.com/article in three bullet points"}
+
+    def urls(self, params: Mapping[str, Any]) -> list[str]:
+        """Every distinct URL in the prompt, in order."""
+        found: list[str] = []
+        for url in _URL.findall(str(params.get("prompt", ""))):
+            url = url.rstrip(".,;:!?")
+            if url not in found:
+                found.append(url)
+        return found
+
+    def check(self, params: Mapping[str, Any]) -> str | None:
+        """At least one URL, at most 20, each fetchable."""
+        urls = self.urls(params)
+        if not urls:
+            return "prompt: the prompt must contain at least one valid URL (http:// or https://)"
+        if len(urls) > MAX_URLS:
+            return f"prompt: at most {MAX_URLS} URLs, found {len(urls)}"
+        for url in urls:
+            try:
+                check_url(url)
+            except FetchError as exc:
+                return f"prompt: {exc.message}"
+        return None
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        prompt = str(params.get("prompt", ""))
+        return f"Processing URLs and instructions from prompt: {prompt[:100]!r}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """Fetch every URL (in parallel); a failed URL is reported among the others."""
+        urls = self.urls(params)
+        budget = int(ctx.settings.web["maxChars"]) // len(urls)
+        outcomes = await asyncio.gather(
+            *(fetch_page(url, ctx) for url in urls), return_exceptions=True
+        )
+        parts = [f"The user's request: {params['prompt']}", ""]
+        facts: list[dict[str, Any]] = []
+        for url, outcome in zip(urls, outcomes, strict=True):
+            if isinstance(outcome, ToolFailure):
+                parts.append(f"Could not fetch {url}: {outcome.message}")
+                facts.append({"url": url, "error": outcome.message})
+            elif isinstance(outcome, BaseException):
+                raise outcome
+            else:
+                text, fact = render_page(*outcome, budget)
+                parts.append(text)
+                facts.append(fact)
+            parts.append("")
+        failures = [o for o in outcomes if isinstance(o, ToolFailure)]
+        if len(failures) == len(urls):
+            code = failures[0].code if len(failures) == 1 else ErrorCode.TOOL_ERROR
+            raise ToolFailure(code, "; ".join(f.message for f in failures))
+        done = sum(1 for f in facts if "error" not in f)
+        return ToolResult.ok(
+            "\n".join(parts).rstrip(),
+            display=f"Fetched {done} of {len(urls)} URL(s)",
+            data={"pages": facts},
+        )

@@ -1,0 +1,1 @@
+"""The web layer of the web tools: address policy, fetching, extraction, search backends."""
