@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import EventStream, Listener
 from karyi.agent.executor import ApprovalRequest, Decision
-from karyi.agent.loop import Agent, TurnResult
+from karyi.agent.loop import Agent, AgentSpec, TurnResult
 from karyi.agent.runtime import Runtime
 from karyi.llm.base import Provider
 from karyi.settings import Settings
@@ -57,7 +57,11 @@ class LiveSession:
 
 
 class AgentHost:
-    """Loads sessions on demand and runs their turns."""
+    """Loads sessions on demand and runs their turns.
+
+    `provider_factory` and `spec_factory` replace the runtime's model and agent for this
+    host's sessions (the gateway's agent has no command tools while its shell is off).
+    """
 
     def __init__(
         self,
@@ -65,10 +69,12 @@ class AgentHost:
         *,
         ask: Ask | None = None,
         provider_factory: Callable[[], Provider] | None = None,
+        spec_factory: Callable[[], AgentSpec] | None = None,
     ) -> None:
         self.runtime = runtime
         self.ask = ask
         self._provider_factory = provider_factory or runtime.provider
+        self._spec_factory = spec_factory or runtime.spec
         self._sessions: dict[str, LiveSession] = {}
 
     def session(self, session_id: str | None = None) -> LiveSession:
@@ -83,6 +89,7 @@ class AgentHost:
             approver=lambda request: self._approve(live, request),
             provider=self._provider_factory(),
             events=events,
+            spec=self._spec_factory(),
         )
         live = LiveSession(conversation, agent, events)
         self._sessions[live.id] = live

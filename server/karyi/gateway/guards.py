@@ -1,0 +1,115 @@
+"""Checks every request passes before any route sees it: the bearer token, then the size.
+
+Both are plain ASGI middleware so they act before a body is read: a request without
+the token is refused before we buffer a byte of it, and a body over the limit is
+refused as soon as its declared length (or, when streamed, its running length)
+exceeds the limit, never after parsing it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from karyi.gateway.errors import STATUS, error_body
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+async def send_error(
+    send: Send, code: str, message: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """Answer with the gateway's error envelope."""
+    body = json.dumps(error_body(code, message)).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": STATUS[code],
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value)
+    return None
+
+
+class BearerAuth:
+    """Every request must carry `Authorization: Bearer <token>` (compared in constant time)."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        given = _header(scope, b"authorization")
+        if given is None or not hmac.compare_digest(given, self._expected):
+            why = "missing" if given is None else "wrong"
+            await send_error(
+                send,
+                "unauthorized",
+                f"this gateway needs `Authorization: Bearer <token>`; the header is {why}",
+                [(b"www-authenticate", b'Bearer realm="karyi"')],
+            )
+            return None
+        return await self.app(scope, receive, send)
+
+
+class BodyLimit:
+    """Bodies over `limit` bytes get 413; the rest are read whole and handed on."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    def _too_large(self, size: str) -> str:
+        return (
+            f"the request body is {size} bytes; this gateway accepts at most {self.limit} "
+            "(settings gateway.maxRequestBytes)"
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = _header(scope, b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            return await send_error(send, "payload_too_large", self._too_large(declared.decode()))
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = bytes(message.get("body", b""))
+            size += len(chunk)
+            if size > self.limit:
+                return await send_error(send, "payload_too_large", self._too_large(f"over {size}"))
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()  # after the body: the disconnect, for streaming responses
+
+        return await self.app(scope, replay, send)
