@@ -99,7 +99,9 @@ class BodyLimit:
             chunk = bytes(message.get("body", b""))
             size += len(chunk)
             if size > self.limit:
-                return await send_error(send, "payload_too_large", self._too_large(f"over {size}"))
+                return await send_error(
+                    send, "payload_too_large", self._too_large(f"at least {size}")
+                )
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break

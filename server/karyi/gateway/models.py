@@ -10,9 +10,9 @@ to them.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from karyi.gateway.errors import CODES
 
@@ -38,12 +38,19 @@ class TextPart(_Open):
     text: str
 
 
+def _text_as_parts(value: Any) -> Any:
+    return [{"type": "text", "text": value}] if isinstance(value, str) else value
+
+
 class InputMessage(_Open):
-    """A user message of seed 004's `input` list."""
+    """A user message of seed 004's `input` list (`content` may be a plain string)."""
 
     role: Literal["user"] = "user"
     type: Literal["message"] = "message"
-    content: str | list[TextPart]
+    content: Annotated[
+        list[TextPart],
+        BeforeValidator(_text_as_parts, json_schema_input_type=str | list[TextPart]),
+    ]
 
 
 class ToolRequest(_Strict):
@@ -81,12 +88,7 @@ class AgentRequest(_Strict):
 
     def text(self) -> str:
         """The text of every message in `input`, in order, as one user message."""
-        parts: list[str] = []
-        for message in self.input:
-            if isinstance(message.content, str):
-                parts.append(message.content)
-            else:
-                parts.extend(p.text for p in message.content)
+        parts = [part.text for message in self.input for part in message.content]
         return "\n\n".join(p for p in parts if p.strip())
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from karyi.gateway.errors import GatewayError
-from karyi.gateway.models import AgentRequest
+from karyi.gateway.models import AgentRequest, BizParams, PermissionAnswer, ToolRequest
 from karyi.tools.errors import ErrorCode
 
 _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number"}
@@ -24,6 +25,34 @@ _JSON_TYPES.update({bool: "a boolean", type(None): "null"})
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
+
+
+_STRICT_OBJECTS: dict[tuple[int | str, ...], type[BaseModel]] = {
+    (): AgentRequest,
+    ("biz_params",): BizParams,
+    ("biz_params", "tool"): ToolRequest,
+    ("biz_params", "permission"): PermissionAnswer,
+}
+_IN_JSON = {
+    "model_type": "expected a JSON object",
+    "dict_type": "expected a JSON object",
+    "list_type": "expected a JSON array",
+    "string_type": "expected a string",
+    "bool_type": "expected true or false",
+    "missing": "required",
+}
+
+
+def _message(error: ErrorDetails) -> str:
+    """Pydantic's message in JSON's terms; an unknown field lists the known ones."""
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        model = _STRICT_OBJECTS.get(tuple(error["loc"][:-1]))
+        known = ", ".join(model.model_fields) if model else ""
+        return f"unknown field (expected only: {known})" if known else "unknown field"
+    if kind == "list_type" and error["loc"][-1] == "content":
+        return "expected a string or an array of text parts"
+    return _IN_JSON.get(kind, error["msg"])
 
 
 def _field(loc: tuple[int | str, ...]) -> str:
@@ -91,7 +120,7 @@ def parse_request(raw: bytes) -> AgentRequest:
     except ValidationError as exc:
         errors = exc.errors(include_url=False)
         fields = [_field(tuple(e["loc"])) for e in errors]
-        message = "; ".join(f"{f}: {e['msg']}" for f, e in zip(fields, errors, strict=True))
+        message = "; ".join(f"{f}: {_message(e)}" for f, e in zip(fields, errors, strict=True))
         in_tool = all(f.startswith("biz_params.tool") for f in fields)
         code = ErrorCode.INVALID_TOOL_INPUT.value if in_tool else "invalid_request"
         raise GatewayError(code, message) from None
