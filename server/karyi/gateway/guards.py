@@ -53,18 +53,28 @@ class BearerAuth:
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
+
+    def _refusal(self, header: bytes | None) -> str | None:
+        """Why the header does not admit the request, or None when it does."""
+        if header is None:
+            return "the Authorization header is missing"
+        scheme, _, given = header.strip().partition(b" ")
+        if scheme.lower() != b"bearer":
+            return "the Authorization header is not a Bearer token"
+        if not hmac.compare_digest(given.strip(), self._expected):
+            return "the bearer token is wrong"
+        return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        given = _header(scope, b"authorization")
-        if given is None or not hmac.compare_digest(given, self._expected):
-            why = "missing" if given is None else "wrong"
+        why = self._refusal(_header(scope, b"authorization"))
+        if why is not None:
             await send_error(
                 send,
                 "unauthorized",
-                f"this gateway needs `Authorization: Bearer <token>`; the header is {why}",
+                f"this gateway needs `Authorization: Bearer <token>`: {why}",
                 [(b"www-authenticate", b'Bearer realm="karyi"')],
             )
             return None

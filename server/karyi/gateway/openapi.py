@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from karyi import __version__
+from karyi.agent.events import Event
 from karyi.gateway import models as m
 from karyi.gateway.errors import STATUS
 from karyi.tools.base import Tool
@@ -80,6 +81,31 @@ def _components(tools: list[Tool]) -> dict[str, Any]:
     return schemas
 
 
+def _event(name: dict[str, Any], body: dict[str, Any], *, numbered: bool) -> dict[str, Any]:
+    """One kind of server-sent event: its name, JSON data, and whether it has an id."""
+    data = {"type": "string", "contentMediaType": "application/json", "contentSchema": body}
+    required = ["event", "data", "id"] if numbered else ["event", "data"]
+    properties: dict[str, Any] = {"event": name, "data": data}
+    if numbered:
+        properties["id"] = {"type": "string", "pattern": "^[0-9]+$"}
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def sse_schema() -> dict[str, Any]:
+    """Each event of a streamed turn: an agent event (numbered, `Event.to_dict()`), then
+    `result`, `pending_permission` or `error` with the JSON body of that outcome."""
+    kinds = sorted({cls.kind for cls in Event.__subclasses__()})
+    agent = {"type": "object", "properties": {"type": {"enum": kinds}}, "required": ["type"]}
+    return {
+        "oneOf": [
+            _event({"enum": kinds}, agent, numbered=True),
+            _event({"const": "result"}, _ref(m.TurnResponse), numbered=False),
+            _event({"const": "pending_permission"}, _ref(m.PendingResponse), numbered=False),
+            _event({"const": "error"}, _ref(m.ErrorResponse), numbered=False),
+        ]
+    }
+
+
 def _process_responses() -> dict[str, Any]:
     results = [_ref(model) for model in SUCCESSES]
     out: dict[str, Any] = {
@@ -88,7 +114,7 @@ def _process_responses() -> dict[str, Any]:
             "`stream: true` the turn's server-sent events",
             "content": {
                 "application/json": {"schema": {"oneOf": results}},
-                "text/event-stream": {"schema": {"type": "string"}},
+                "text/event-stream": {"schema": sse_schema()},
             },
         },
         "202": _json(_ref(m.PendingResponse), "The turn paused: a call waits for permission"),
