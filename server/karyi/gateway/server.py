@@ -27,7 +27,10 @@ log = logging.getLogger(__name__)
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on (host, port); OSError when the address is unusable."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets
+    # that say they are TCP; without it every keep-alive response whose headers and body
+    # go out in two writes waits ~40 ms for the client's delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host.strip("[]"), port))
