@@ -63,7 +63,7 @@ class Rig:
         headers = {"authorization": f"Bearer {token}"} if token else {}
         self.client = httpx.AsyncClient(
             transport=httpx.ASGITransport(app=self.app),
-            base_url="http://gateway",
+            base_url="http://127.0.0.1:8765",
             headers=headers,
             timeout=30,
         )
@@ -87,8 +87,10 @@ class Rig:
         return response
 
     async def send(self, content: bytes, **kw: Any) -> httpx.Response:
-        """POST /agent/process with raw bytes; the response is held to the schema."""
-        response = await self.client.post("/agent/process", content=content, **kw)
+        """POST /agent/process with raw bytes (declared JSON unless `headers` say
+        otherwise); the response is held to the schema."""
+        headers = kw.pop("headers", {"content-type": "application/json"})
+        response = await self.client.post("/agent/process", content=content, headers=headers, **kw)
         conforms(self.openapi, response)
         return response
 

@@ -163,9 +163,60 @@ async def test_a_body_just_under_the_limit_is_read(make: Make, ws_root: Path) ->
     assert r.status_code == 200
 
 
-async def test_any_content_type_is_read_as_json(rig: Rig) -> None:
-    raw = b'{"biz_params": {"tool": {"name": "read_file", "input": {"path": "README.md"}}}}'
-    r = await rig.send(raw, headers={"content-type": "application/x-www-form-urlencoded"})
+READ = b'{"biz_params": {"tool": {"name": "create_file", "input": {"path": "x", "content": ""}}}}'
+
+
+@pytest.mark.parametrize(
+    "media", [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]
+)
+async def test_a_body_not_declared_json_is_415(rig: Rig, ws_root: Path, media: str | None) -> None:
+    """The types a web page can post cross-origin without a preflight are all refused."""
+    headers = {"content-type": media} if media else {}
+    r = await rig.send(READ, headers=headers)
+    assert r.status_code == 415
+    given = f"Content-Type {media!r}" if media else "no Content-Type"
+    assert error(r.json()) == {
+        "code": "unsupported_media_type",
+        "message": f"{given}: send the body as JSON with `Content-Type: application/json` "
+        "(curl: --json '{...}')",
+    }
+    assert not (ws_root / "x").exists()
+
+
+@pytest.mark.parametrize(
+    "media", ["application/json", "application/json; charset=utf-8", "application/vnd.a+json"]
+)
+async def test_json_media_types_are_read(rig: Rig, media: str) -> None:
+    r = await rig.send(READ, headers={"content-type": media})
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8765", "192.168.1.5", "0.0.0.0"])
+async def test_without_a_token_only_loopback_hosts_are_served(
+    rig: Rig, ws_root: Path, host: str
+) -> None:
+    """A DNS-rebound page's requests carry its own host name."""
+    r = await rig.send(READ, headers={"content-type": "application/json", "host": host})
+    assert r.status_code == 403
+    assert error(r.json()) == {
+        "code": "forbidden_host",
+        "message": f"Host {host!r}: without a token this gateway answers only requests "
+        "addressed to localhost or a loopback address (set KARYI_GATEWAY_TOKEN to serve others)",
+    }
+    assert not (ws_root / "x").exists()
+
+
+@pytest.mark.parametrize(
+    "host", ["localhost", "localhost:1", "127.0.0.1", "[::1]:8765", "127.1.2.3"]
+)
+async def test_loopback_hosts_are_served(rig: Rig, host: str) -> None:
+    r = await rig.client.get("/health", headers={"host": host})
+    assert r.status_code == 200
+
+
+async def test_with_a_token_any_host_is_served(make: Make) -> None:
+    rig = make(token="a-token-of-24-characters")
+    r = await rig.client.get("/health", headers={"host": "gateway.example.com"})
     assert r.status_code == 200
 
 

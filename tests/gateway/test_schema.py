@@ -46,7 +46,7 @@ def gateway_schema(ws_root: Path) -> Iterator[Any]:
     """The app over a scratch workspace; its model answers every turn at once."""
     runtime = Runtime.open(ws_root, Settings())
     app = create_app(runtime, provider_factory=lambda: ScriptedProvider(["done"] * 10_000))
-    yield schemathesis.openapi.from_asgi("/openapi.json", app)
+    yield schemathesis.openapi.from_asgi("/openapi.json", app, headers={"host": "127.0.0.1"})
     app.state.gateway.owners.close()
     runtime.close()
 
@@ -78,7 +78,7 @@ def test_generated_requests_get_documented_answers(
         database=None,
     )
     def check(case: Any) -> None:
-        case.call_and_validate(checks=CHECKS)
+        case.call_and_validate(headers={"host": "127.0.0.1"}, checks=CHECKS)
 
     check()
 
@@ -115,6 +115,7 @@ async def test_every_status_of_process_is_documented(rig: Rig) -> None:
         "405",
         "409",
         "413",
+        "415",
         "422",
         "500",
         "503",

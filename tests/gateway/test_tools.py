@@ -268,7 +268,7 @@ async def test_a_tool_that_fails_while_executing_is_422_not_500(ws_root: Path) -
     runtime.registry.register("gateway", Boom())
     app = create_app(runtime)
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://gw") as client:
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
         body = {"biz_params": {"tool": {"name": "boom", "input": {}}}}
         r = await client.post("/agent/process", json=body)
     await app.state.gateway.close()

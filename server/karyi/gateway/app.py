@@ -22,7 +22,7 @@ from karyi.agent.events import Event
 from karyi.agent.runtime import Runtime
 from karyi.gateway.config import GatewayConfig
 from karyi.gateway.errors import GatewayError, error_body
-from karyi.gateway.guards import BearerAuth, BodyLimit
+from karyi.gateway.guards import BearerAuth, BodyLimit, LoopbackHost
 from karyi.gateway.models import AgentRequest, Health, ToolInfo
 from karyi.gateway.openapi import build_schema, docs_page
 from karyi.gateway.parse import parse_request
@@ -171,7 +171,8 @@ def create_app(
 
     @app.post("/agent/process", summary="Run a tool or an agent turn (seed 004)")
     async def agent_process(request: Request) -> Response:
-        return await process(gateway, parse_request(await request.body()))
+        media = request.headers.get("content-type")
+        return await process(gateway, parse_request(await request.body(), media))
 
     @app.get("/agent/tools", summary="The tools biz_params.tool can name")
     async def agent_tools() -> list[ToolInfo]:
@@ -203,4 +204,6 @@ def create_app(
     app.add_middleware(BodyLimit, limit=config.max_request_bytes)
     if config.token is not None:
         app.add_middleware(BearerAuth, token=config.token)
+    else:
+        app.add_middleware(LoopbackHost)
     return app

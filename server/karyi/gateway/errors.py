@@ -27,6 +27,7 @@ TOOL_STATUS: dict[str, int] = {
 REQUEST_STATUS: dict[str, int] = {
     "invalid_request": 400,
     "unauthorized": 401,
+    "forbidden_host": 403,
     "session_not_found": 404,
     "not_found": 404,
     "method_not_allowed": 405,
@@ -34,6 +35,7 @@ REQUEST_STATUS: dict[str, int] = {
     "permission_pending": 409,
     "not_pending": 409,
     "payload_too_large": 413,
+    "unsupported_media_type": 415,
     "agent_unavailable": 503,
     "internal_error": 500,
 }

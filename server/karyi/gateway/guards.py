@@ -1,6 +1,7 @@
-"""Checks every request passes before any route sees it: the bearer token, then the size.
+"""Checks every request passes before any route sees it: the Host (without a token),
+the bearer token (with one), then the size.
 
-Both are plain ASGI middleware so they act before a body is read: a request without
+All are plain ASGI middleware so they act before a body is read: a request without
 the token is refused before we buffer a byte of it, and a body over the limit is
 refused as soon as its declared length (or, when streamed, its running length)
 exceeds the limit, never after parsing it.
@@ -13,6 +14,7 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from karyi.gateway.config import is_loopback
 from karyi.gateway.errors import STATUS, error_body
 
 Scope = MutableMapping[str, Any]
@@ -46,6 +48,41 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
         if key.lower() == name:
             return bytes(value)
     return None
+
+
+def host_name(header: bytes) -> str:
+    """The name in a Host header, without the port (`[::1]:8765` → `::1`)."""
+    text = header.decode("latin-1").strip().lower()
+    if text.startswith("["):
+        return text[1 : text.find("]")] if "]" in text else text
+    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+
+
+class LoopbackHost:
+    """Without a token, only requests addressed to a loopback name are served.
+
+    A web page can make a browser send requests to 127.0.0.1; with DNS rebinding it can
+    even read the answers, but its requests then carry its own host name. Refusing every
+    Host that is not `localhost` or a loopback address closes that door.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        header = _header(scope, b"host")
+        if header is None or not is_loopback(host_name(header)):
+            given = "no Host header" if header is None else f"Host {header.decode('latin-1')!r}"
+            await send_error(
+                send,
+                "forbidden_host",
+                f"{given}: without a token this gateway answers only requests addressed to "
+                "localhost or a loopback address (set KARYI_GATEWAY_TOKEN to serve others)",
+            )
+            return None
+        return await self.app(scope, receive, send)
 
 
 class BearerAuth:

@@ -35,11 +35,13 @@ _WHY = {
     400: "Malformed JSON, a wrong field (`invalid_request`) or tool input (`invalid_tool_input`)",
     401: "Missing or wrong bearer token",
     403: "A path outside the allowed roots or in a system directory (`tool_forbidden_path`), "
-    "or a tool the server disables (`tool_disabled`)",
+    "a tool the server disables (`tool_disabled`), a Host that is not loopback without a "
+    "token (`forbidden_host`)",
     404: "Unknown tool or missing file (`tool_not_found`); unknown session",
     405: "Wrong method",
     409: "An existing file (`tool_conflict`); a session busy or waiting for permission",
     413: "The body is larger than gateway.maxRequestBytes",
+    415: "The body is not declared as JSON (`Content-Type: application/json`)",
     422: "The tool ran and failed (`tool_error`, e.g. a command that timed out)",
     500: "A failure inside the gateway (a bug)",
     503: "The model is not configured or not usable",

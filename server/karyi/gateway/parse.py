@@ -1,8 +1,7 @@
 """The request body, from bytes to an `AgentRequest`, with an error that says where.
 
 Malformed JSON is reported with its line, column and offset; a wrong field with its
-path (`biz_params.tool.input: Input should be a valid dictionary`). The body is read
-as JSON whatever its Content-Type (curl's `-d` sends form encoding by default).
+path (`biz_params.tool.input: expected a JSON object`). The body must be declared JSON.
 NaN/Infinity and strings that are not valid Unicode (lone surrogates) are refused:
 they are not JSON, and nothing downstream could write them.
 """
@@ -105,8 +104,29 @@ def _json(raw: bytes) -> Any:
         raise GatewayError("invalid_request", "malformed JSON: nested too deeply") from None
 
 
-def parse_request(raw: bytes) -> AgentRequest:
-    """The validated request, or GatewayError `invalid_request` / `invalid_tool_input`."""
+def check_media_type(header: str | None) -> None:
+    """The body must say it is JSON: `application/json` (or `application/*+json`).
+
+    Browsers send other types (`text/plain`, forms) cross-origin without asking the
+    server first; insisting on JSON keeps web pages from posting to the gateway.
+    """
+    media = (header or "").split(";")[0].strip().lower()
+    if media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    ):
+        return
+    given = f"Content-Type {header!r}" if header else "no Content-Type"
+    raise GatewayError(
+        "unsupported_media_type",
+        f"{given}: send the body as JSON with `Content-Type: application/json` "
+        "(curl: --json '{...}')",
+    )
+
+
+def parse_request(raw: bytes, media_type: str | None = "application/json") -> AgentRequest:
+    """The validated request, or GatewayError `unsupported_media_type`, `invalid_request`
+    or `invalid_tool_input`."""
+    check_media_type(media_type)
     data = _json(raw)
     if not isinstance(data, dict):
         kind = _JSON_TYPES.get(type(data), type(data).__name__)
