@@ -4,6 +4,8 @@ real process: real sockets, real streaming, concurrent clients."""
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
 import os
 import re
 import signal
@@ -16,7 +18,11 @@ from typing import Any
 
 import httpx
 import pytest_asyncio
+import uvicorn
 
+from karyi.agent.runtime import Runtime
+from karyi.gateway.server import _redact_server_logs
+from karyi.settings import Settings
 from tests.gateway.conftest import Make, Rig, Served
 from tests.gateway.sse import parse_sse
 from tests.support.fake_model_server import FakeModelServer
@@ -181,3 +187,22 @@ def test_karyi_gateway_serves_until_sigterm(ws_root: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_uvicorn_log_handlers_redact_secrets(ws_root: Path) -> None:
+    """uvicorn makes its own log handlers; a secret in a server log line is redacted."""
+    uvicorn.Config(app=None, log_level="info")  # installs uvicorn's handlers
+    runtime = Runtime.open(ws_root, Settings())
+    runtime.vault.remember("TOKEN", "value-that-must-not-be-logged")
+    _redact_server_logs(runtime)
+    (handler,) = logging.getLogger("uvicorn").handlers
+    assert isinstance(handler, logging.StreamHandler)
+    stream = io.StringIO()
+    before = handler.setStream(stream)
+    try:
+        logging.getLogger("uvicorn.error").error("client sent value-that-must-not-be-logged")
+    finally:
+        handler.setStream(before)
+        runtime.close()
+    assert "value-that-must-not-be-logged" not in stream.getvalue()
+    assert "$KARYI{TOKEN}" in stream.getvalue()

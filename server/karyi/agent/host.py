@@ -82,12 +82,18 @@ class AgentHost:
         if session_id and session_id in self._sessions:
             return self._sessions[session_id]
         conversation = self.runtime.conversation(session_id)
+        try:
+            provider = self._provider_factory()
+        except Exception:
+            if session_id is None and conversation.store is not None:
+                conversation.store.delete(conversation.id)  # no empty session per failed try
+            raise
         events = EventStream()
         live: LiveSession
         agent = self.runtime.agent(
             conversation,
             approver=lambda request: self._approve(live, request),
-            provider=self._provider_factory(),
+            provider=provider,
             events=events,
             spec=self._spec_factory(),
         )

@@ -19,9 +19,8 @@ from karyi.agent.runtime import Runtime
 from karyi.gateway.app import create_app
 from karyi.gateway.config import GatewayConfig, check_bind
 from karyi.llm.base import ProviderError
+from karyi.secrets.redact import RedactingFilter
 from karyi.settings import Settings
-
-log = logging.getLogger(__name__)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -57,6 +56,14 @@ def _model_note(runtime: Runtime) -> str:
     return f"model {provider.label}"
 
 
+def _redact_server_logs(runtime: Runtime) -> None:
+    """uvicorn's own log handlers (made by its Config) redact secrets like ours do."""
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        for handler in logging.getLogger(name).handlers:
+            if not any(isinstance(f, RedactingFilter) for f in handler.filters):
+                handler.addFilter(RedactingFilter(lambda: runtime.vault.redactor))
+
+
 def serve(
     root: Path,
     settings: Settings,
@@ -81,6 +88,7 @@ def serve(
             timeout_graceful_shutdown=5,
         )
     )
+    _redact_server_logs(runtime)
     shell = "enabled" if settings.gateway_shell else "disabled"
     token = "required" if config.token else "not required (loopback only)"
     print(
