@@ -120,9 +120,10 @@ def _install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
-        code = {405: "method_not_allowed"}.get(exc.status_code, "not_found")
-        message = f"{exc.detail}" if exc.status_code == 405 else "no such route"
-        return JSON(error_body(code, message), exc.status_code, headers=exc.headers)
+        status = exc.status_code
+        code = {404: "not_found", 405: "method_not_allowed"}.get(status, "invalid_request")
+        message = "no such route" if status == 404 else str(exc.detail)
+        return JSON(error_body(code, message), status, headers=exc.headers)
 
     @app.exception_handler(Exception)
     async def crash(_request: Request, exc: Exception) -> Response:
@@ -144,7 +145,7 @@ def create_app(
     watcher when `watch` and closes the gateway at shutdown when `close_on_shutdown`.
     """
     config = config or GatewayConfig.from_settings(runtime.settings)
-    gateway = Gateway(runtime, config, provider_factory=provider_factory)
+    gateway = Gateway(runtime, provider_factory=provider_factory)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

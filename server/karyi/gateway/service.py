@@ -14,7 +14,6 @@ from karyi.agent.host import AgentHost, LiveSession, NotPending
 from karyi.agent.loop import AgentSpec
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
-from karyi.gateway.config import GatewayConfig
 from karyi.gateway.errors import GatewayError
 from karyi.gateway.models import AgentRequest, PermissionAnswer
 from karyi.gateway.owners import Owner, SessionOwners
@@ -50,12 +49,10 @@ class Gateway:
     def __init__(
         self,
         runtime: Runtime,
-        config: GatewayConfig | None = None,
         *,
         provider_factory: Callable[[], Provider] | None = None,
     ) -> None:
         self.runtime = runtime
-        self.config = config or GatewayConfig.from_settings(runtime.settings, {})
         self.tools = ToolRunner(runtime)
         self.host = AgentHost(runtime, provider_factory=provider_factory, spec_factory=self.spec)
         self.owners = SessionOwners.for_workspace(runtime.workspace.root)
