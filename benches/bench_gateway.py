@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,17 +66,21 @@ def figures(latencies: list[float], seconds: float) -> Figures:
 class Connection:
     """One keep-alive HTTP/1.1 connection: send a request, read the whole response."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, authority: str
+    ) -> None:
         self.reader = reader
         self.writer = writer
+        self.authority = authority
 
     @classmethod
     async def open(cls, host: str, port: int) -> Connection:
-        return cls(*await asyncio.open_connection(host, port))
+        return cls(*await asyncio.open_connection(host, port), f"{host}:{port}")
 
     async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
         head = (
-            f"{method} {path} HTTP/1.1\r\nhost: bench\r\ncontent-type: application/json\r\n"
+            f"{method} {path} HTTP/1.1\r\nhost: {self.authority}\r\n"
+            "content-type: application/json\r\n"
             f"content-length: {len(body)}\r\n\r\n"
         )
         self.writer.write(head.encode() + body)
@@ -159,9 +164,8 @@ def start_gateway(root: Path) -> tuple[subprocess.Popen[str], str, int]:
     return proc, match.group(1), int(match.group(2))
 
 
-def main(report: object = print) -> dict[str, float]:
+def main(say: Callable[[str], None] = print) -> dict[str, float]:
     """Run the benchmark; returns the figures and ratios."""
-    say = report if callable(report) else print
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "ws"
         (root / "docs").mkdir(parents=True)
