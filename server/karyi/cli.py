@@ -24,6 +24,7 @@ from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
 from karyi.cli_mcp import add_parser as add_mcp_parser
 from karyi.cli_var import add_parser as add_var_parser
+from karyi.gateway.config import DEFAULT_HOST, DEFAULT_PORT
 from karyi.llm.base import ProviderError
 from karyi.protocol import DIALECTS, get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
@@ -257,6 +258,25 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_gateway(args: argparse.Namespace) -> int:
+    """Serve the HTTP gateway until interrupted."""
+    from karyi.gateway.config import ConfigError
+    from karyi.gateway.server import serve
+
+    root = _workspace(args.workspace)
+    settings = _settings(root, args)
+    _toolkit(settings)
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: expected 0-65535 (0 picks a free port)")
+    try:
+        serve(root, settings, args.host, args.port, out=sys.stderr, access_log=args.verbose)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     top = argparse.ArgumentParser(
@@ -309,6 +329,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
     p.add_argument("task", nargs="+", help='what to do (or "-" to read it from stdin)')
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser(
+        "gateway",
+        help="serve the HTTP gateway (POST /agent/process)",
+        description="Serve seed 004's HTTP gateway: POST /agent/process runs a tool "
+        "(biz_params.tool) or an agent turn. Binds 127.0.0.1 unless told otherwise; any "
+        "other address needs a bearer token (KARYI_GATEWAY_TOKEN or settings gateway.token).",
+    )
+    common(p)
+    p.add_argument("--model", metavar="M", help="provider:name for agent turns")
+    p.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default: {DEFAULT_HOST})"
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port (default: {DEFAULT_PORT}; 0 picks one)",
+    )
+    p.set_defaults(func=cmd_gateway)
 
     p = sub.add_parser(
         "tools",

@@ -127,7 +127,15 @@ SCHEMA: dict[str, dict[str, Any]] = {
     },
     "gateway": {
         "type": "object",
-        "properties": {"enableShell": {"type": "boolean"}},
+        "properties": {
+            "enableShell": {"type": "boolean"},
+            "token": {
+                "type": ["string", "null"],
+                "minLength": 16,
+                "description": "bearer token every request must carry (KARYI_GATEWAY_TOKEN wins)",
+            },
+            "maxRequestBytes": {"type": "integer", "minimum": 1024},
+        },
         "additionalProperties": False,
     },
     "llm": {
@@ -174,7 +182,7 @@ DEFAULTS: dict[str, Any] = {
         "outputLimit": 16000,
         "path": None,
     },
-    "gateway": {"enableShell": False},
+    "gateway": {"enableShell": False, "token": None, "maxRequestBytes": 1024 * 1024},
     "llm": {
         "connectTimeoutSeconds": 10,
         "readTimeoutSeconds": 300,
@@ -302,6 +310,17 @@ class Settings:
         return bool(self.values["gateway"]["enableShell"])
 
     @property
+    def gateway_token(self) -> str | None:
+        """The gateway's bearer token from the settings (the environment may override it)."""
+        value = self.values["gateway"].get("token")
+        return str(value) if value else None
+
+    @property
+    def gateway_max_request_bytes(self) -> int:
+        """The largest request body the gateway reads."""
+        return int(self.values["gateway"]["maxRequestBytes"])
+
+    @property
     def llm_timeouts(self) -> tuple[float, float]:
         """Model requests: (connect, read) timeouts in seconds."""
         llm = self.values["llm"]
@@ -409,6 +428,15 @@ def _tighten_only(
             warnings.append(
                 SettingsWarning(source, "permissions.commands.allow", f"ignored: {why}")
             )
+    gateway = layer.get("gateway")
+    if isinstance(gateway, dict):
+        # A repository must neither open the shell to HTTP clients nor pick the token
+        # that guards the gateway (it would know the token of every clone it is in).
+        if gateway.get("enableShell") is True:
+            del gateway["enableShell"]
+            warnings.append(SettingsWarning(source, "gateway.enableShell", f"ignored: {why}"))
+        if gateway.pop("token", None) is not None:
+            warnings.append(SettingsWarning(source, "gateway.token", f"ignored: {why}"))
     return layer
 
 

@@ -256,3 +256,27 @@ def test_web_settings_are_checked(user_file: Path) -> None:
         f"{user_file}: web: search.backend: expected one of 'searxng', 'bocha', got 'google'; "
         "ignored"
     ]
+
+
+def test_workspace_file_cannot_open_the_gateway(user_file: Path, ws_root: Path) -> None:
+    write(
+        ws_root / ".karyi" / "settings.json",
+        {"gateway": {"enableShell": True, "token": "known-to-the-repo", "maxRequestBytes": 4096}},
+    )
+    s = load(ws_root, user_file)
+    assert (s.gateway_shell, s.gateway_token) == (False, None)
+    assert s.gateway_max_request_bytes == 4096
+    assert sorted(w.key for w in s.warnings) == ["gateway.enableShell", "gateway.token"]
+    assert all("may only tighten" in str(w) for w in s.warnings)
+
+
+def test_gateway_settings_from_the_user_file(user_file: Path) -> None:
+    write(user_file, {"gateway": {"enableShell": True, "token": "t" * 32}})
+    s = load(None, user_file)
+    assert (s.gateway_shell, s.gateway_token, s.gateway_max_request_bytes) == (
+        True,
+        "t" * 32,
+        1024 * 1024,
+    )
+    write(user_file, {"gateway": {"token": "short"}})
+    assert [w.key for w in load(None, user_file).warnings] == ["gateway"]

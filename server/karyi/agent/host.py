@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, EventStream, FileChanged, Listener, ValueRequested
 from karyi.agent.executor import ApprovalRequest, Decision
-from karyi.agent.loop import Agent, TurnResult
+from karyi.agent.loop import Agent, AgentSpec, TurnResult
 from karyi.agent.runtime import Runtime
 from karyi.llm.base import Provider
 from karyi.secrets.request import ValueAnswer, ValueRequest
@@ -62,7 +62,11 @@ class LiveSession:
 
 
 class AgentHost:
-    """Loads sessions on demand and runs their turns."""
+    """Loads sessions on demand and runs their turns.
+
+    `provider_factory` and `spec_factory` replace the runtime's model and agent for this
+    host's sessions (the gateway's agent has no command tools while its shell is off).
+    """
 
     def __init__(
         self,
@@ -70,10 +74,12 @@ class AgentHost:
         *,
         ask: Ask | None = None,
         provider_factory: Callable[[], Provider] | None = None,
+        spec_factory: Callable[[], AgentSpec] | None = None,
     ) -> None:
         self.runtime = runtime
         self.ask = ask
         self._provider_factory = provider_factory or runtime.provider
+        self._spec_factory = spec_factory or runtime.spec
         self._sessions: dict[str, LiveSession] = {}
 
     def session(self, session_id: str | None = None) -> LiveSession:
@@ -81,13 +87,20 @@ class AgentHost:
         if session_id and session_id in self._sessions:
             return self._sessions[session_id]
         conversation = self.runtime.conversation(session_id)
+        try:
+            provider = self._provider_factory()
+        except Exception:
+            if session_id is None and conversation.store is not None:
+                conversation.store.delete(conversation.id)  # no empty session per failed try
+            raise
         events = EventStream()
         live: LiveSession
         agent = self.runtime.agent(
             conversation,
             approver=lambda request: self._approve(live, request),
-            provider=self._provider_factory(),
+            provider=provider,
             events=events,
+            spec=self._spec_factory(),
         )
         live = LiveSession(conversation, agent, events)
 

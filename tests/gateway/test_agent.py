@@ -1,0 +1,403 @@
+"""Agent turns over HTTP: the real app, the real provider SDK over HTTP to the fake model
+server, real tools on real files. With and without streaming, paused permissions
+answered by a second request, one turn per session, sessions per user_id."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from tests.gateway.conftest import Make, Rig
+from tests.gateway.sse import parse_sse
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Fault, Reply
+
+EDIT = (
+    "I will fix it.\n<tools><edit><file src=\"src/main.py\"><find>print('hi')</find>"
+    "<replace>print('hello')</replace></file></edit></tools>"
+)
+
+
+def turn(text: str, session: str | None = "s1", user: str | None = "u1", **kw: Any) -> Any:
+    """A request body that starts a turn on `text`."""
+    body: dict[str, Any] = {
+        "input": [{"role": "user", "type": "message", "content": [{"type": "text", "text": text}]}],
+        **kw,
+    }
+    if session is not None:
+        body["session_id"] = session
+    if user is not None:
+        body["user_id"] = user
+    return body
+
+
+def answer(call_id: str, outcome: str, session: str = "s1", user: str = "u1", **kw: Any) -> Any:
+    """A request body that answers a paused call."""
+    permission = {"tool_call_id": call_id, "outcome": outcome, **kw}
+    stream = permission.pop("stream", False)
+    return {
+        "session_id": session,
+        "user_id": user,
+        "stream": stream,
+        "biz_params": {"permission": permission},
+    }
+
+
+def completed(answer_text: str | None, session: str = "s1", **kw: Any) -> dict[str, Any]:
+    """The body of an ended turn (turn_id compared separately)."""
+    usage = kw.pop("usage", {"input_tokens": 11, "output_tokens": 7})
+    output = (
+        [
+            {
+                "role": "assistant",
+                "type": "message",
+                "content": [{"type": "text", "text": answer_text}],
+            }
+        ]
+        if answer_text
+        else []
+    )
+    return {
+        "status": "completed",
+        "session_id": session,
+        "stop_reason": "end_turn",
+        "answer": answer_text,
+        "steps": 1,
+        "usage": usage,
+        "output": output,
+        "error": None,
+        **kw,
+    }
+
+
+def without_turn_id(body: dict[str, Any]) -> dict[str, Any]:
+    assert body.pop("turn_id")
+    return body
+
+
+async def test_a_turn_answers_with_the_model_reply(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script("Hello from the model.")
+    r = await agent_rig.post(turn("say hello"))
+    assert r.status_code == 200
+    assert without_turn_id(r.json()) == completed("Hello from the model.")
+    sent = fake_llm.requests[0].body["messages"]
+    assert sent[-1] == {"role": "user", "content": "say hello"}
+
+
+async def test_all_text_parts_of_the_input_make_the_message(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script("ok")
+    body = {
+        "input": [
+            {"content": [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}]},
+            {"content": "third", "id": "msg_1", "status": "created"},
+        ]
+    }
+    r = await agent_rig.post(body)
+    assert r.status_code == 200
+    assert fake_llm.requests[0].body["messages"][-1]["content"] == "first\n\nsecond\n\nthird"
+
+
+async def test_the_session_keeps_its_history(agent_rig: Rig, fake_llm: FakeModelServer) -> None:
+    fake_llm.script("It is 4.", "You asked what 2+2 is.")
+    await agent_rig.post(turn("what is 2+2?"))
+    r = await agent_rig.post(turn("what did I ask?"))
+    assert r.json()["answer"] == "You asked what 2+2 is."
+    second = [(m["role"], m["content"]) for m in fake_llm.requests[1].body["messages"][1:]]
+    assert second == [
+        ("user", "what is 2+2?"),
+        ("assistant", "It is 4."),
+        ("user", "what did I ask?"),
+    ]
+
+
+async def test_without_a_session_id_a_new_session_is_made(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script("one", "two")
+    first = (await agent_rig.post(turn("hi", session=None))).json()
+    sid = first["session_id"]
+    assert sid
+    second = (await agent_rig.post(turn("again", session=sid))).json()
+    assert second["session_id"] == sid
+    assert len(fake_llm.requests[1].body["messages"]) == 4
+
+
+async def test_streaming_sends_every_event_then_the_result(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text=["Hel", "lo."]))
+    r = await agent_rig.post(turn("hi", stream=True))
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/event-stream")
+    events = parse_sse(r.text)
+    kinds = [e.event for e in events]
+    assert kinds == ["turnStarted", "step", "usage", "text", "turnFinished", "result"]
+    assert [e.id for e in events] == [1, 2, 3, 4, 5, None]
+    assert events[0].data == {
+        "type": "turnStarted",
+        "sessionId": agent_rig.gateway.owners.get("s1").store_id,  # type: ignore[union-attr]
+        "turnId": events[-1].data["turn_id"],
+        "message": "hi",
+    }
+    assert events[3].data == {"type": "text", "text": "Hello.", "channel": "text"}
+    assert without_turn_id(events[-1].data) == completed("Hello.")
+
+
+async def test_a_model_failure_ends_the_turn_with_its_reason(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.fail_next(Fault(status=401, message="bad key"))
+    r = await agent_rig.post(turn("hi"))
+    body = r.json()
+    assert (r.status_code, body["stop_reason"], body["answer"]) == (200, "error", None)
+    assert body["error"]["kind"] == "auth"
+    assert "bad key" in body["error"]["message"]
+
+
+async def test_no_usable_model_is_503(make: Make) -> None:
+    rig = make()  # openai:gpt-4.1 and no key in the provider's environment
+    r = await rig.post(turn("hi"))
+    assert r.status_code == 503
+    assert r.json()["error"]["code"] == "agent_unavailable"
+    assert "no API key" in r.json()["error"]["message"]
+
+
+# -- permissions ------------------------------------------------------------------------
+
+
+async def pause_on_edit(rig: Rig, fake: FakeModelServer, **kw: Any) -> dict[str, Any]:
+    """Start a turn whose model edits src/main.py: it pauses for permission."""
+    fake.script(EDIT)
+    r = await rig.post(turn("fix main.py", **kw))
+    assert r.status_code == 202, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+async def test_a_call_needing_permission_pauses_the_turn(
+    agent_rig: Rig, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    paused = await pause_on_edit(agent_rig, fake_llm)
+    assert paused["status"] == "pending_permission"
+    assert paused["session_id"] == "s1" and paused["turn_id"]
+    (call,) = paused["pending"]
+    assert (call["tool"], call["params"]) == (
+        "edit",
+        {
+            "files": [
+                {
+                    "src": "src/main.py",
+                    "pairs": [{"find": "print('hi')", "replace": "print('hello')"}],
+                }
+            ]
+        },
+    )
+    assert call["description"] and call["confirmation"]["kind"] == "edit"
+    assert "+print('hello')" in call["confirmation"]["diff"]
+    assert (ws_root / "src" / "main.py").read_text() == "print('hi')\n"
+
+
+async def test_allowing_the_call_resumes_the_turn(
+    agent_rig: Rig, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    paused = await pause_on_edit(agent_rig, fake_llm)
+    fake_llm.script("Fixed.")
+    r = await agent_rig.post(answer(paused["pending"][0]["tool_call_id"], "allow"))
+    assert r.status_code == 200
+    body = r.json()
+    assert (body["turn_id"], body["answer"], body["steps"]) == (paused["turn_id"], "Fixed.", 2)
+    assert (ws_root / "src" / "main.py").read_text() == "print('hello')\n"
+
+
+async def test_rejecting_tells_the_model_why(
+    agent_rig: Rig, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    paused = await pause_on_edit(agent_rig, fake_llm)
+    fake_llm.script("Understood, leaving it.")
+    call_id = paused["pending"][0]["tool_call_id"]
+    r = await agent_rig.post(answer(call_id, "reject", feedback="keep the greeting"))
+    assert r.json()["answer"] == "Understood, leaving it."
+    told = fake_llm.requests[1].body["messages"][-1]["content"]
+    assert "the user rejected this edit call, saying: keep the greeting" in told
+    assert (ws_root / "src" / "main.py").read_text() == "print('hi')\n"
+
+
+async def test_allow_always_lasts_for_the_session(
+    agent_rig: Rig, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    paused = await pause_on_edit(agent_rig, fake_llm)
+    again = EDIT.replace("print('hi')", "print('hello')").replace(
+        "<replace>print('hello')", "<replace>print('bye')"
+    )
+    fake_llm.script(again, "Done twice.")
+    r = await agent_rig.post(answer(paused["pending"][0]["tool_call_id"], "allow_always"))
+    assert (r.status_code, r.json()["answer"]) == (200, "Done twice.")
+    assert (ws_root / "src" / "main.py").read_text() == "print('bye')\n"
+
+
+async def test_a_streamed_turn_pauses_and_a_streamed_answer_continues_it(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(EDIT)
+    first = parse_sse((await agent_rig.post(turn("fix", stream=True))).text)
+    assert first[-2].event == "toolAwaitingPermission"
+    assert first[-1].event == "pending_permission"
+    call_id = first[-1].data["pending"][0]["tool_call_id"]
+    assert first[-2].data["call"]["id"] == call_id
+    fake_llm.script("Fixed.")
+    rest = parse_sse((await agent_rig.post(answer(call_id, "allow", stream=True))).text)
+    kinds = [e.event for e in rest]
+    assert {"toolRunning", "toolDone"} <= set(kinds)
+    assert kinds[-2:] == ["turnFinished", "result"]
+    ids = [e.id for e in first + rest if e.id is not None]
+    assert ids == list(range(1, len(ids) + 1)), "every event once, in order"
+    assert rest[-1].data["answer"] == "Fixed."
+
+
+async def test_a_new_message_while_paused_is_409_with_the_pending_calls(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    paused = await pause_on_edit(agent_rig, fake_llm)
+    r = await agent_rig.post(turn("something else"))
+    assert r.status_code == 409
+    body = r.json()
+    assert body["error"]["code"] == "permission_pending"
+    assert body["pending"] == paused["pending"]
+
+
+async def test_answering_a_call_that_is_not_waiting_is_409(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    r = await agent_rig.post(answer("nope", "allow"))
+    assert (r.status_code, r.json()["error"]["code"]) == (404, "session_not_found")
+    paused = await pause_on_edit(agent_rig, fake_llm)
+    r = await agent_rig.post(answer("nope", "allow"))
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "not_pending")
+    assert "call 'nope' in session" in r.json()["error"]["message"]
+    assert r.json()["pending"] == paused["pending"]
+
+
+async def test_answering_with_input_is_refused(agent_rig: Rig, fake_llm: FakeModelServer) -> None:
+    paused = await pause_on_edit(agent_rig, fake_llm)
+    body = answer(paused["pending"][0]["tool_call_id"], "allow")
+    body["input"] = [{"content": "and also this"}]
+    r = await agent_rig.post(body)
+    assert r.status_code == 400
+    assert r.json()["error"]["message"] == (
+        "input: must be empty when answering biz_params.permission"
+    )
+
+
+# -- one turn per session, cancellation ----------------------------------------------------
+
+
+async def test_a_second_turn_while_one_runs_is_409_and_cancel_stops_it(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text="I am thinking about this for a long time"))
+    fake_llm.fail_next(Fault(stall=True, after=2))
+    first = asyncio.ensure_future(agent_rig.post(turn("think")))
+    await asyncio.to_thread(fake_llm.wait_requests, 1)  # the model is streaming: the turn runs
+    r = await agent_rig.post(turn("and now this"))
+    assert r.status_code == 409
+    assert r.json()["error"] == {
+        "code": "session_busy",
+        "message": "session 's1' is already running a turn: wait for its response or cancel "
+        "it with biz_params.cancel",
+    }
+    cancel = {"session_id": "s1", "user_id": "u1", "biz_params": {"cancel": True}}
+    r = await agent_rig.post(cancel)
+    assert (r.status_code, r.json()["stop_reason"]) == (200, "cancelled")
+    assert (await first).json()["stop_reason"] == "cancelled"
+    r = await agent_rig.post(cancel)
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "not_pending")
+
+
+async def test_other_sessions_run_meanwhile(agent_rig: Rig, fake_llm: FakeModelServer) -> None:
+    await pause_on_edit(agent_rig, fake_llm)
+    fake_llm.script("independent")
+    r = await agent_rig.post(turn("hi", session="s2"))
+    assert (r.status_code, r.json()["answer"]) == (200, "independent")
+
+
+# -- users -------------------------------------------------------------------------------
+
+
+async def test_a_session_belongs_to_the_user_who_made_it(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    paused = await pause_on_edit(agent_rig, fake_llm, user="alice")
+    call_id = paused["pending"][0]["tool_call_id"]
+    not_found = {
+        "code": "session_not_found",
+        "message": "no session 's1' for user_id 'mallory'",
+    }
+    for body in (
+        turn("hi", user="mallory"),
+        answer(call_id, "allow", user="mallory"),
+        {"session_id": "s1", "user_id": "mallory", "biz_params": {"cancel": True}},
+        {
+            "session_id": "s1",
+            "user_id": "mallory",
+            "biz_params": {"tool": {"name": "read_file", "input": {"path": "README.md"}}},
+        },
+    ):
+        r = await agent_rig.post(body)
+        assert (r.status_code, r.json()["error"]) == (404, not_found)
+    r = await agent_rig.post(turn("hi", user=None))
+    assert r.json()["error"]["message"] == "no session 's1' for user_id ''"
+    fake_llm.script("Done.")
+    r = await agent_rig.post(answer(call_id, "allow", user="alice"))
+    assert (r.status_code, r.json()["answer"]) == (200, "Done.")
+
+
+async def test_owners_survive_a_restart(
+    make: Make, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    first = make(fake=fake_llm)
+    fake_llm.script("remembered")
+    await first.post(turn("note this", user="alice"))
+    await first.close()
+    second = make(fake=fake_llm)
+    r = await second.post(turn("hi", user="bob"))
+    assert r.status_code == 404
+    fake_llm.script("still here")
+    r = await second.post(turn("and now?", user="alice"))
+    assert r.json()["answer"] == "still here"
+    history = [m["content"] for m in fake_llm.requests[-1].body["messages"][1:]]
+    assert history == ["note this", "remembered", "and now?"]
+
+
+# -- the agent's tools ---------------------------------------------------------------------
+
+
+async def test_without_the_shell_the_agent_has_no_command_tools(
+    agent_rig: Rig, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    names = agent_rig.gateway.spec().toolkit.names()
+    assert {"command", "input", "ctrl"}.isdisjoint(names) and "edit" in names
+    fake_llm.script("<tools><command>touch made-by-agent</command></tools>", "ok")
+    r = await agent_rig.post(turn("run it"))
+    assert r.status_code == 200
+    assert not (ws_root / "made-by-agent").exists()
+    assert "unknown tool 'command'" in fake_llm.requests[1].body["messages"][-1]["content"]
+
+
+async def test_with_the_shell_enabled_commands_ask_first(
+    make: Make, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    rig = make(fake=fake_llm, gateway={"enableShell": True})
+    fake_llm.script("<tools><command>touch made-by-agent</command></tools>", "ran it")
+    r = await rig.post(turn("run it"))
+    assert r.status_code == 202
+    (call,) = r.json()["pending"]
+    assert (call["tool"], call["confirmation"]["kind"]) == ("command", "command")
+    assert not (ws_root / "made-by-agent").exists()
+    r = await rig.post(answer(call["tool_call_id"], "allow"))
+    assert r.json()["answer"] == "ran it"
+    assert (ws_root / "made-by-agent").exists()
