@@ -1,0 +1,221 @@
+/**
+ * Integration tests in the real extension host, with the real Karyi server and the
+ * fake model server (its control URL in KARYI_E2E_CONTROL).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ChatState } from '../../chat/state';
+import type { KaryiApi } from '../../extension';
+import type { ConfirmParams, TurnUpdate } from '../../protocol';
+
+const CONTROL = process.env.KARYI_E2E_CONTROL ?? '';
+
+async function script(...texts: string[]): Promise<void> {
+  await fetch(`${CONTROL}/script`, { method: 'POST', body: JSON.stringify({ replies: texts.map((text) => ({ text })) }) });
+}
+
+async function fault(body: object): Promise<void> {
+  await fetch(`${CONTROL}/fault`, { method: 'POST', body: JSON.stringify(body) });
+}
+
+/** Resolves when `check(state)` holds (checked on every state change; no polling). */
+function until(api: KaryiApi, check: (s: ChatState) => boolean, what: string, ms = 30_000): Promise<void> {
+  if (check(api.chat.state)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, ms);
+    const sub = api.chat.onDidChange((s) => {
+      if (check(s)) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+}
+
+function serverRunning(api: KaryiApi, ms = 30_000): Promise<void> {
+  if (api.server.running) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server state ${api.server.state}`)), ms);
+    const sub = api.server.onState(({ state }) => {
+      if (state === 'running') {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+}
+
+function root(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the test opens a workspace folder');
+  return folder.uri;
+}
+
+async function api(): Promise<KaryiApi> {
+  const ext = vscode.extensions.getExtension<KaryiApi>('karyi.karyi');
+  assert.ok(ext, 'the extension is installed');
+  const a = await ext.activate();
+  await serverRunning(a);
+  return a;
+}
+
+/** The karyi server processes that are children of this extension host. */
+function serverPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (ppid === process.pid && cmd.includes('karyi') && cmd.includes('lsp')) pids.push(Number(entry));
+    } catch {
+      /* gone */
+    }
+  }
+  return pids;
+}
+
+describe('Karyi extension (in the real extension host)', () => {
+  it('activates, starts the server and registers every command', async () => {
+    const a = await api();
+    assert.equal(a.server.state, 'running');
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ['karyi.newChat', 'karyi.explainSelection', 'karyi.fixDiagnostics', 'karyi.writeTests', 'karyi.addFileToChat', 'karyi.acceptAll', 'karyi.rejectAll', 'karyi.cancel', 'karyi.showTerminal', 'karyi.restoreCheckpoint', 'karyi.setApiKey', 'karyi.restartServer', 'karyi.showServerLog']) {
+      assert.ok(commands.includes(id), `${id} is registered`);
+    }
+  });
+
+  it('sends a chat message and keeps the streamed answer', async () => {
+    const a = await api();
+    a.chat.newChat();
+    await script('Hello from **the fake model**.');
+    const result = await a.chat.send('hi');
+    assert.ok(result, 'the chat request answered');
+    assert.equal(result.stopReason, 'end_turn');
+    const turn = a.chat.state.items.find((i) => i.kind === 'turn');
+    assert.ok(turn && turn.kind === 'turn' && turn.blocks.some((b) => b.kind === 'text' && b.text.includes('fake model')));
+    assert.ok(a.chat.state.sessionId);
+  });
+
+  it('previews hunks without touching the buffer, follows typing, and answers per hunk', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'preview.py');
+    const original = Array.from({ length: 30 }, (_, i) => `line${i}\n`).join('');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(original));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const r = (l: number) => ({ start: { line: l, character: 0 }, end: { line: l + 1, character: 0 } });
+    const hunk = (id: string, l: number) => ({ id, header: '', range: r(l), newText: `LINE${l}\n`, oldStart: l, oldLines: 1, newStart: l, newLines: 1, lines: [] });
+    const update: TurnUpdate = {
+      sessionId: 'fake-session',
+      turnId: 't',
+      event: {
+        type: 'toolAwaitingPermission',
+        call: { index: 0, id: 'call_preview', name: 'edit', params: {}, error: null },
+        description: 'Edit preview.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: 'Edit preview.py', details: '', diff: null, url: null,
+          files: [{ uri: uri.toString(), path: 'preview.py', version: doc.version, created: false, deleted: false, added: 2, removed: 2, original, proposed: '', edits: [], hunks: [hunk('h1', 3), hunk('h2', 20)], unified: '' }],
+        },
+      },
+    };
+    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
+    const realConfirm = a.chat.confirm.bind(a.chat);
+    a.chat.confirm = async (p) => (sent.push(p), true);
+    try {
+      a.chat.dispatch({ kind: 'update', update });
+      a.previews.open('fake-session', update);
+      const lensLines = async () => {
+        const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
+        return lenses.filter((l) => l.command?.command === 'karyi.acceptHunk').map((l) => l.range.start.line);
+      };
+      assert.deepEqual(await lensLines(), [3, 20]);
+      assert.equal(doc.getText(), original, 'the preview does not change the buffer');
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(uri, new vscode.Position(0, 0), 'new0\nnew1\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.deepEqual(await lensLines(), [5, 22], 'the hunks follow the inserted lines');
+      await vscode.commands.executeCommand('karyi.acceptHunk', 'call_preview', uri.toString(), 'h1');
+      assert.equal(sent.length, 0, 'nothing is sent while a hunk is undecided');
+      await vscode.commands.executeCommand('karyi.rejectHunk', 'call_preview', uri.toString(), 'h2');
+      assert.deepEqual(sent, [{ toolCallId: 'call_preview', outcome: 'allowOnce', acceptedHunks: ['h1'], feedback: undefined }]);
+      assert.equal(a.chat.state.tools.call_preview.files?.[0].state, 'partial');
+    } finally {
+      a.chat.confirm = realConfirm;
+      a.previews.forgetAll();
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('a file deleted while previewed is said so and rejected', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'doomed.py');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('a\nb\nc\n'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const update: TurnUpdate = {
+      sessionId: 's',
+      turnId: 't',
+      event: {
+        type: 'toolAwaitingPermission',
+        call: { index: 0, id: 'call_doomed', name: 'edit', params: {}, error: null },
+        description: 'Edit doomed.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: '', details: '', diff: null, url: null,
+          files: [{ uri: uri.toString(), path: 'doomed.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original: 'a\nb\nc\n', proposed: 'a\nB\nc\n', edits: [], hunks: [{ id: 'h1', header: '', range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, newText: 'B\n', oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, lines: [] }], unified: '' }],
+        },
+      },
+    };
+    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
+    const realConfirm = a.chat.confirm.bind(a.chat);
+    a.chat.confirm = async (p) => (sent.push(p), true);
+    try {
+      a.chat.dispatch({ kind: 'update', update });
+      a.previews.open('s', update);
+      const wsEdit = new vscode.WorkspaceEdit();
+      wsEdit.deleteFile(uri);
+      assert.ok(await vscode.workspace.applyEdit(wsEdit));
+      await until(a, (s) => s.tools.call_doomed?.files?.[0].state === 'gone', 'the card to say the file is gone');
+      assert.equal(sent.length, 1);
+      assert.equal(sent[0].outcome, 'reject');
+      assert.match(sent[0].feedback ?? '', /deleted doomed\.py/);
+    } finally {
+      a.chat.confirm = realConfirm;
+      a.previews.forgetAll();
+    }
+  });
+
+  it('a server crash mid-turn is shown, keeps the chat, and a restart goes on in the same session', async () => {
+    const a = await api();
+    a.chat.newChat();
+    await script('First answer.');
+    await a.chat.send('first');
+    const session = a.chat.state.sessionId;
+    assert.ok(session);
+    await fault({ stall: true, after: 3 });
+    await script('never finished');
+    const pending = a.chat.send('second');
+    await until(a, (s) => s.items.some((i) => i.kind === 'turn' && !i.done && i.blocks.length > 0), 'the second turn to stream');
+    const pids = serverPids();
+    assert.ok(pids.length >= 1, 'found the server process');
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    await until(a, (s) => !s.busy && s.items.some((i) => i.kind === 'notice' && i.action === 'restart'), 'the crash notice');
+    await pending;
+    assert.ok(a.chat.state.items.some((i) => i.kind === 'user' && i.text === 'first'), 'the transcript survives');
+    await vscode.commands.executeCommand('karyi.restartServer');
+    await serverRunning(a);
+    await script('Back again.');
+    const result = await a.chat.send('third');
+    assert.equal(result?.sessionId, session, 'the same session goes on');
+  });
+});
