@@ -63,9 +63,18 @@ export class KaryiServer implements vscode.Disposable {
     this.states.fire({ state, message });
   }
 
-  /** Start the server; on failure the user sees why and how to fix it. */
-  async start(): Promise<boolean> {
-    if (this.client) return this.running;
+  private starting: Promise<boolean> | undefined;
+
+  /** Start the server (or wait for the start under way); on failure the user sees why and how to fix it. */
+  start(): Promise<boolean> {
+    if (this.client && !this.starting) return Promise.resolve(this.running);
+    this.starting ??= this.doStart().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async doStart(): Promise<boolean> {
     const cfg = vscode.workspace.getConfiguration('karyi');
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const resolved = resolveServerCommand({
@@ -195,7 +204,8 @@ export class KaryiServer implements vscode.Disposable {
   async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
     const client = this.client;
     if (!client || !this.running) throw new Error('the Karyi server is not running (Karyi: Restart Server)');
-    return client.sendRequest<R>(method, params, token);
+    // A trailing `undefined` would make vscode-jsonrpc send the params as an array.
+    return token ? client.sendRequest<R>(method, params, token) : client.sendRequest<R>(method, params);
   }
 
   /** Tell the server the `karyi.*` settings changed (it pulls them again). */

@@ -267,8 +267,8 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
         }
         const label = `Hunk ${i + 1}/${f.hunks.length}${h.touched ? ' (you edited here)' : ''}:`;
         lenses.push(new vscode.CodeLens(at, { title: label, command: '' }));
-        lenses.push(new vscode.CodeLens(at, { title: '$(check) Accept', command: 'karyi.acceptHunk', arguments: [call.callId, f.key, h.id] }));
-        lenses.push(new vscode.CodeLens(at, { title: '$(close) Reject', command: 'karyi.rejectHunk', arguments: [call.callId, f.key, h.id] }));
+        lenses.push(new vscode.CodeLens(at, { title: 'Accept', command: 'karyi.acceptHunk', arguments: [call.callId, f.key, h.id] }));
+        lenses.push(new vscode.CodeLens(at, { title: 'Reject', command: 'karyi.rejectHunk', arguments: [call.callId, f.key, h.id] }));
       });
     }
     return lenses;

@@ -91,6 +91,15 @@ function valueControls(card: ToolCard, post: Post): HTMLElement | null {
   );
 }
 
+/** A unified diff with added and removed lines coloured (text only, never HTML). */
+function diffBlock(diff: string): HTMLElement {
+  const lines = diff.split('\n').map((line) => {
+    const cls = line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : '';
+    return h('span', cls ? { class: cls } : {}, line + '\n');
+  });
+  return h('pre', { class: 'diff' }, ...lines);
+}
+
 /** The card's element (re-rendered whenever the card changes). */
 export function renderCard(card: ToolCard, post: Post): HTMLElement {
   const duration = card.seconds !== undefined ? `${card.seconds < 10 ? card.seconds.toFixed(1) : Math.round(card.seconds)} s` : '';
@@ -109,7 +118,7 @@ export function renderCard(card: ToolCard, post: Post): HTMLElement {
     { class: 'tool-body' },
     showConf && conf.details ? h('pre', { class: 'details' }, conf.details) : null,
     showConf && conf.url ? h('div', { class: 'url' }, conf.url) : null,
-    showConf && conf.diff ? h('pre', { class: 'diff' }, conf.diff) : null,
+    showConf && conf.diff ? diffBlock(conf.diff) : null,
     card.reason && card.status === 'awaiting' ? h('div', { class: 'muted' }, card.reason) : null,
     card.files?.length ? h('ul', { class: 'files' }, ...card.files.map((f) => fileRow(card, f, post))) : null,
     card.status === 'awaiting' ? permissionControls(card, post) : null,
