@@ -79,10 +79,16 @@ def record_updates(client: LanguageClient) -> None:
     client.updates = []  # type: ignore[attr-defined]
     client.update_seen = asyncio.Event()  # type: ignore[attr-defined]
 
+    client.terminal = []  # type: ignore[attr-defined]
+
     @client.feature("karyi/turnUpdate")
     def on_update(params: Any) -> None:
         client.updates.append(plain(params))  # type: ignore[attr-defined]
         client.update_seen.set()  # type: ignore[attr-defined]
+
+    @client.feature("karyi/terminalOutput")
+    def on_terminal(params: Any) -> None:
+        client.terminal.append(plain(params))  # type: ignore[attr-defined]
 
 
 async def wait_for_event(client: Any, kind: str) -> dict[str, Any]:
@@ -99,3 +105,71 @@ async def wait_for_event(client: Any, kind: str) -> dict[str, Any]:
 def editor(request: pytest.FixtureRequest) -> str:
     """Each test runs with both editors' captured capabilities."""
     return str(request.param)
+
+
+class FakeEditor:
+    """The parts of an editor the edit flow needs: open documents with versions, and
+    `workspace/applyEdit` applied like VS Code does (refused for a stale version)."""
+
+    def __init__(self, client: LanguageClient) -> None:
+        self.client = client
+        self.docs: dict[str, tuple[int, str]] = {}
+        self.applied: list[dict[str, Any]] = []
+        self.refused = 0
+        self.interfere: str | None = None  # text the user "types" as the next edit arrives
+
+        @client.feature(types.WORKSPACE_APPLY_EDIT)
+        def apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+            data = plain(client.protocol._converter.unstructure(params))
+            changes = data["edit"].get("documentChanges") or [
+                {"textDocument": {"uri": uri, "version": None}, "edits": edits}
+                for uri, edits in data["edit"]["changes"].items()
+            ]
+            for change in changes:
+                uri = change["textDocument"]["uri"]
+                if self.interfere is not None:
+                    typed, self.interfere = self.interfere, None
+                    self.type(uri, typed)
+                version, text = self.docs[uri]
+                if change["textDocument"]["version"] not in (None, version):
+                    self.refused += 1
+                    return types.ApplyWorkspaceEditResult(applied=False, failure_reason="stale")
+                for edit in sorted(
+                    change["edits"], key=lambda e: _offset(text, e["range"]["start"]), reverse=True
+                ):
+                    a = _offset(text, edit["range"]["start"])
+                    b = _offset(text, edit["range"]["end"])
+                    text = text[:a] + edit["newText"] + text[b:]
+                self.type(uri, text)
+            self.applied.append(data)
+            return types.ApplyWorkspaceEditResult(applied=True)
+
+    def open(self, path: Path) -> str:
+        uri = path.as_uri()
+        text = path.read_text()
+        self.docs[uri] = (1, text)
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
+            )
+        )
+        return uri
+
+    def type(self, uri: str, text: str) -> None:
+        """Replace the buffer (the user typing, or an applied edit) and tell the server."""
+        version = self.docs[uri][0] + 1
+        self.docs[uri] = (version, text)
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+
+    def text(self, uri: str) -> str:
+        return self.docs[uri][1]
+
+
+def _offset(text: str, pos: dict[str, int]) -> int:
+    lines = text.splitlines(keepends=True)
+    return sum(len(line) for line in lines[: pos["line"]]) + pos["character"]

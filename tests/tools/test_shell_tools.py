@@ -201,7 +201,7 @@ async def test_get_value_asks_the_front_end_and_never_returns_the_value(
     assert done.result.llm_content.startswith(
         "$KARYI{NPM_TOKEN} is ready (saved for later sessions (file))"
     )
-    assert requests == [ValueRequest("NPM_TOKEN", "publish", "npm token", False, "t")]
+    assert requests == [ValueRequest("NPM_TOKEN", "publish", "npm token", False, "t", "c0")]
     assert sctx.secrets is not None and sctx.secrets.lookup("NPM_TOKEN") == "npm-secret-9999"
     assert sctx.secrets.store is not None
     assert [(e.name, e.note) for e in sctx.secrets.store.entries()] == [("NPM_TOKEN", "npm token")]

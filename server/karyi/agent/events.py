@@ -15,11 +15,14 @@ from typing import Any
 
 from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Confirmation, ToolResult
+from karyi.workspace.editor import PlannedWrite
 
 log = logging.getLogger(__name__)
 
 
 def _jsonable(value: Any) -> Any:
+    if hasattr(value, "to_json") and callable(value.to_json):
+        return value.to_json()
     if isinstance(value, ToolResult):
         return value.to_dict()
     if isinstance(value, ToolCall):
@@ -141,6 +144,27 @@ class ToolDone(Event):
     result: ToolResult
     decision: str
     seconds: float
+
+
+@dataclass(frozen=True)
+class FileChanged(Event):
+    """A call changed files (on disk, or in the editor and then on disk)."""
+
+    kind = "fileChanged"
+    call: ToolCall
+    files: tuple[PlannedWrite, ...]
+
+
+@dataclass(frozen=True)
+class ValueRequested(Event):
+    """`get_value` waits for the user to give a secret (the front end asks; never the model)."""
+
+    kind = "valueRequested"
+    call_id: str
+    key: str
+    reason: str
+    note: str
+    exists: bool
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,18 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from karyi.agent.events import Event, ToolAwaiting, ToolDone, ToolQueued, ToolRunning
+from karyi.agent.events import (
+    Event,
+    FileChanged,
+    ToolAwaiting,
+    ToolDone,
+    ToolOutput,
+    ToolQueued,
+    ToolRunning,
+)
 from karyi.agent.permissions import PermissionMemory, Scope
 from karyi.protocol.calls import CallOutcome, ToolCall
+from karyi.secrets.redact import StreamRedactor
 from karyi.secrets.substitute import UnknownVariable, placeholders, substitute
 from karyi.tools.base import (
     Confirmation,
@@ -34,6 +43,7 @@ from karyi.tools.base import (
 )
 from karyi.tools.errors import ErrorCode
 from karyi.tools.registry import Toolkit
+from karyi.workspace.editor import WriteRecord
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,9 @@ class Decision:
     params: dict[str, Any] | None = None
     note: str | None = None
     remember: Scope | None = None
+    overrides: dict[str, tuple[str, str]] | None = None
+    """Per file (absolute path): (the text the user saw, the text they chose)."""
+    reject_always: bool = False
 
 
 Approver = Callable[[ApprovalRequest], Awaitable[Decision]]
@@ -155,7 +168,7 @@ class CallBatch:
 
     def submit(self, call: ToolCall) -> asyncio.Task[Executed]:
         """Check `call` now and schedule it; returns the task that yields its result."""
-        ctx = dataclasses.replace(self.ctx, call_id=call.id)
+        ctx = dataclasses.replace(self.ctx, call_id=call.id, on_output=self._mirror(call))
         tool, failure = self._check(call)
         keys: frozenset[str] = frozenset()
         gate: Gate | None = None
@@ -217,26 +230,41 @@ class CallBatch:
             if deps:
                 await asyncio.wait(deps)
             remembered = self._remembered(tool, call) if gate is not None else None
+            if remembered == "rejected":
+                assert gate is not None
+                _pass_gate(gate)
+                refused = ToolResult.fail(
+                    ErrorCode.REJECTED,
+                    f"the user rejects every call like this {tool.name} call for the rest of "
+                    "the session",
+                )
+                return self._done(Executed(call, refused, "rejected always", started, time.time()))
             if remembered is not None:
                 decision = f"always ({remembered})"
                 assert gate is not None
                 _pass_gate(gate)
             elif gate is not None:
                 answer = await self._ask(call, tool, ctx, gate)
+                key = tool.approval_key(call.params)
                 if not answer.allow:
+                    if answer.reject_always and self.memory is not None:
+                        self.memory.reject_always(key)
                     rejected = _rejected(tool, answer)
                     return self._done(Executed(call, rejected, "rejected", started, time.time()))
-                decision = "modified" if answer.params is not None else "allowed"
+                modified = answer.params is not None or answer.overrides is not None
+                decision = "modified" if modified else "allowed"
                 params = answer.params if answer.params is not None else params
                 note = answer.note
+                if answer.overrides:
+                    ctx = dataclasses.replace(ctx, overrides=answer.overrides)
                 if answer.remember is not None and self.memory is not None:
-                    self.memory.remember(tool.approval_key(call.params), answer.remember)
+                    self.memory.remember(key, answer.remember)
                     decision = f"allowed always ({answer.remember})"
             if tool.changes_files and self._before_change is not None:
                 await self._checkpoint()
             self.emit(ToolRunning(call))
             started = time.time()
-            result = await _execute(tool, params, ctx)
+            result = await self._execute_recorded(call, tool, params, ctx)
             if note:
                 result = dataclasses.replace(result, llm_content=f"{note}\n{result.llm_content}")
             return self._done(Executed(call, result, decision, started, time.time()))
@@ -244,11 +272,57 @@ class CallBatch:
             cancelled = ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")
             return self._done(Executed(call, cancelled, decision, started, time.time()))
 
-    def _remembered(self, tool: Tool, call: ToolCall) -> Scope | None:
+    async def _execute_recorded(
+        self, call: ToolCall, tool: Tool, params: Mapping[str, Any], ctx: ToolContext
+    ) -> ToolResult:
+        """Run the tool with a fresh write journal; hand the editor its writes; report
+        what changed."""
+        journal: list[WriteRecord] = []
+        ctx = dataclasses.replace(ctx, journal=journal)
+        try:
+            result = await _execute(tool, params, ctx)
+        finally:
+            flush = getattr(ctx.on_output, "flush", None)
+            if callable(flush):
+                flush()
+        deferred = [w for w in journal if w.deferred]
+        if deferred and ctx.editor is not None:
+            problems = await ctx.editor.apply(deferred, _describe(tool, call))
+            if problems:
+                message = "; ".join(problems)
+                result = ToolResult.fail(
+                    ErrorCode.CONFLICT, message, llm_content=f"{message}\n{result.llm_content}"
+                )
+                failed = set(problems)
+                journal = [w for w in journal if not w.deferred] if failed else journal
+        if journal:
+            self.emit(FileChanged(call, tuple(w.planned() for w in journal)))
+        return result
+
+    def _mirror(self, call: ToolCall) -> Callable[[str], None]:
+        """Live output of the call as ToolOutput events, redacted as it streams."""
+        secrets = self.ctx.secrets
+        stream = StreamRedactor(secrets.redactor) if secrets is not None else None
+
+        def out(text: str) -> None:
+            safe = stream.feed(text) if stream is not None else text
+            if safe:
+                self.emit(ToolOutput(call.id, safe))
+
+        def flush() -> None:
+            rest = stream.flush() if stream is not None else ""
+            if rest:
+                self.emit(ToolOutput(call.id, rest))
+
+        out.flush = flush  # type: ignore[attr-defined]
+        return out
+
+    def _remembered(self, tool: Tool, call: ToolCall) -> str | None:
         if self.memory is None:
             return None
         try:
-            return self.memory.allowed(tool.approval_key(call.params))
+            key = tool.approval_key(call.params)
+            return "rejected" if key in self.memory.rejected else self.memory.allowed(key)
         except Exception:
             return None
 

@@ -14,12 +14,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from karyi.agent.conversation import Conversation
-from karyi.agent.events import EventStream, Listener
+from karyi.agent.events import Event, EventStream, FileChanged, Listener, ValueRequested
 from karyi.agent.executor import ApprovalRequest, Decision
 from karyi.agent.loop import Agent, TurnResult
 from karyi.agent.runtime import Runtime
 from karyi.llm.base import Provider
+from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.settings import Settings
+from karyi.workspace.editor import PlannedWrite
 
 Ask = Callable[[ApprovalRequest], Awaitable[Decision]]
 
@@ -49,6 +51,9 @@ class LiveSession:
     agent: Agent
     events: EventStream
     pending: dict[str, PendingApproval] = field(default_factory=dict)
+    values: dict[str, asyncio.Future[ValueAnswer | None]] = field(default_factory=dict)
+    applied: list[tuple[str, tuple[PlannedWrite, ...]]] = field(default_factory=list)
+    """(call id, files) of every change the session's calls made, oldest first."""
 
     @property
     def id(self) -> str:
@@ -85,6 +90,12 @@ class AgentHost:
             events=events,
         )
         live = LiveSession(conversation, agent, events)
+
+        def collect(event: Event) -> None:
+            if isinstance(event, FileChanged):
+                live.applied.append((event.call.id, event.files))
+
+        events.subscribe(collect)
         self._sessions[live.id] = live
         return live
 
@@ -123,6 +134,9 @@ class AgentHost:
                 if not pending.future.done():
                     pending.future.cancel()
             live.pending.clear()
+            for waiting in list(live.values.values()):
+                if not waiting.done():
+                    waiting.cancel()
 
     def cancel(self, session_id: str) -> bool:
         """Cancel the session's running turn; False if it was idle."""
@@ -152,6 +166,36 @@ class AgentHost:
                 f"(waiting: {waiting})"
             )
         pending.future.set_result(decision)
+
+    async def ask_value(self, request: ValueRequest) -> ValueAnswer | None:
+        """`get_value` for a front end with its own UI: announce, then wait for
+        `provide_value`. None (refused) when the session is not live."""
+        live = self._sessions.get(request.session_id)
+        if live is None:
+            return None
+        future: asyncio.Future[ValueAnswer | None] = asyncio.get_running_loop().create_future()
+        live.values[request.key] = future
+        live.events.emit(
+            ValueRequested(
+                request.call_id, request.key, request.reason, request.note, request.exists
+            )
+        )
+        try:
+            return await future
+        finally:
+            live.values.pop(request.key, None)
+
+    def provide_value(self, session_id: str, key: str, answer: ValueAnswer | None) -> None:
+        """Answer a waiting `get_value` (None: the user refused)."""
+        live = self._sessions.get(session_id)
+        future = live.values.get(key) if live else None
+        if live is None or future is None or future.done():
+            waiting = ", ".join(live.values) if live else ""
+            raise NotPending(
+                f"no value {key!r} is being asked for in session {session_id}"
+                + (f" (waiting: {waiting})" if waiting else "")
+            )
+        future.set_result(answer)
 
     def pending(self, session_id: str) -> list[PendingApproval]:
         """The session's calls waiting for the user, in call order."""

@@ -62,6 +62,11 @@ class PermissionMemory:
             "workspace": base / "workspaces" / digest / "permissions.json",
         }
         self.session: set[str] = session_keys if session_keys is not None else set()
+        self.rejected: set[str] = set()  # "reject always" for the rest of the session
+
+    def reject_always(self, key: str) -> None:
+        """Refuse `key` without asking for the rest of this session."""
+        self.rejected.add(key)
 
     def allowed(self, key: str) -> Scope | None:
         """The scope that allows `key`, or None."""

@@ -32,6 +32,7 @@ from karyi.tools.base import ToolContext
 from karyi.tools.builtin.memory import load_memory
 from karyi.tools.profiles import builtin_registry, default_toolkit
 from karyi.tools.registry import ToolRegistry
+from karyi.workspace.editor import Editor
 from karyi.workspace.paths import PathPolicy
 from karyi.workspace.workspace import Workspace
 
@@ -46,6 +47,8 @@ class Runtime:
     vault: Vault = field(default_factory=lambda: Vault(SecretStore.default()))
     ask_value: Callable[[ValueRequest], Awaitable[ValueAnswer | None]] | None = None
     """How the front end asks its user for a secret (`get_value`); None: it cannot."""
+    editor: Editor | None = None
+    """The front end's editor, which owns the files open in it (the language server)."""
     _store: SessionStore | None = None
     _shell: ShellManager | None = None
 
@@ -118,6 +121,7 @@ class Runtime:
             shell=self.shell,
             secrets=self.vault,
             ask_value=self.ask_value,
+            editor=self.editor,
         )
 
     def agent(

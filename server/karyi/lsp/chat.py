@@ -1,20 +1,27 @@
-"""`karyi/chat`, `karyi/cancel`, `karyi/confirmTool`: turns and their permissions.
+"""Turns and everything a client answers during one: chat, cancel, permissions (with
+edit hunks), file diffs, secret values, and the agent's terminal.
 
 While a turn runs, every agent event goes to the client as a `karyi/turnUpdate`
-notification `{sessionId, turnId, event}`; the request answers when the turn ends.
-`$/cancelRequest` on the chat request and `karyi/cancel` both cancel the turn.
+notification `{sessionId, turnId, event}`, and terminal output as
+`karyi/terminalOutput`; the chat request answers when the turn ends. `$/cancelRequest`
+on the chat request and `karyi/cancel` both cancel the turn.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-from karyi.agent.events import Event, TurnStarted
-from karyi.agent.executor import Decision
+from karyi.agent.events import Event, ToolOutput, ToolRunning, TurnStarted
+from karyi.agent.executor import ApprovalRequest, Decision
 from karyi.lsp.context import describe_context
-from karyi.lsp.errors import rpc
+from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
+from karyi.lsp.previews import edit_decision
 from karyi.lsp.server import KaryiServer
+from karyi.secrets.request import ValueAnswer
+
+TERMINAL_TOOLS = frozenset({"command", "input", "ctrl"})
 
 
 async def run_chat(
@@ -27,15 +34,18 @@ async def run_chat(
     """Run one turn, streaming `karyi/turnUpdate`s; the chat result."""
     host = ls.require_host()
     live = host.session(session_id)
-    turn: dict[str, str] = {"id": ""}
+    turn = {"id": ""}
+    terminal_calls: set[str] = set()
 
     def listener(event: Event) -> None:
         if isinstance(event, TurnStarted):
             turn["id"] = event.turn_id
-        ls.notify(
-            "karyi/turnUpdate",
-            {"sessionId": live.id, "turnId": turn["id"], "event": event.to_dict()},
-        )
+        update = {"sessionId": live.id, "turnId": turn["id"], "event": event.to_dict()}
+        ls.notify("karyi/turnUpdate", update)
+        if isinstance(event, ToolRunning) and event.call.name in TERMINAL_TOOLS:
+            terminal_calls.add(event.call.id)
+        if isinstance(event, ToolOutput) and event.call_id in terminal_calls:
+            ls.notify("karyi/terminalOutput", {"sessionId": live.id, "data": event.text})
         if extra_listener is not None:
             extra_listener(event)
 
@@ -50,15 +60,22 @@ async def run_chat(
     }
 
 
-def decision_from(params: dict[str, Any]) -> Decision:
-    """A confirmTool answer as the executor's Decision."""
+def decision_from(params: dict[str, Any], request: ApprovalRequest | None) -> Decision:
+    """A confirmTool answer as the executor's Decision (hunks and the user's own text for
+    edits: see lsp/previews.py)."""
     outcome = params["outcome"]
-    feedback = params.get("feedback") or None
-    if outcome == "allowOnce":
-        return Decision(True)
-    if outcome == "allowAlways":
-        return Decision(True, remember=params.get("scope", "session"))
-    return Decision(False, feedback)
+    if outcome in ("reject", "rejectAlways"):
+        feedback = params.get("feedback") or None
+        return Decision(False, feedback, reject_always=outcome == "rejectAlways")
+    remember = params.get("scope", "session") if outcome == "allowAlways" else None
+    edit = edit_decision(params, request) if request is not None else None
+    if edit is None:
+        return Decision(True, remember=remember)
+    return dataclasses.replace(edit, remember=remember if edit.allow else None)
+
+
+def _diffs_of(files: Any) -> list[dict[str, Any]]:
+    return [f.to_json() for f in files]
 
 
 def register(server: KaryiServer) -> None:
@@ -80,5 +97,52 @@ def register(server: KaryiServer) -> None:
     @rpc
     async def confirm(ls: KaryiServer, raw: Any) -> dict[str, Any]:
         p = checked("karyi/confirmTool", raw)
-        ls.require_host().answer(p["sessionId"], p["toolCallId"], decision_from(p))
+        host = ls.require_host()
+        waiting = {w.request.call.id: w.request for w in host.pending(p["sessionId"])}
+        decision = decision_from(p, waiting.get(p["toolCallId"]))
+        host.answer(p["sessionId"], p["toolCallId"], decision)
+        return {"ok": True}
+
+    @server.feature("karyi/fileDiffs")
+    @rpc
+    async def file_diffs(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+        p = checked("karyi/fileDiffs", raw)
+        host = ls.require_host()
+        live = host.session(p["sessionId"])
+        wanted = p.get("toolCallId")
+        pending = []
+        for w in host.pending(live.id):
+            conf = w.request.confirmation
+            if wanted in (None, w.request.call.id) and conf is not None and conf.files:
+                pending.append({"toolCallId": w.request.call.id, "files": _diffs_of(conf.files)})
+        applied = [
+            {"toolCallId": call_id, "files": _diffs_of(files)}
+            for call_id, files in live.applied
+            if wanted in (None, call_id)
+        ]
+        return {"pending": pending, "applied": applied}
+
+    @server.feature("karyi/provideValue")
+    @rpc
+    async def provide_value(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+        p = checked("karyi/provideValue", raw)
+        value = p.get("value")
+        note = p.get("note") or ""
+        answer = None if value is None else ValueAnswer(value, bool(p.get("save")), note)
+        ls.require_host().provide_value(p["sessionId"], p["key"], answer)
+        return {"ok": True}
+
+    @server.feature("karyi/terminalInput")
+    @rpc
+    async def terminal_input(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+        p = checked("karyi/terminalInput", raw)
+        shell = ls.require_host().runtime.shell
+        sid = p["sessionId"]
+        if not shell.running(sid):
+            raise RequestFailed(f"nothing is running in session {sid}'s terminal to type into")
+
+        def mirror(text: str) -> None:
+            ls.notify("karyi/terminalOutput", {"sessionId": sid, "data": text})
+
+        ls.spawn(shell.send(sid, p["data"].encode(), mirror=mirror))
         return {"ok": True}

@@ -11,6 +11,7 @@ from karyi.agent.host import AgentHost
 from karyi.agent.runtime import Runtime
 from karyi.lsp.approvals import ask_with_message_request
 from karyi.lsp.context import uri_path
+from karyi.lsp.edits import LspEditor
 from karyi.lsp.params import plain
 from karyi.lsp.server import KaryiServer
 from karyi.settings import Settings, load_settings
@@ -52,7 +53,10 @@ def register(server: KaryiServer) -> None:
             ls, folders[0], editor if isinstance(editor, dict) else {}, folders[1:]
         )
         runtime = Runtime.open(folders[0], settings)
+        runtime.editor = LspEditor(ls)
         ls.host = AgentHost(runtime, ask=None if ls.ui else ask_with_message_request(ls))
+        if ls.ui:
+            runtime.ask_value = ls.host.ask_value
         ls.log(f"karyi {ls.version}: workspace {folders[0]}, model {settings.model}")
 
     @server.feature(types.INITIALIZED)

@@ -62,8 +62,13 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "acceptedHunks": {"type": ["array", "null"], "items": {"type": "string"}},
             "feedback": _OPT_STR,
             "modifiedContent": {
-                "type": ["object", "null"],
-                "additionalProperties": {"type": "string"},
+                "type": ["array", "null"],
+                "items": {
+                    "type": "object",
+                    "properties": {"uri": _STR, "text": {"type": "string"}},
+                    "required": ["uri", "text"],
+                    "additionalProperties": False,
+                },
             },
         },
         "required": ["sessionId", "toolCallId", "outcome"],
@@ -76,8 +81,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "properties": {
             "sessionId": _STR,
             "key": _STR,
-            "value": _OPT_STR,
+            "value": {"type": ["string", "null"]},
             "save": {"type": "boolean"},
+            "note": {"type": ["string", "null"]},
         },
         "required": ["sessionId", "key"],
     },

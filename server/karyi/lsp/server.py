@@ -6,7 +6,9 @@ registers its handlers on the server with a `register(server)` function.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Coroutine
 from typing import Any
 
 from lsprotocol import types
@@ -27,6 +29,7 @@ class KaryiServer(LanguageServer):
             "karyi", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
         )
         self.host: AgentHost | None = None
+        self.background: set[asyncio.Task[Any]] = set()
         self.ui = False  # the client declared Karyi's custom UI (initializationOptions.karyi.ui)
         self.init_options: dict[str, Any] = {}
 
@@ -35,6 +38,12 @@ class KaryiServer(LanguageServer):
         if self.host is None:
             raise ServerNotReady("karyi: the server is not initialized (send initialize first)")
         return self.host
+
+    def spawn(self, job: Coroutine[Any, Any, Any]) -> None:
+        """Run `job` in the background, keeping a reference until it is done."""
+        task = asyncio.ensure_future(job)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     def notify(self, method: str, params: Any) -> None:
         """Send a notification to the client."""

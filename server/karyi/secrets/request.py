@@ -18,6 +18,7 @@ class ValueRequest:
     note: str = ""
     exists: bool = False
     session_id: str = ""
+    call_id: str = ""
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from karyi.secrets.vault import Vault
     from karyi.settings import Settings
     from karyi.shell.manager import ShellManager
+    from karyi.workspace.editor import Editor, PlannedWrite, WriteRecord
     from karyi.workspace.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -131,6 +132,8 @@ class Confirmation:
     details: str = ""
     diff: str | None = None
     url: str | None = None
+    files: tuple[PlannedWrite, ...] = ()
+    """For edits: each file's text before and after, for an editor's inline preview."""
 
 
 @dataclass
@@ -150,6 +153,13 @@ class ToolContext:
     shell: ShellManager | None = None
     secrets: Vault | None = None
     ask_value: Callable[[ValueRequest], Awaitable[ValueAnswer | None]] | None = None
+    editor: Editor | None = None
+    """An editor owning open files (the language server): their writes go through it."""
+    journal: list[WriteRecord] | None = None
+    """Where this call's writes are recorded (the executor gives each call its own)."""
+    overrides: Mapping[str, tuple[str, str]] | None = None
+    """The user's final text per file (absolute path -> (the text they saw, their final
+    text)), written instead of the tool's, rebased onto the file if it changed since."""
 
 
 class Tool(ABC):

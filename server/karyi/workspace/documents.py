@@ -246,6 +246,32 @@ class DocumentStore:
             return self._from_buffer(path, buf)
         return snap
 
+    def planned_snapshot(self, path: Path, text: str) -> Snapshot:
+        """The snapshot `text` will be once the editor applied it (nothing is written)."""
+        data = text.encode("utf-8", errors="surrogatepass")
+        return Snapshot(path, text, digest(data), "buffer", len(data))
+
+    def save(self, path: Path, text: str, *, display: str) -> Snapshot:
+        """Write what the editor now shows to disk (atomically), so commands and tests see
+        it; no version check: the editor already applied this text over its buffer."""
+        current = self._buffers.get(path)
+        keep_bom = bool(self._cache.get(path) and self._cache[path].snapshot.bom)
+        data = (BOM if keep_bom else b"") + text.encode("utf-8", errors="surrogatepass")
+        started = time.time_ns()
+        try:
+            st = write_atomic(path, data, display=display, make_parents=True)
+        except OSError as exc:
+            raise ToolFailure(
+                ErrorCode.TOOL_ERROR, f"{display}: could not write it: {exc.strerror or exc}"
+            ) from None
+        snap = Snapshot(path, text, digest(data[len(BOM) if keep_bom else 0 :]), "disk", len(data))
+        snap = replace(snap, bom=keep_bom, stamp=Stamp.of(st))
+        self._remember(path, _Entry(snap, started))
+        if current is not None:
+            current.text, current.snapshot = text, None
+            return self._from_buffer(path, current)
+        return snap
+
     def _check_unchanged(self, path: Path, display: str, base: Snapshot | None) -> None:
         if base is None:
             if self.exists(path):

@@ -23,7 +23,7 @@ from karyi.tools.builtin.fileio import (
 )
 from karyi.tools.builtin.writing import MutatingTool, WholeFileTool
 from karyi.tools.errors import ErrorCode, ToolFailure
-from karyi.workspace.diffs import diff_texts
+from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair
 
 FILE_PATH = {"type": "string", "description": "file path"}
@@ -106,9 +106,11 @@ class ReplaceFileContent(MutatingTool):
         pair = Pair(str(params["oldContent"]), str(params["newContent"]))
         return plan_edit(ctx, path, str(params["filePath"]), [pair])
 
-    def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
-        """See `MutatingTool.preview`."""
-        return str(self._plan(params, ctx).outcome.diff.unified)
+    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
+        """See `MutatingTool.planned_writes`."""
+        plan = self._plan(params, ctx)
+        before = plan.base.text if plan.base else None
+        return [PlannedWrite(plan.path, str(params["filePath"]), before, plan.outcome.text)]
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """`Replaced 1 occurrence in X (line N, exact match)`."""
@@ -161,10 +163,10 @@ class AppendFile(MutatingTool):
         old = base.text if base else ""
         return path, base, old + with_file_endings(str(params["content"]), old)
 
-    def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
-        """See `MutatingTool.preview`."""
-        _path, base, new = self._texts(params, ctx)
-        return diff_texts(base.text if base else None, new, path=str(params["filePath"])).unified
+    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
+        """See `MutatingTool.planned_writes`."""
+        path, base, new = self._texts(params, ctx)
+        return [PlannedWrite(path, str(params["filePath"]), base.text if base else None, new)]
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """`Appended N bytes to X (now M bytes)`."""
@@ -229,10 +231,10 @@ class InsertFileContent(MutatingTool):
         content = with_file_endings(str(params["content"]), base.text)
         return path, base, base.text[:pos] + content + base.text[pos:], pos
 
-    def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
-        """See `MutatingTool.preview`."""
-        _path, base, new, _pos = self._texts(params, ctx)
-        return diff_texts(base.text, new, path=str(params["filePath"])).unified
+    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
+        """See `MutatingTool.planned_writes`."""
+        path, base, new, _pos = self._texts(params, ctx)
+        return [PlannedWrite(path, str(params["filePath"]), base.text, new)]
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """`Inserted N characters into X at position P (line L, column C)`."""

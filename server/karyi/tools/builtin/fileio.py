@@ -16,7 +16,9 @@ from karyi.tools.base import ToolContext
 from karyi.tools.errors import ErrorCode, ToolFailure
 from karyi.workspace.diffs import FileDiff, diff_texts
 from karyi.workspace.documents import DocumentStore
+from karyi.workspace.editor import WriteRecord
 from karyi.workspace.files import human_size
+from karyi.workspace.merge import rebase
 from karyi.workspace.snapshots import Snapshot
 
 
@@ -93,7 +95,27 @@ def commit(
     *,
     make_parents: bool = False,
 ) -> Snapshot:
-    """Write `text` (computed from `base`) atomically and record it as seen."""
+    """Write `text` (computed from `base`) atomically and record it as seen.
+
+    The user's own final text for the file (`ctx.overrides`) replaces `text`; a file the
+    editor owns is not written here but handed to the editor after the call (the write
+    is recorded in `ctx.journal` either way).
+    """
+    if ctx.overrides and str(path) in ctx.overrides:
+        seen, chosen = ctx.overrides[str(path)]
+        merged = rebase(seen, chosen, base.text if base is not None else "")
+        if merged is None:
+            raise ToolFailure(
+                ErrorCode.CONFLICT,
+                f"{display} changed after the user approved this edit, where the edit "
+                "applies; nothing was written: read it again",
+            )
+        text = merged
+    deferred = ctx.editor is not None and ctx.journal is not None and ctx.editor.owns(path)
+    if ctx.journal is not None:
+        ctx.journal.append(WriteRecord(path, display, base, text, make_parents, deferred))
+    if deferred:
+        return store(ctx).planned_snapshot(path, text)
     snap = store(ctx).write(path, text, display=display, base=base, make_parents=make_parents)
     store(ctx).record_read(ctx.session_id, path, snap.version)
     return snap

@@ -74,6 +74,7 @@ class GetValue(Tool):
             str(params.get("note", "")),
             exists=exists,
             session_id=ctx.session_id,
+            call_id=ctx.call_id,
         )
         answer = await ctx.ask_value(request)
         if answer is None:

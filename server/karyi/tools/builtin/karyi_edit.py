@@ -18,6 +18,7 @@ from karyi.tools.builtin.fileio import file_keys
 from karyi.tools.builtin.writing import MutatingTool
 from karyi.tools.errors import ToolFailure
 from karyi.workspace.diffs import compact
+from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair
 
 PAIR = {
@@ -94,14 +95,15 @@ class EditTool(MutatingTool):
             ctx.workspace.resolve(f["src"], param="src") for f in params.get("files", [])
         )
 
-    def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
-        """The unified diffs of every file (a file that would fail raises)."""
-        diffs = []
+    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
+        """Every file's change (a file that would fail raises)."""
+        writes = []
         for item in params["files"]:
             path = ctx.workspace.resolve(item["src"], param="src")
             plan = plan_edit(ctx, path, str(item["src"]), _pairs(item))
-            diffs.append(plan.outcome.diff.unified)
-        return "".join(diffs)
+            before = plan.base.text if plan.base else None
+            writes.append(PlannedWrite(path, str(item["src"]), before, plan.outcome.text))
+        return writes
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Edit each file in turn; one file's failure does not stop the others."""

@@ -18,6 +18,7 @@ from karyi.tools.builtin.editing import EditFailure, EditPlan, apply_plan, plan_
 from karyi.tools.builtin.fileio import WritePlan, commit, refuse_if_stale
 from karyi.tools.builtin.writing import MutatingTool, WholeFileTool
 from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair, describe_region
 
 ABSOLUTE = "The absolute path to the file (relative paths are taken from the workspace root)"
@@ -152,9 +153,11 @@ class EditV(MutatingTool):
         except EditFailure as exc:
             raise _gemini_failure(exc, shown, expected) from None
 
-    def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
-        """See `MutatingTool.preview`."""
-        return self._plan(params, ctx).outcome.diff.unified
+    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
+        """See `MutatingTool.planned_writes`."""
+        plan = self._plan(params, ctx)
+        before = plan.base.text if plan.base else None
+        return [PlannedWrite(plan.path, plan.display, before, plan.outcome.text)]
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini's `Successfully modified file: P (N replacements).` and friends."""

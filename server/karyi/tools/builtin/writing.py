@@ -8,11 +8,13 @@ that diff, and the executor orders calls on the same file by the resource keys.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from karyi.tools.base import Confirmation, Permission, Tool, ToolContext
 from karyi.tools.builtin.fileio import WritePlan, file_keys, plan_write
 from karyi.tools.errors import ToolFailure
+from karyi.workspace.editor import PlannedWrite
 
 
 class MutatingTool(Tool):
@@ -28,20 +30,31 @@ class MutatingTool(Tool):
             ctx.workspace.resolve(params[p], param=p) for p in self.path_params if p in params
         )
 
+    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
+        """The text changes the call would make, file by file (none: not a text change)."""
+        return []
+
     def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
         """The unified diff the call would make (None when there is no text diff)."""
-        return None
+        writes = self.planned_writes(params, ctx)
+        return "".join(w.diff().unified for w in writes) if writes else None
 
     def confirmation(self, params: Mapping[str, Any], ctx: ToolContext) -> Confirmation:
-        """The description and the diff; a call that would fail says why instead."""
+        """The description, the diff and each file's before/after for an editor preview;
+        a call that would fail says why instead."""
         title = self.describe(params)
         try:
+            docs = ctx.workspace.documents
+            writes = [
+                replace(w, version=docs.buffer_version(w.path))
+                for w in self.planned_writes(params, ctx)
+            ]
             diff = self.preview(params, ctx)
         except ToolFailure as exc:
             return Confirmation(
                 kind="edit", title=title, details=f"This call will fail: {exc.message}"
             )
-        return Confirmation(kind="edit", title=title, diff=diff)
+        return Confirmation(kind="edit", title=title, diff=diff, files=tuple(writes))
 
 
 class WholeFileTool(MutatingTool):
@@ -51,9 +64,12 @@ class WholeFileTool(MutatingTool):
         """The write this call makes (subclasses say which text goes where)."""
         raise NotImplementedError
 
-    def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
-        """See `MutatingTool.preview`."""
-        return self.plan(params, ctx).diff.unified
+    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
+        """See `MutatingTool.planned_writes`."""
+        plan = self.plan(params, ctx)
+        return [
+            PlannedWrite(plan.path, plan.display, plan.base.text if plan.base else None, plan.text)
+        ]
 
     def _plan_for(
         self, params: Mapping[str, Any], ctx: ToolContext, param: str, text: str

@@ -1,0 +1,305 @@
+"""Edits through the editor: previewed with hunks, accepted per hunk, applied with
+`workspace/applyEdit`, never over the user's keystrokes; the disk follows."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+
+from tests.lsp.conftest import FakeEditor, Start, wait_for_event
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Reply
+
+TWO_HUNKS = "def one():\n    return 1\n\n\n\n\n\n\ndef two():\n    return 2\n"
+
+
+def edit_reply(path: str) -> Reply:
+    return Reply(
+        text=f'<tools><edit><file src="{path}">'
+        "<find>    return 1</find><replace>    return 10</replace>"
+        "<find>    return 2</find><replace>    return 20</replace>"
+        "</file></edit></tools>"
+    )
+
+
+async def request(client: Any, method: str, params: Any) -> Any:
+    return await client.protocol.send_request_async(method, params)
+
+
+def sid(client: Any) -> str:
+    return str(client.updates[0]["sessionId"])
+
+
+async def start_edit(
+    lsp: Start,
+    fake: FakeModelServer,
+    ws_root: Path,
+    *,
+    open_file: bool = True,
+    editor: str = "visual-studio-code",
+) -> tuple[Any, FakeEditor, str, Any, dict[str, Any]]:
+    (ws_root / "calc.py").write_text(TWO_HUNKS)
+    fake.script(edit_reply("calc.py"), Reply(text="Done."))
+    client = await lsp(editor)
+    ed = FakeEditor(client)
+    uri = ed.open(ws_root / "calc.py") if open_file else (ws_root / "calc.py").as_uri()
+    chat = asyncio.ensure_future(request(client, "karyi/chat", {"message": "bump the numbers"}))
+    awaiting = await wait_for_event(client, "toolAwaitingPermission")
+    return client, ed, uri, chat, awaiting
+
+
+async def test_preview_has_files_with_hunks(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, _ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    [file] = awaiting["confirmation"]["files"]
+    assert (file["uri"], file["path"], file["version"]) == (uri, "calc.py", 1)
+    assert file["original"] == TWO_HUNKS and "return 10" in file["proposed"]
+    assert [h["id"] for h in file["hunks"]] == ["h1", "h2"]
+    assert file["hunks"][0]["range"] == {
+        "start": {"line": 1, "character": 0},
+        "end": {"line": 2, "character": 0},
+    }
+    diffs = await request(client, "karyi/fileDiffs", {"sessionId": sid(client)})
+    assert diffs.pending[0].toolCallId == awaiting["call"]["id"]
+    await request(
+        client,
+        "karyi/confirmTool",
+        {"sessionId": sid(client), "toolCallId": awaiting["call"]["id"], "outcome": "reject"},
+    )
+    await chat
+
+
+async def test_accept_one_hunk_reject_the_other(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path, editor: str
+) -> None:
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root, editor=editor)
+    await request(
+        client,
+        "karyi/confirmTool",
+        {
+            "sessionId": sid(client),
+            "toolCallId": awaiting["call"]["id"],
+            "outcome": "allowOnce",
+            "acceptedHunks": ["h2"],
+        },
+    )
+    assert (await chat).finalAnswer == "Done."
+    expected = TWO_HUNKS.replace("return 2", "return 20")
+    assert ed.text(uri) == expected  # through workspace/applyEdit
+    assert (ws_root / "calc.py").read_text() == expected  # and on disk
+    [applied] = ed.applied
+    if editor == "visual-studio-code":  # versioned, annotated edits where the client has them
+        change = applied["edit"]["documentChanges"][0]
+        assert change["textDocument"]["version"] == 1
+        assert change["edits"][0]["annotationId"] == "karyi"
+        assert applied["edit"]["changeAnnotations"]["karyi"]["needsConfirmation"] is False
+    else:  # Neovim declares neither: plain `changes`
+        assert list(applied["edit"]["changes"]) == [uri]
+    told = fake_llm.requests[1].body["messages"][-1]["content"]
+    assert "the user applied hunk(s) h2 and rejected h1" in told
+    done = [u["event"] for u in client.updates if u["event"]["type"] == "fileChanged"]
+    assert done and done[0]["files"][0]["proposed"] == expected
+    diffs = await request(client, "karyi/fileDiffs", {"sessionId": sid(client)})
+    assert diffs.applied[0].files[0].proposed == expected
+
+
+async def test_user_edits_the_proposal(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    mine = TWO_HUNKS.replace("return 1", "return 100")
+    await request(
+        client,
+        "karyi/confirmTool",
+        {
+            "sessionId": sid(client),
+            "toolCallId": awaiting["call"]["id"],
+            "outcome": "allowOnce",
+            "modifiedContent": [{"uri": uri, "text": mine}],
+        },
+    )
+    await chat
+    assert ed.text(uri) == mine and (ws_root / "calc.py").read_text() == mine
+    told = fake_llm.requests[1].body["messages"][-1]["content"]
+    assert "The user edited your change to calc.py before applying it" in told
+    assert "+    return 100" in told
+
+
+async def test_typing_after_the_proposal_is_kept(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    typed = "# the user's comment\n" + TWO_HUNKS
+    ed.type(uri, typed)  # the user types while the edit waits for approval
+    await request(
+        client,
+        "karyi/confirmTool",
+        {"sessionId": sid(client), "toolCallId": awaiting["call"]["id"], "outcome": "allowOnce"},
+    )
+    await chat
+    expected = typed.replace("return 1", "return 10").replace("return 2", "return 20")
+    assert ed.text(uri) == expected
+    assert (ws_root / "calc.py").read_text() == expected
+    assert ed.applied[0]["edit"]["documentChanges"][0]["textDocument"]["version"] == 2
+
+
+async def test_typing_during_apply_is_rebased(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    ed.interfere = TWO_HUNKS + "\n# typed while the edit was on its way\n"
+    await request(
+        client,
+        "karyi/confirmTool",
+        {"sessionId": sid(client), "toolCallId": awaiting["call"]["id"], "outcome": "allowOnce"},
+    )
+    await chat
+    assert ed.refused == 1  # the first applyEdit was for a stale version
+    expected = (
+        TWO_HUNKS.replace("return 1", "return 10").replace("return 2", "return 20")
+        + "\n# typed while the edit was on its way\n"
+    )
+    assert ed.text(uri) == expected and (ws_root / "calc.py").read_text() == expected
+
+
+async def test_overlapping_typing_refuses_the_edit(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    mine = TWO_HUNKS.replace("return 1", "return 'mine'")
+    ed.type(uri, mine)
+    await request(
+        client,
+        "karyi/confirmTool",
+        {"sessionId": sid(client), "toolCallId": awaiting["call"]["id"], "outcome": "allowOnce"},
+    )
+    await chat
+    assert ed.text(uri) == mine and not ed.applied
+    assert (ws_root / "calc.py").read_text() == TWO_HUNKS  # disk untouched too
+    told = fake_llm.requests[1].body["messages"][-1]["content"]
+    # the edit is recomputed against the user's text at execution: it no longer applies
+    assert 'status="error"' in told and "the find text was not found" in told
+
+
+async def test_a_closed_file_is_written_to_disk(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, _uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root, open_file=False)
+    await request(
+        client,
+        "karyi/confirmTool",
+        {"sessionId": sid(client), "toolCallId": awaiting["call"]["id"], "outcome": "allowOnce"},
+    )
+    await chat
+    assert not ed.applied
+    assert "return 10" in (ws_root / "calc.py").read_text()
+
+
+async def test_reject_always(lsp: Start, fake_llm: FakeModelServer, ws_root: Path) -> None:
+    (ws_root / "calc.py").write_text(TWO_HUNKS)
+    fake_llm.script(edit_reply("calc.py"), edit_reply("calc.py"), Reply(text="Gave up."))
+    client = await lsp()
+    chat = asyncio.ensure_future(request(client, "karyi/chat", {"message": "bump"}))
+    awaiting = await wait_for_event(client, "toolAwaitingPermission")
+    await request(
+        client,
+        "karyi/confirmTool",
+        {
+            "sessionId": sid(client),
+            "toolCallId": awaiting["call"]["id"],
+            "outcome": "rejectAlways",
+            "feedback": "do not touch calc.py",
+        },
+    )
+    assert (await chat).finalAnswer == "Gave up."
+    second = fake_llm.requests[2].body["messages"][-1]["content"]
+    assert "the user rejects every call like this edit call" in second
+    assert sum(1 for u in client.updates if u["event"]["type"] == "toolAwaitingPermission") == 1
+
+
+async def test_get_value_is_answered_and_never_echoed(
+    lsp: Start, fake_llm: FakeModelServer
+) -> None:
+    secret = "tok-9f8e7d6c5b"
+    fake_llm.script(
+        Reply(text='<tools><get_value key="DEPLOY_TOKEN" reason="to deploy"/></tools>'),
+        Reply(text="<tools><command>echo got=$KARYI{DEPLOY_TOKEN}</command></tools>"),
+        Reply(text="Deployed."),
+    )
+    client = await lsp(settings={"permissions": {"tools": {"command": "auto"}}})
+    chat = asyncio.ensure_future(request(client, "karyi/chat", {"message": "deploy"}))
+    asked = await wait_for_event(client, "valueRequested")
+    assert (asked["key"], asked["reason"]) == ("DEPLOY_TOKEN", "to deploy")
+    with pytest.raises(JsonRpcException, match="no value 'OTHER' is being asked for"):
+        await request(
+            client, "karyi/provideValue", {"sessionId": sid(client), "key": "OTHER", "value": "x"}
+        )
+    await request(
+        client,
+        "karyi/provideValue",
+        {"sessionId": sid(client), "key": "DEPLOY_TOKEN", "value": secret},
+    )
+    assert (await chat).finalAnswer == "Deployed."
+    assert "got=$KARYI{DEPLOY_TOKEN}" in fake_llm.requests[2].body["messages"][-1]["content"]
+    assert secret not in str(client.updates)
+    assert all(secret not in str(r.body) for r in fake_llm.requests)
+    mirrored = "".join(n["data"] for n in client.terminal)
+    assert "got=" in mirrored and secret not in mirrored
+
+
+async def test_plain_client_full_task(lsp: Start, fake_llm: FakeModelServer, ws_root: Path) -> None:
+    """Neovim without Karyi's UI: executeCommand, showMessageRequest, applyEdit, showMessage."""
+    (ws_root / "calc.py").write_text(TWO_HUNKS)
+    fake_llm.script(edit_reply("calc.py"), Reply(text="Bumped both."))
+    client = await lsp("neovim", ui=False)
+    ed = FakeEditor(client)
+    uri = ed.open(ws_root / "calc.py")
+    asked: list[str] = []
+
+    @client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
+    def ask(params: types.ShowMessageRequestParams) -> types.MessageActionItem:
+        asked.append(params.message)
+        return types.MessageActionItem(title="Allow")
+
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="karyi.chat", arguments=[{"message": "bump"}])
+    )
+    assert result["stopReason"] == "end_turn"
+    assert asked and asked[0].startswith("Karyi wants to: Edit calc.py")
+    assert "+    return 10" in asked[0]
+    expected = TWO_HUNKS.replace("return 1", "return 10").replace("return 2", "return 20")
+    assert ed.text(uri) == expected and (ws_root / "calc.py").read_text() == expected
+    assert [m.message for m in client.messages] == ["Bumped both."]
+
+
+async def test_code_actions(lsp: Start, ws_root: Path) -> None:
+    client = await lsp("neovim", ui=False)
+    uri = (ws_root / "src" / "main.py").as_uri()
+    diag = types.Diagnostic(
+        range=types.Range(types.Position(0, 0), types.Position(0, 5)),
+        message="undefined name",
+        severity=types.DiagnosticSeverity.Error,
+    )
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(types.Position(0, 0), types.Position(0, 5)),
+            context=types.CodeActionContext(diagnostics=[diag]),
+        )
+    )
+    assert [a.title for a in actions or []] == [
+        "Fix with Karyi",
+        "Ask Karyi to explain this",
+        "Ask Karyi to write tests for this",
+    ]
+    # the test client types the result as `Command | CodeAction` and may read our CodeAction
+    # as a Command (stringifying its nested command): check what it carries
+    assert "'command': 'karyi.fixDiagnostics'" in str(
+        client.protocol._converter.unstructure(actions[0])
+    )
