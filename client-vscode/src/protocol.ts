@@ -80,7 +80,8 @@ export type TurnEvent =
       confirmation: Confirmation | null;
       reason: string;
     }
-  | { type: 'valueRequested'; call: Call; key: string; reason: string; note: string; exists: boolean }
+  // docs/protocol.md says `call`; the server sends `callId`: both are read.
+  | { type: 'valueRequested'; call?: Call; callId?: string; key: string; reason: string; note: string; exists: boolean }
   | { type: 'toolRunning'; call: Call }
   | { type: 'toolOutput'; callId: string; text: string }
   | { type: 'toolDone'; call: Call; result: ToolResultJson; decision: string; seconds: number }
@@ -128,7 +129,8 @@ export interface ConfirmParams {
   outcome: ConfirmOutcome;
   scope?: 'session' | 'workspace' | 'user';
   acceptedHunks?: string[];
-  modifiedContent?: Record<string, string>;
+  /** The user's own final text per file (`uri` may be the file's `path`). */
+  modifiedContent?: { uri: string; text: string }[];
   feedback?: string;
 }
 

@@ -18,7 +18,7 @@ import {
 import type { KaryiServer } from '../server';
 import { WorkspaceFiles } from '../workspaceFiles';
 import type { FromWebview, PermissionChoice, ToWebview } from './messages';
-import { type Action, type ChatState, emptyState, reduce, type ToolCard } from './state';
+import { type Action, type ChatState, emptyState, reduce, type ToolCard, valueCallId } from './state';
 
 export interface EditDecider {
   acceptAll(callId?: string): Promise<void>;
@@ -90,7 +90,7 @@ export class ChatController implements vscode.Disposable {
     if (u.event.type === 'turnStarted') this.waitingNewSession = false;
     this.dispatch({ kind: 'update', update: u });
     if (u.event.type === 'toolAwaitingPermission' && u.event.confirmation?.files?.length) this.edits?.open(u.sessionId, u);
-    if (u.event.type === 'valueRequested') void this.askValue(u.event.call.id, false);
+    if (u.event.type === 'valueRequested') void this.askValue(valueCallId(u.event), false);
     if (u.event.type === 'toolDone') this.edits?.forget(u.event.call.id);
   }
 

@@ -205,6 +205,11 @@ function ensureCard(state: ChatState, turnId: string, call: { id: string; name: 
   return queueTool(state, turnId, { id: call.id, name: call.name, description, status: 'queued', output: '' }, call.index);
 }
 
+/** The call a `valueRequested` belongs to (`callId`, or `call.id` as the docs have it). */
+export function valueCallId(ev: { call?: { id: string }; callId?: string }): string {
+  return ev.callId ?? ev.call?.id ?? '';
+}
+
 const OUTPUT_LIMIT = 64_000;
 
 function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
@@ -239,12 +244,14 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
         files: fileCards(c),
       });
     }
-    case 'valueRequested':
-      s = ensureCard(s, turnId, ev.call, `get_value ${ev.key}`);
-      return patchTool(s, ev.call.id, {
+    case 'valueRequested': {
+      const id = valueCallId(ev);
+      s = ensureCard(s, turnId, ev.call ?? { id, name: 'get_value', index: -1 }, `get_value ${ev.key}`);
+      return patchTool(s, id, {
         status: 'value',
         value: { key: ev.key, reason: ev.reason, note: ev.note, exists: ev.exists },
       });
+    }
     case 'toolRunning':
       s = ensureCard(s, turnId, ev.call, ev.call.name);
       return patchTool(s, ev.call.id, { status: 'running' });

@@ -131,15 +131,15 @@ export function confirmation(files: readonly FileDecision[]): Pick<ConfirmParams
   const several = files.length > 1;
   const accepted: string[] = [];
   let total = 0;
-  const modified: Record<string, string> = {};
+  const modified: { uri: string; text: string }[] = [];
   for (const f of files) {
-    if (f.modified !== undefined && !f.gone) modified[f.path] = f.modified;
+    if (f.modified !== undefined && !f.gone) modified.push({ uri: f.path, text: f.modified });
     for (const h of f.hunks) {
       total++;
       if (!f.gone && h.state !== 'rejected') accepted.push(several ? `${f.path}#${h.id}` : h.id);
     }
   }
-  const hasModified = Object.keys(modified).length > 0;
+  const hasModified = modified.length > 0;
   if (accepted.length === 0 && !hasModified) return { outcome: 'reject' };
   const out: Pick<ConfirmParams, 'outcome' | 'acceptedHunks' | 'modifiedContent'> = { outcome: 'allowOnce' };
   if (accepted.length !== total) out.acceptedHunks = accepted;

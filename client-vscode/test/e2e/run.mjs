@@ -173,12 +173,11 @@ async function uiSteps(page, base, ws, fake) {
     const accept = page.locator('.codelens-decoration a', { hasText: /^Accept$/ });
     await accept.first().waitFor({ timeout: WAIT });
     assert.equal(await accept.count(), 2, 'one Accept lens per hunk');
-    await page.locator('.view-line', { hasText: '→     return celsius * 9 / 5 + 32' }).first().waitFor({ timeout: WAIT }).catch(() => undefined);
     await shot(page, 'vscode-preview.png');
     await shot(card, 'vscode-permission.png');
     assert.ok(await chat.locator('#input').evaluate((el) => el === document.activeElement), 'the chat input keeps the focus');
     await accept.first().click();
-    await page.locator('.codelens-decoration a', { hasText: 'Hunk 1: accepted' }).waitFor({ timeout: WAIT });
+    await page.locator('.codelens-decoration', { hasText: 'Hunk 1: accepted' }).waitFor({ timeout: WAIT });
     await page.locator('.codelens-decoration a', { hasText: /^Reject$/ }).first().click();
     await chat.locator('.item.turn.done .md', { hasText: 'Fixed the Fahrenheit offset' }).waitFor({ timeout: WAIT });
     const disk = fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8');
@@ -212,6 +211,8 @@ async function uiSteps(page, base, ws, fake) {
     await box.fill(secret);
     await page.keyboard.press('Enter');
     await chat.locator('.item.turn.done .md', { hasText: 'Deployed with the token' }).waitFor({ timeout: WAIT });
+    await chat.locator('.tool .value', { hasText: 'Value given (not shown).' }).waitFor({ timeout: WAIT });
+    assert.match(JSON.stringify((await fake.requests()).at(-1).messages), /DEPLOY_TOKEN\} is ready/, 'the tool got the value');
     const webviewText = await chat.locator('body').innerText();
     assert.ok(!webviewText.includes(secret), 'the chat never shows the value');
     assert.ok(!JSON.stringify(await fake.requests()).includes(secret), 'the model never sees the value');

@@ -83,7 +83,7 @@ describe('confirmation', () => {
   });
   it('an edited proposal goes as modifiedContent and counts as accepting', () => {
     const out = confirmation([{ ...file('a.py', 'rejected'), modified: 'mine\n' }]);
-    assert.deepEqual(out, { outcome: 'allowOnce', acceptedHunks: [], modifiedContent: { 'a.py': 'mine\n' } });
+    assert.deepEqual(out, { outcome: 'allowOnce', acceptedHunks: [], modifiedContent: [{ uri: 'a.py', text: 'mine\n' }] });
   });
   it('a file deleted while previewed contributes nothing', () => {
     assert.deepEqual(confirmation([{ ...file('a.py', 'accepted'), gone: true }, file('b.py', 'accepted')]), {

@@ -91,8 +91,10 @@ describe('chat reducer', () => {
   it('a value request waits for the user and never holds the value', () => {
     let s = run([
       up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
-      up({ type: 'valueRequested', call: call('c2', 'get_value'), key: 'TOKEN', reason: 'deploy', note: '', exists: false }),
+      up({ type: 'toolQueued', call: call('c2', 'get_value'), description: 'get_value TOKEN' }),
+      up({ type: 'valueRequested', callId: 'c2', key: 'TOKEN', reason: 'deploy', note: '', exists: false }),
     ]);
+    assert.equal(s.tools.c2.value?.key, 'TOKEN');
     assert.equal(turnState(s), 'awaiting');
     s = reduce(s, { kind: 'valueAnswered', callId: 'c2', answer: 'given' });
     assert.equal(s.tools.c2.value?.answered, 'given');
