@@ -4,6 +4,7 @@ Prints one JSON line `{"url": ".../v1", "control": "http://127.0.0.1:N"}` and se
 until stdin closes. The control server takes:
   POST /script  {"replies": [{"text": "...", "thinking": "...", "inputTokens": 11}]}
   POST /fault   {"stall": true, "after": 3}   (the next request streams 3 events, then stalls)
+  POST /reset                                   (drop queued replies and faults)
   GET  /requests                                (every request body received so far)
 """
 
@@ -55,6 +56,10 @@ def control_handler(fake: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             body = json.loads(raw or b"{}")
             if self.path == "/script":
                 fake.script(*(reply_from(r) for r in body["replies"]))
+            elif self.path == "/reset":
+                with fake._lock:
+                    fake.replies.clear()
+                    fake.faults.clear()
             elif self.path == "/fault":
                 fault = Fault(stall=bool(body.get("stall")), after=int(body.get("after", 0)))
                 fake.fail_next(fault)

@@ -46,6 +46,7 @@ export async function startFakeModel() {
     control,
     script: (...texts) => post('/script', { replies: texts.map((t) => (typeof t === 'string' ? { text: t } : t)) }),
     fault: (f) => post('/fault', f),
+    reset: () => post('/reset', {}),
     requests: async () => (await fetch(`${control}/requests`)).json(),
     stop: () => proc.stdin.end(),
   };

@@ -235,6 +235,7 @@ async function main() {
       const code = await extensionHostSuite(context, server.base, wsSuite);
       assert.equal(code, 0, `the extension-host suite exited with ${code}`);
     });
+    await fake.reset();
     await uiTests(context, server.base, wsUi, fake, server.dir);
   } catch (err) {
     failed = true;

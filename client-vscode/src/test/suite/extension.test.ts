@@ -83,6 +83,13 @@ function serverPids(): number[] {
 }
 
 describe('Karyi extension (in the real extension host)', () => {
+  beforeEach(async () => {
+    await fetch(`${CONTROL}/reset`, { method: 'POST', body: '{}' });
+  });
+  after(async () => {
+    await fetch(`${CONTROL}/reset`, { method: 'POST', body: '{}' });
+  });
+
   it('activates, starts the server and registers every command', async () => {
     const a = await api();
     assert.equal(a.server.state, 'running');
