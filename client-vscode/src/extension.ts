@@ -15,6 +15,7 @@ export interface KaryiApi {
   chat: ChatController;
   previews: PreviewManager;
   view: ChatViewProvider;
+  terminal: AgentTerminal;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<KaryiApi> {
@@ -50,7 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
     }),
   );
   void server.start();
-  return { server, chat, previews, view };
+  return { server, chat, previews, view, terminal };
 }
 
 export function deactivate(): void {

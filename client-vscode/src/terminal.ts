@@ -13,7 +13,8 @@ export class AgentTerminal implements vscode.Disposable {
   private terminal: vscode.Terminal | undefined;
   private readonly write = new vscode.EventEmitter<string>();
   private opened = false;
-  private backlog = '';
+  /** What the agent's terminal printed lately (replayed when the terminal opens). */
+  backlog = '';
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(

@@ -111,6 +111,34 @@ describe('Karyi extension (in the real extension host)', () => {
     assert.ok(a.chat.state.sessionId);
   });
 
+  it('mirrors the agent terminal and lists, loads and deletes sessions', async () => {
+    const a = await api();
+    a.chat.newChat();
+    await script('<tools><command>echo mirrored-$((40 + 2))</command></tools>', 'Ran it.');
+    const allow = a.chat.onDidChange((s) => {
+      for (const card of Object.values(s.tools)) if (card.status === 'awaiting') void a.chat.permission(card.id, 'allowOnce');
+    });
+    try {
+      const result = await a.chat.send('run it');
+      assert.equal(result?.finalAnswer ?? 'Ran it.', 'Ran it.');
+    } finally {
+      allow.dispose();
+    }
+    assert.match(a.terminal.backlog, /mirrored-42/, 'the pty output reached the terminal mirror');
+    a.terminal.show();
+    const id = a.chat.state.sessionId;
+    assert.ok(id);
+    const sessions = await a.chat.sessions();
+    assert.ok(sessions.some((s) => s.id === id), 'the session is listed');
+    a.chat.newChat();
+    await a.chat.loadSession(id);
+    assert.equal(a.chat.state.sessionId, id);
+    assert.ok(a.chat.state.items.some((i) => i.kind === 'user' && i.text === 'run it'), 'the loaded transcript has the message');
+    await a.chat.deleteSession(id);
+    assert.ok(!(await a.chat.sessions()).some((s) => s.id === id), 'the session is deleted');
+    assert.equal(a.chat.state.sessionId, null);
+  });
+
   it('previews hunks without touching the buffer, follows typing, and answers per hunk', async () => {
     const a = await api();
     a.chat.newChat();
