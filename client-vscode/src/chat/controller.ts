@@ -105,7 +105,8 @@ export class ChatController implements vscode.Disposable {
       return undefined;
     }
     if (!this.server.running && !(await this.server.start())) {
-      this.dispatch({ kind: 'notice', level: 'error', text: 'The Karyi server is not running.', action: 'restart' });
+      this.dispatch({ kind: 'notice', level: 'error', text: 'The Karyi server is not running: your message is back in the input.', action: 'restart' });
+      this.post({ type: 'prefill', text });
       return undefined;
     }
     this.dispatch({ kind: 'user', text, context: options.contextLabel });

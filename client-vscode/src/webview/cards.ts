@@ -27,7 +27,7 @@ const FILE_STATE: Record<FileCard['state'], string> = {
 };
 
 function fileRow(card: ToolCard, f: FileCard, post: Post): HTMLElement {
-  const counts = `+${f.added} −${f.removed}${f.created ? ' (new)' : ''}${f.deleted ? ' (delete)' : ''}`;
+  const counts = `+${f.added} −${f.removed} · ${f.hunks} hunk${f.hunks === 1 ? '' : 's'}${f.created ? ' (new)' : ''}${f.deleted ? ' (delete)' : ''}`;
   return h(
     'li',
     { class: `file file-${f.state}`, 'data-path': f.path },

@@ -202,6 +202,20 @@ async function uiSteps(page, base, ws, fake) {
     assert.match(body, /def celsius_to_fahrenheit/);
   });
 
+  await step('an @file mention is completed from the workspace and sent as context', async () => {
+    await fake.script('The README describes the project.');
+    const input = chat.locator('#input');
+    await input.click();
+    await input.pressSequentially('Summarise @READ');
+    await chat.locator('.completion.active', { hasText: 'README.md' }).waitFor({ timeout: WAIT });
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), 'Summarise @README.md ');
+    await input.press('Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'The README describes the project.' }).waitFor({ timeout: WAIT });
+    const body = JSON.stringify((await fake.requests()).at(-1).messages);
+    assert.match(body, /Files the user mentioned \(read them as needed\): README\.md/);
+  });
+
   await step('a <get_value> is answered in a password box and never shown', async () => {
     const secret = 'hunter2-e2e-secret';
     await fake.script('<tools><get_value key="DEPLOY_TOKEN" reason="the deploy script needs it"/></tools>', 'Deployed with the token.');

@@ -253,4 +253,30 @@ describe('Karyi extension (in the real extension host)', () => {
     const result = await a.chat.send('third');
     assert.equal(result?.sessionId, session, 'the same session goes on');
   });
+
+  it('a server that cannot start gets an actionable message, and the fixed setting works again', async () => {
+    const a = await api();
+    const cfg = vscode.workspace.getConfiguration('karyi');
+    const good = cfg.get<string>('server.command');
+    const failure = new Promise<string>((resolve) => {
+      const sub = a.server.onState(({ state, message }) => {
+        if (state === 'failed') {
+          sub.dispose();
+          resolve(message ?? '');
+        }
+      });
+    });
+    await cfg.update('server.command', '/nonexistent/karyi', vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('karyi.restartServer');
+      const message = await failure;
+      assert.match(message, /was not found/);
+      assert.match(message, /karyi\.server\.command/);
+      assert.ok(a.chat.state.items.some((i) => i.kind === 'notice' && i.action === 'restart'), 'the chat offers a restart');
+    } finally {
+      await cfg.update('server.command', good, vscode.ConfigurationTarget.Global);
+    }
+    await vscode.commands.executeCommand('karyi.restartServer');
+    await serverRunning(a);
+  });
 });
