@@ -191,6 +191,47 @@ describe('Karyi extension (in the real extension host)', () => {
     }
   });
 
+  it('the user edits the proposal and their text is sent as modifiedContent', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'draft.py');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('x = 1\ny = 2\n'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const update: TurnUpdate = {
+      sessionId: 's',
+      turnId: 't',
+      event: {
+        type: 'toolAwaitingPermission',
+        call: { index: 0, id: 'call_draft', name: 'edit', params: {}, error: null },
+        description: 'Edit draft.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: '', details: '', diff: null, url: null,
+          files: [{ uri: uri.toString(), path: 'draft.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original: 'x = 1\ny = 2\n', proposed: 'x = 10\ny = 2\n', edits: [], hunks: [{ id: 'h1', header: '', range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, newText: 'x = 10\n', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }], unified: '' }],
+        },
+      },
+    };
+    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
+    const realConfirm = a.chat.confirm.bind(a.chat);
+    a.chat.confirm = async (p) => (sent.push(p), true);
+    try {
+      a.chat.dispatch({ kind: 'update', update });
+      a.previews.open('s', update);
+      await vscode.commands.executeCommand('karyi.editProposal', 'call_draft', uri.toString());
+      const draft = vscode.window.activeTextEditor;
+      assert.ok(draft && draft.document.isUntitled, 'the proposal opens in an editor of its own');
+      assert.equal(draft.document.getText(), 'x = 10\ny = 2\n');
+      await draft.edit((e) => e.replace(new vscode.Range(0, 0, 0, 6), 'x = 100'));
+      await vscode.commands.executeCommand('karyi.useDraft', 'call_draft', uri.toString());
+      assert.deepEqual(sent, [{ toolCallId: 'call_draft', outcome: 'allowOnce', modifiedContent: [{ uri: 'draft.py', text: 'x = 100\ny = 2\n' }], feedback: undefined }]);
+      assert.equal(a.chat.state.tools.call_draft.files?.[0].state, 'edited');
+      assert.equal(doc.getText(), 'x = 1\ny = 2\n', 'the file itself is untouched until the server applies it');
+    } finally {
+      a.chat.confirm = realConfirm;
+      a.previews.forgetAll();
+    }
+  });
+
   it('a file deleted while previewed is said so and rejected', async () => {
     const a = await api();
     a.chat.newChat();
