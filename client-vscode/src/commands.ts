@@ -76,13 +76,13 @@ async function taskContext(args: TaskArgs | undefined, needSelection: boolean): 
 
 export function registerCommands(p: Parts): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
-  const task = async (message: string, opts: SendOptions | undefined) => {
+  const task = async (message: string, opts: SendOptions | undefined, display?: string) => {
     if (!opts) {
       void vscode.window.showInformationMessage('Karyi: open a file first (and select the code the task is about).');
       return;
     }
     await p.view.reveal(true);
-    await p.chat.send(message, opts);
+    await p.chat.send(message, { ...opts, display });
   };
   return [
     reg('karyi.openChat', () => p.view.reveal()),
@@ -95,8 +95,8 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
       if (message) await task(message, {});
       else await p.view.reveal();
     }),
-    reg('karyi.explainSelection', async (args?: TaskArgs) => task(TASKS.explain, await taskContext(args, true))),
-    reg('karyi.writeTests', async (args?: TaskArgs) => task(TASKS.tests, await taskContext(args, true))),
+    reg('karyi.explainSelection', async (args?: TaskArgs) => task(TASKS.explain, await taskContext(args, true), 'Explain the selection')),
+    reg('karyi.writeTests', async (args?: TaskArgs) => task(TASKS.tests, await taskContext(args, true), 'Write tests for the selection')),
     reg('karyi.fixDiagnostics', async (args?: TaskArgs) => {
       const opts = await taskContext(args && typeof args.uri === 'string' ? { uri: args.uri } : undefined, false);
       if (!opts?.context?.uri) return task(TASKS.fix, undefined);
@@ -108,7 +108,7 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
       }
       opts.context = { ...opts.context, diagnostics };
       opts.contextLabel = `${opts.contextLabel} · ${diagnostics.length} problem${diagnostics.length === 1 ? '' : 's'}`;
-      await task(TASKS.fix, opts);
+      await task(TASKS.fix, opts, 'Fix the problems in this file');
     }),
     reg('karyi.addFileToChat', async (uri?: vscode.Uri) => {
       const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;

@@ -34,6 +34,8 @@ const STATE_KEY = 'karyi.chatState';
 export interface SendOptions {
   context?: ChatContext;
   contextLabel?: string;
+  /** What the transcript shows for the message (a task's name instead of its instructions). */
+  display?: string;
 }
 
 export class ChatController implements vscode.Disposable {
@@ -109,7 +111,7 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'prefill', text });
       return undefined;
     }
-    this.dispatch({ kind: 'user', text, context: options.contextLabel });
+    this.dispatch({ kind: 'user', text: options.display ?? text, context: options.contextLabel });
     this.waitingNewSession = !this.state.sessionId;
     const cts = new vscode.CancellationTokenSource();
     this.request = cts;

@@ -394,7 +394,9 @@ export function reduce(state: ChatState, action: Action): ChatState {
     case 'valueAnswered': {
       const card = state.tools[action.callId];
       if (!card?.value) return state;
-      return patchTool(state, action.callId, { value: { ...card.value, answered: action.answer }, status: 'running' });
+      // The call may already be done (its toolDone can arrive before the answer's reply).
+      const status = card.status === 'value' ? 'running' : card.status;
+      return patchTool(state, action.callId, { value: { ...card.value, answered: action.answer }, status });
     }
     case 'notice':
       return addNotice(state, action.level, action.text, action.action);

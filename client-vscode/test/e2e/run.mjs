@@ -162,7 +162,6 @@ async function uiSteps(page, base, ws, fake) {
     await send(chat, 'Please answer again.');
     await chat.locator('.item.turn.done strong', { hasText: 'temperature conversions' }).waitFor({ timeout: WAIT });
     await chat.locator('.item.turn.done .usage', { hasText: '1,200 in' }).waitFor({ timeout: WAIT });
-    await shot(page, 'vscode-chat.png');
   });
 
   await step('a proposed edit: hunk 1 accepted, hunk 2 rejected, the disk changed accordingly', async () => {
@@ -185,12 +184,13 @@ async function uiSteps(page, base, ws, fake) {
     assert.match(disk, /celsius \+ 237\.15/, 'the rejected hunk is not');
     await chat.locator('.tool-done .file-state', { hasText: 'partly accepted' }).waitFor({ timeout: WAIT });
     await page.locator('.tab.dirty', { hasText: 'convert.py' }).waitFor({ state: 'detached', timeout: WAIT });
+    await page.locator('.codelens-decoration', { hasText: /Hunk|changes to review/ }).first().waitFor({ state: 'detached', timeout: WAIT });
     const sent = (await fake.requests()).at(-1);
     assert.match(JSON.stringify(sent.messages), /h2|reject/i, 'the model is told what was rejected');
   });
 
   await step('a palette task runs on the selection', async () => {
-    await fake.script('`celsius_to_fahrenheit` multiplies by 9/5 and adds the offset.');
+    await fake.script('`celsius_to_fahrenheit` multiplies by 9/5 and adds the offset:\n\n```python\nreturn celsius * 9 / 5 + 32\n```\n');
     await page.locator('.monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+Home');
     for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowDown');
@@ -230,6 +230,9 @@ async function uiSteps(page, base, ws, fake) {
     const webviewText = await chat.locator('body').innerText();
     assert.ok(!webviewText.includes(secret), 'the chat never shows the value');
     assert.ok(!JSON.stringify(await fake.requests()).includes(secret), 'the model never sees the value');
+    await chat.locator('pre.code button.copy').first().waitFor({ timeout: WAIT });
+    await page.mouse.move(900, 600);
+    await shot(page, 'vscode-chat.png');
   });
 }
 

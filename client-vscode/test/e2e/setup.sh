@@ -13,7 +13,7 @@ BIN=$PREFIX/node_modules/.bin/code-server
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
-[ -e /usr/include/krb5.h ] || [ -e /usr/include/gssapi/gssapi.h ] || need+=(libkrb5-dev)
+dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]} (apt)" >&2
   SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -139,6 +139,27 @@ describe('Karyi extension (in the real extension host)', () => {
     assert.equal(a.chat.state.sessionId, null);
   });
 
+  it('Fix Problems in This File sends the file\'s diagnostics', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'broken.py');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('def f(:\n    pass\n'));
+    await vscode.window.showTextDocument(uri);
+    const diagnostics = vscode.languages.createDiagnosticCollection('test-lint');
+    diagnostics.set(uri, [new vscode.Diagnostic(new vscode.Range(0, 6, 0, 7), 'invalid syntax near "("', vscode.DiagnosticSeverity.Error)]);
+    try {
+      await script('Fixed the signature.');
+      await vscode.commands.executeCommand('karyi.fixDiagnostics');
+      await until(a, (s) => !s.busy && s.items.some((i) => i.kind === 'turn' && i.done), 'the task to finish');
+      const requests = (await (await fetch(`${CONTROL}/requests`)).json()) as { messages: { content: unknown }[] }[];
+      const sent = JSON.stringify(requests.at(-1)?.messages);
+      assert.match(sent, /Fix the problems reported in the current file/);
+      assert.match(sent, /error at line 1: invalid syntax near/);
+    } finally {
+      diagnostics.dispose();
+    }
+  });
+
   it('previews hunks without touching the buffer, follows typing, and answers per hunk', async () => {
     const a = await api();
     a.chat.newChat();

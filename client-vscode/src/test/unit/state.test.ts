@@ -99,6 +99,13 @@ describe('chat reducer', () => {
     s = reduce(s, { kind: 'valueAnswered', callId: 'c2', answer: 'given' });
     assert.equal(s.tools.c2.value?.answered, 'given');
     assert.doesNotMatch(JSON.stringify(s), /secret/);
+    // The call's toolDone may come before the answer's reply: it stays done.
+    s = run([
+      up({ type: 'toolDone', call: call('c2', 'get_value'), result: result(), decision: 'auto', seconds: 0.1 }),
+      { kind: 'valueAnswered', callId: 'c2', answer: 'given' },
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: null, inputTokens: 1, outputTokens: 1, steps: 2 }),
+    ], s);
+    assert.equal(s.tools.c2.status, 'done');
   });
 
   it('a server crash mid-turn closes the turn, keeps the transcript and offers a restart', () => {
