@@ -6,7 +6,7 @@
 set -euo pipefail
 
 VERSION=4.100.3
-CACHE=${KARYI_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/karyi-vscode-e2e}
+CACHE=${KARYI_E2E_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/karyi-vscode-e2e}
 PREFIX=$CACHE/code-server-$VERSION
 BIN=$PREFIX/node_modules/.bin/code-server
 
