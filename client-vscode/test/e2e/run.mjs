@@ -189,6 +189,37 @@ async function uiSteps(page, base, ws, fake) {
     assert.match(JSON.stringify(sent.messages), /h2|reject/i, 'the model is told what was rejected');
   });
 
+  await step('an edit of two files: one accepted, one rejected, each file\'s state on the card', async () => {
+    await fake.script(`Two files.
+<tools>
+  <edit>
+    <file src="README.md">
+      <find># Demo</find>
+      <replace># Demo project</replace>
+    </file>
+    <file src="src/convert.py">
+      <find>    return celsius + 237.15</find>
+      <replace>    return celsius + 273.15</replace>
+    </file>
+  </edit>
+</tools>`, 'Updated the README only.');
+    await send(chat, 'Rename the project and fix Kelvin');
+    const card = chat.locator('.tool.tool-awaiting');
+    await card.locator('.file', { hasText: 'README.md' }).waitFor({ timeout: WAIT });
+    await card.locator('.file', { hasText: 'src/convert.py' }).waitFor({ timeout: WAIT });
+    for (const [file, choice] of [['README.md', 'Accept'], ['convert.py', 'Reject']]) {
+      await page.locator('.tabs-container .tab', { hasText: file }).click();
+      await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: WAIT });
+      await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${choice}$`) }).first().click({ timeout: WAIT });
+    }
+    await chat.locator('.item.turn.done .md', { hasText: 'Updated the README only.' }).waitFor({ timeout: WAIT });
+    const done = chat.locator('.tool.tool-done').last();
+    await done.locator('.file', { hasText: 'README.md' }).locator('.file-state', { hasText: 'accepted' }).waitFor({ timeout: WAIT });
+    await done.locator('.file', { hasText: 'src/convert.py' }).locator('.file-state', { hasText: 'rejected' }).waitFor({ timeout: WAIT });
+    assert.match(fs.readFileSync(path.join(ws, 'README.md'), 'utf8'), /^# Demo project$/m);
+    assert.match(fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8'), /celsius \+ 237\.15/);
+  });
+
   await step('a palette task runs on the selection', async () => {
     await fake.script('`celsius_to_fahrenheit` multiplies by 9/5 and adds the offset:\n\n```python\nreturn celsius * 9 / 5 + 32\n```\n');
     await page.locator('.monaco-editor .view-lines').first().click();
