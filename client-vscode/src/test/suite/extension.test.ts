@@ -160,6 +160,40 @@ describe('Karyi extension (in the real extension host)', () => {
     }
   });
 
+  it('an allowed edit is applied and saved, and a checkpoint restores the file', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'restore_me.txt');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('before\n'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    await script('<tools><edit><file src="restore_me.txt"><find>before</find><replace>after</replace></file></edit></tools>', 'Edited.');
+    const allow = a.chat.onDidChange((s) => {
+      for (const card of Object.values(s.tools)) if (card.status === 'awaiting') void a.previews.acceptAll(card.id);
+    });
+    try {
+      await a.chat.send('edit it');
+    } finally {
+      allow.dispose();
+    }
+    assert.equal(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString(), 'after\n');
+    assert.equal(doc.getText(), 'after\n', 'the editor shows the applied edit');
+    await new Promise<void>((resolve) => {
+      if (!doc.isDirty) return resolve();
+      const sub = vscode.workspace.onDidSaveTextDocument((d) => {
+        if (d === doc) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    const checkpoints = await a.chat.checkpoints();
+    assert.ok(checkpoints.length > 0, 'a checkpoint was taken before the change');
+    await a.chat.restoreCheckpoint(checkpoints[0].id);
+    assert.equal(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString(), 'before\n');
+    assert.ok(a.chat.state.items.some((i) => i.kind === 'notice' && /Restored checkpoint/.test(i.text)));
+  });
+
   it('previews hunks without touching the buffer, follows typing, and answers per hunk', async () => {
     const a = await api();
     a.chat.newChat();
