@@ -1,0 +1,415 @@
+/**
+ * The chat transcript as a pure reducer over actions (user messages, server turn
+ * updates, preview decisions, server stops). The extension host keeps the state (it
+ * survives a reloaded webview and a restarted server); the webview runs the same
+ * reducer on the same actions to render incrementally.
+ */
+import type { ChatResult, Confirmation, LoadedSession, TurnUpdate } from '../protocol';
+
+export type FileState = 'pending' | 'accepted' | 'partial' | 'rejected' | 'edited' | 'gone' | 'closed';
+
+export interface FileCard {
+  path: string;
+  uri: string;
+  added: number;
+  removed: number;
+  hunks: number;
+  created: boolean;
+  deleted: boolean;
+  state: FileState;
+  note?: string;
+}
+
+export type ToolStatus = 'writing' | 'queued' | 'awaiting' | 'value' | 'running' | 'done' | 'failed' | 'rejected';
+
+export interface ValueRequest {
+  key: string;
+  reason: string;
+  note: string;
+  exists: boolean;
+  answered?: 'given' | 'refused';
+}
+
+export interface ToolCard {
+  id: string;
+  name: string;
+  description: string;
+  status: ToolStatus;
+  output: string;
+  display?: string;
+  error?: string;
+  seconds?: number;
+  decision?: string;
+  reason?: string;
+  confirmation?: Pick<Confirmation, 'kind' | 'title' | 'details' | 'url'> & { diff?: string | null };
+  files?: FileCard[];
+  value?: ValueRequest;
+}
+
+export type Block =
+  | { kind: 'text'; channel: 'text' | 'thinking' | 'answer'; text: string }
+  | { kind: 'tool'; id: string }
+  | { kind: 'notice'; level: 'info' | 'error'; text: string };
+
+export interface UserItem {
+  kind: 'user';
+  id: string;
+  text: string;
+  context?: string;
+}
+
+export interface TurnItem {
+  kind: 'turn';
+  id: string;
+  turnId: string;
+  blocks: Block[];
+  done: boolean;
+  stopReason?: string;
+  usage?: { inputTokens: number; outputTokens: number };
+  steps?: number;
+}
+
+export interface NoticeItem {
+  kind: 'notice';
+  id: string;
+  level: 'info' | 'error';
+  text: string;
+  action?: 'restart' | 'setApiKey' | 'openSettings';
+}
+
+export type Item = UserItem | TurnItem | NoticeItem;
+
+export interface ChatState {
+  sessionId: string | null;
+  title: string;
+  items: Item[];
+  tools: Record<string, ToolCard>;
+  busy: boolean;
+  step: number;
+  model: string;
+  seq: number;
+}
+
+export type Action =
+  | { kind: 'reset' }
+  | { kind: 'user'; text: string; context?: string }
+  | { kind: 'update'; update: TurnUpdate }
+  | { kind: 'turnEnded'; result?: ChatResult; error?: string }
+  | { kind: 'fileState'; callId: string; path: string; state: FileState; note?: string }
+  | { kind: 'valueAnswered'; callId: string; answer: 'given' | 'refused' }
+  | { kind: 'notice'; level: 'info' | 'error'; text: string; action?: NoticeItem['action'] }
+  | { kind: 'serverStopped'; message: string }
+  | { kind: 'loaded'; session: LoadedSession }
+  | { kind: 'model'; model: string };
+
+export type TurnState = 'idle' | 'thinking' | 'tool' | 'awaiting';
+
+export function emptyState(model = ''): ChatState {
+  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0 };
+}
+
+/** idle / thinking / running a tool / awaiting the user, from the state. */
+export function turnState(state: ChatState): TurnState {
+  const cards = Object.values(state.tools);
+  if (cards.some((c) => c.status === 'awaiting' || c.status === 'value')) return 'awaiting';
+  if (!state.busy) return 'idle';
+  if (cards.some((c) => c.status === 'running')) return 'tool';
+  return 'thinking';
+}
+
+/** The cards waiting for the user's permission. */
+export function awaitingCards(state: ChatState): ToolCard[] {
+  return Object.values(state.tools).filter((c) => c.status === 'awaiting');
+}
+
+function nextId(state: ChatState, prefix: string): [string, number] {
+  const seq = state.seq + 1;
+  return [`${prefix}${seq}`, seq];
+}
+
+function withTool(state: ChatState, card: ToolCard): ChatState {
+  return { ...state, tools: { ...state.tools, [card.id]: card } };
+}
+
+function patchTool(state: ChatState, id: string, patch: Partial<ToolCard>): ChatState {
+  const card = state.tools[id];
+  return card ? withTool(state, { ...card, ...patch }) : state;
+}
+
+/** The last turn item (creating one when the transcript does not end with an open turn). */
+function openTurn(state: ChatState, turnId: string): [ChatState, TurnItem] {
+  const last = state.items[state.items.length - 1];
+  if (last && last.kind === 'turn' && !last.done) return [state, last];
+  const [id, seq] = nextId(state, 't');
+  const turn: TurnItem = { kind: 'turn', id, turnId, blocks: [], done: false };
+  return [{ ...state, seq, items: [...state.items, turn] }, turn];
+}
+
+function replaceTurn(state: ChatState, turn: TurnItem): ChatState {
+  const items = state.items.map((i) => (i.id === turn.id ? turn : i));
+  return { ...state, items };
+}
+
+function addBlock(state: ChatState, turnId: string, block: Block): ChatState {
+  const [s, turn] = openTurn(state, turnId);
+  return replaceTurn(s, { ...turn, blocks: [...turn.blocks, block] });
+}
+
+function appendText(state: ChatState, turnId: string, channel: 'text' | 'thinking' | 'answer', text: string): ChatState {
+  const [s, turn] = openTurn(state, turnId);
+  const last = turn.blocks[turn.blocks.length - 1];
+  if (last && last.kind === 'text' && last.channel === channel) {
+    const blocks = [...turn.blocks.slice(0, -1), { ...last, text: last.text + text }];
+    return replaceTurn(s, { ...turn, blocks });
+  }
+  return replaceTurn(s, { ...turn, blocks: [...turn.blocks, { kind: 'text', channel, text }] });
+}
+
+function pendingKey(step: number, index: number): string {
+  return `pending:${step}:${index}`;
+}
+
+/** A queued call takes over the card its `toolPending` opened. */
+function queueTool(state: ChatState, turnId: string, card: ToolCard, index: number): ChatState {
+  const key = pendingKey(state.step, index);
+  const [s, turn] = openTurn(state, turnId);
+  const tools = { ...s.tools };
+  const hadPending = key in tools;
+  delete tools[key];
+  const existing = tools[card.id];
+  tools[card.id] = existing ? { ...existing, ...card, output: existing.output } : card;
+  let blocks = turn.blocks.map((b) => (b.kind === 'tool' && b.id === key ? { kind: 'tool' as const, id: card.id } : b));
+  if (!hadPending && !blocks.some((b) => b.kind === 'tool' && b.id === card.id)) {
+    blocks = [...blocks, { kind: 'tool', id: card.id }];
+  }
+  return replaceTurn({ ...s, tools }, { ...turn, blocks });
+}
+
+function fileCards(conf: Confirmation | null): FileCard[] | undefined {
+  const files = conf?.files;
+  if (!files || files.length === 0) return undefined;
+  return files.map((f) => ({
+    path: f.path,
+    uri: f.uri,
+    added: f.added,
+    removed: f.removed,
+    hunks: f.hunks.length,
+    created: f.created,
+    deleted: f.deleted,
+    state: 'pending',
+  }));
+}
+
+function ensureCard(state: ChatState, turnId: string, call: { id: string; name: string; index: number }, description: string): ChatState {
+  if (state.tools[call.id]) return state;
+  return queueTool(state, turnId, { id: call.id, name: call.name, description, status: 'queued', output: '' }, call.index);
+}
+
+/** The call a `valueRequested` belongs to (`callId`, or `call.id` as the docs have it). */
+export function valueCallId(ev: { call?: { id: string }; callId?: string }): string {
+  return ev.callId ?? ev.call?.id ?? '';
+}
+
+const OUTPUT_LIMIT = 64_000;
+
+function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
+  const ev = update.event;
+  const turnId = update.turnId;
+  let s: ChatState = state.sessionId === update.sessionId ? state : { ...state, sessionId: update.sessionId };
+  switch (ev.type) {
+    case 'turnStarted':
+      return openTurn({ ...s, busy: true, step: 0 }, ev.turnId)[0];
+    case 'step':
+      return { ...s, step: ev.step, model: ev.model || s.model };
+    case 'text':
+      return ev.text ? appendText(s, turnId, ev.channel, ev.text) : s;
+    case 'toolPending': {
+      const key = pendingKey(s.step, ev.index);
+      if (s.tools[key]) return s;
+      s = withTool(s, { id: key, name: ev.name, description: `${ev.name}…`, status: 'writing', output: '' });
+      return addBlock(s, turnId, { kind: 'tool', id: key });
+    }
+    case 'toolQueued': {
+      const card: ToolCard = { id: ev.call.id, name: ev.call.name, description: ev.description, status: 'queued', output: '' };
+      return queueTool(s, turnId, card, ev.call.index);
+    }
+    case 'toolAwaitingPermission': {
+      s = ensureCard(s, turnId, ev.call, ev.description);
+      const c = ev.confirmation;
+      return patchTool(s, ev.call.id, {
+        status: 'awaiting',
+        description: ev.description,
+        reason: ev.reason,
+        confirmation: c ? { kind: c.kind, title: c.title, details: c.details, url: c.url, diff: c.files ? null : c.diff } : undefined,
+        files: fileCards(c),
+      });
+    }
+    case 'valueRequested': {
+      const id = valueCallId(ev);
+      s = ensureCard(s, turnId, ev.call ?? { id, name: 'get_value', index: -1 }, `get_value ${ev.key}`);
+      return patchTool(s, id, {
+        status: 'value',
+        value: { key: ev.key, reason: ev.reason, note: ev.note, exists: ev.exists },
+      });
+    }
+    case 'toolRunning':
+      s = ensureCard(s, turnId, ev.call, ev.call.name);
+      return patchTool(s, ev.call.id, { status: 'running' });
+    case 'toolOutput': {
+      const card = s.tools[ev.callId];
+      if (!card) return s;
+      const output = (card.output + ev.text).slice(-OUTPUT_LIMIT);
+      return patchTool(s, ev.callId, { output });
+    }
+    case 'toolDone': {
+      s = ensureCard(s, turnId, ev.call, ev.call.name);
+      const rejected = /^(rejected|denied)/.test(ev.decision) || ev.result.status === 'rejected';
+      const status: ToolStatus = rejected ? 'rejected' : ev.result.success ? 'done' : 'failed';
+      const card = s.tools[ev.call.id];
+      const files = card.files?.map((f) =>
+        f.state === 'pending' ? { ...f, state: (rejected ? 'rejected' : 'accepted') as FileState } : f,
+      );
+      return patchTool(s, ev.call.id, {
+        status,
+        display: ev.result.display,
+        error: ev.result.error?.message,
+        seconds: ev.seconds,
+        decision: ev.decision,
+        files,
+      });
+    }
+    case 'fileChanged':
+      return s;
+    case 'notice':
+      return ev.topic === 'checkpoint' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction'
+        ? addBlock(s, turnId, { kind: 'notice', level: 'info', text: ev.message })
+        : s;
+    case 'usage': {
+      const [s2, turn] = openTurn(s, turnId);
+      return replaceTurn(s2, { ...turn, usage: { inputTokens: ev.inputTokens, outputTokens: ev.outputTokens } });
+    }
+    case 'error':
+      return addBlock(s, turnId, { kind: 'notice', level: 'error', text: ev.message });
+    case 'turnFinished': {
+      const [s2, turn] = openTurn(s, turnId);
+      let blocks = turn.blocks;
+      const hasText = blocks.some((b) => b.kind === 'text' && b.channel !== 'thinking' && b.text.trim());
+      if (ev.finalAnswer && !hasText) blocks = [...blocks, { kind: 'text', channel: 'answer', text: ev.finalAnswer }];
+      const done: TurnItem = {
+        ...turn,
+        blocks,
+        done: true,
+        stopReason: ev.stopReason,
+        steps: ev.steps,
+        usage: { inputTokens: ev.inputTokens, outputTokens: ev.outputTokens },
+      };
+      return settleTools({ ...replaceTurn(s2, done), busy: false });
+    }
+    default:
+      return s;
+  }
+}
+
+/** Cards still open when a turn is over can no longer change: mark them. */
+function settleTools(state: ChatState): ChatState {
+  let changed = false;
+  const tools: Record<string, ToolCard> = {};
+  for (const [id, card] of Object.entries(state.tools)) {
+    if (['writing', 'queued', 'awaiting', 'value', 'running'].includes(card.status)) {
+      changed = true;
+      tools[id] = { ...card, status: 'failed', error: card.error ?? 'the turn ended before this call finished' };
+    } else tools[id] = card;
+  }
+  return changed ? { ...state, tools } : state;
+}
+
+function closeOpenTurn(state: ChatState, stopReason: string): ChatState {
+  const last = state.items[state.items.length - 1];
+  if (!last || last.kind !== 'turn' || last.done) return state;
+  return replaceTurn(state, { ...last, done: true, stopReason });
+}
+
+function addNotice(state: ChatState, level: 'info' | 'error', text: string, action?: NoticeItem['action']): ChatState {
+  const [id, seq] = nextId(state, 'n');
+  return { ...state, seq, items: [...state.items, { kind: 'notice', id, level, text, action }] };
+}
+
+/** The transcript of a stored session, as the server's `karyi/loadSession` returns it. */
+function loaded(state: ChatState, session: LoadedSession): ChatState {
+  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title };
+  const calls = new Map(session.calls.map((c) => [c.call_id, c]));
+  for (const m of session.messages) {
+    if (m.role === 'user' && m.content.trim() && !m.toolCallId && !m.content.startsWith('<tool_result')) {
+      const [id, seq] = nextId(s, 'u');
+      s = closeOpenTurn({ ...s, seq, items: [...s.items] }, 'end_turn');
+      s = { ...s, items: [...s.items, { kind: 'user', id, text: m.content }] };
+    } else if (m.role === 'assistant') {
+      if (m.content.trim()) s = appendText(s, '', 'text', m.content);
+      for (const tc of m.toolCalls ?? []) {
+        const rec = calls.get(tc.id);
+        s = withTool(s, {
+          id: tc.id,
+          name: tc.name,
+          description: tc.name,
+          status: rec ? (rec.decision.startsWith('rejected') ? 'rejected' : rec.success ? 'done' : 'failed') : 'done',
+          output: '',
+          display: rec?.result?.display,
+          error: rec?.result?.error?.message,
+          decision: rec?.decision,
+        });
+        s = addBlock(s, '', { kind: 'tool', id: tc.id });
+      }
+    }
+  }
+  return closeOpenTurn(s, 'end_turn');
+}
+
+export function reduce(state: ChatState, action: Action): ChatState {
+  switch (action.kind) {
+    case 'reset':
+      return emptyState(state.model);
+    case 'user': {
+      const [id, seq] = nextId(state, 'u');
+      const item: UserItem = { kind: 'user', id, text: action.text, context: action.context };
+      return { ...state, seq, busy: true, items: [...state.items, item] };
+    }
+    case 'update':
+      return applyUpdate(state, action.update);
+    case 'turnEnded': {
+      let s = state;
+      if (action.result && !s.sessionId) s = { ...s, sessionId: action.result.sessionId };
+      if (action.error) s = addNotice(closeOpenTurn(s, 'error'), 'error', action.error);
+      const last = s.items[s.items.length - 1];
+      if (action.result && last?.kind === 'turn' && !last.done) {
+        s = replaceTurn(s, { ...last, done: true, stopReason: action.result.stopReason, usage: action.result.usage });
+      }
+      return settleTools({ ...s, busy: false });
+    }
+    case 'fileState': {
+      const card = state.tools[action.callId];
+      if (!card?.files) return state;
+      const files = card.files.map((f) => (f.path === action.path ? { ...f, state: action.state, note: action.note } : f));
+      return patchTool(state, action.callId, { files });
+    }
+    case 'valueAnswered': {
+      const card = state.tools[action.callId];
+      if (!card?.value) return state;
+      // The call may already be done (its toolDone can arrive before the answer's reply).
+      const status = card.status === 'value' ? 'running' : card.status;
+      return patchTool(state, action.callId, { value: { ...card.value, answered: action.answer }, status });
+    }
+    case 'notice':
+      return addNotice(state, action.level, action.text, action.action);
+    case 'serverStopped': {
+      if (!state.busy) return addNotice(state, 'error', action.message, 'restart');
+      const s = settleTools({ ...closeOpenTurn(state, 'error'), busy: false });
+      return addNotice(s, 'error', action.message, 'restart');
+    }
+    case 'loaded':
+      return loaded(state, action.session);
+    case 'model':
+      return { ...state, model: action.model };
+    default:
+      return state;
+  }
+}

@@ -1,0 +1,59 @@
+/** Activation: the server, the chat view, inline previews, the terminal, the status bar, the commands. */
+import * as vscode from 'vscode';
+import { ChatController } from './chat/controller';
+import { ChatViewProvider, VIEW_ID } from './chat/view';
+import { registerCommands } from './commands';
+import { PreviewManager } from './preview/manager';
+import { saveSynced } from './saver';
+import { Secrets } from './secrets';
+import { KaryiServer } from './server';
+import { StatusItem } from './status';
+import { AgentTerminal } from './terminal';
+
+export interface KaryiApi {
+  server: KaryiServer;
+  chat: ChatController;
+  previews: PreviewManager;
+  view: ChatViewProvider;
+  terminal: AgentTerminal;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<KaryiApi> {
+  const secrets = new Secrets(context.secrets);
+  const server = new KaryiServer(context, secrets);
+  const chat = new ChatController(server, context.workspaceState);
+  const previews = new PreviewManager(chat);
+  chat.edits = previews;
+  const view = new ChatViewProvider(context.extensionUri, chat);
+  const terminal = new AgentTerminal(server, chat);
+  context.subscriptions.push(
+    server,
+    chat,
+    previews,
+    view,
+    terminal,
+    new StatusItem(chat, server),
+    vscode.window.registerWebviewViewProvider(VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
+    ...registerCommands({ chat, view, previews, server, secrets, terminal }),
+    server.onTurnUpdate((u) => {
+      if (u.event.type === 'toolDone' || u.event.type === 'fileChanged') void saveSynced();
+      if (u.event.type === 'turnFinished') previews.forgetAll();
+    }),
+    server.onState(({ state }) => {
+      if (state === 'failed') previews.forgetAll();
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('karyi.server')) {
+        void vscode.window.showInformationMessage('Karyi: the server settings changed.', 'Restart Server').then((c) => {
+          if (c) void vscode.commands.executeCommand('karyi.restartServer');
+        });
+      } else if (e.affectsConfiguration('karyi')) server.notifyConfigurationChanged();
+    }),
+  );
+  void server.start();
+  return { server, chat, previews, view, terminal };
+}
+
+export function deactivate(): void {
+  /* everything is in context.subscriptions */
+}

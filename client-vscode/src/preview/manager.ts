@@ -1,0 +1,491 @@
+/**
+ * Inline edit previews. A proposed edit (a `toolAwaitingPermission` whose confirmation
+ * lists `files`) opens each file without taking focus, marks the lines each hunk
+ * removes, shows the lines it adds next to them (the full hunk in the hover and in a
+ * diff view), and puts Accept / Reject CodeLens on every hunk. The user's buffer is
+ * never changed before acceptance; the hunks follow the user's own typing. When every
+ * hunk is decided (or on Accept all / Reject all) the answer goes to the server with
+ * `karyi/confirmTool`; the server applies the accepted hunks and writes the disk.
+ */
+import * as vscode from 'vscode';
+import type { EditDecider } from '../chat/controller';
+import type { ChatController } from '../chat/controller';
+import type { FileState } from '../chat/state';
+import type { FileProposal, Range, TurnUpdate } from '../protocol';
+import { allDecided, applyEdits, confirmation, type FileDecision, hunkLines, type HunkState, mapRangeThrough } from './hunks';
+
+export const PROPOSAL_SCHEME = 'karyi-proposal';
+
+interface HunkView {
+  id: string;
+  range: Range;
+  newText: string;
+  state: HunkState;
+  touched: boolean;
+}
+
+interface FileView {
+  proposal: FileProposal;
+  uri: vscode.Uri;
+  key: string;
+  hunks: HunkView[];
+  modified?: string;
+  gone?: boolean;
+  closed?: boolean;
+  draft?: vscode.TextDocument;
+}
+
+interface CallView {
+  sessionId: string;
+  callId: string;
+  files: FileView[];
+  sent: boolean;
+}
+
+const toVs = (r: Range) => new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+
+export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly calls = new Map<string, CallView>();
+  private readonly lensChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensChanged.event;
+  private readonly proposalChanged = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.proposalChanged.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly removed = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Left,
+  });
+  private readonly added = vscode.window.createTextEditorDecorationType({
+    after: { color: new vscode.ThemeColor('gitDecoration.addedResourceForeground'), margin: '0 0 0 1.5em', fontStyle: 'normal' },
+  });
+  private readonly insertion = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+    after: { color: new vscode.ThemeColor('gitDecoration.addedResourceForeground'), margin: '0 0 0 1.5em' },
+  });
+  private readonly decided = vscode.window.createTextEditorDecorationType({ isWholeLine: true, opacity: '0.6' });
+
+  constructor(private readonly chat: ChatController) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeTextDocument((e) => this.onEdit(e)),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()),
+      vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
+      vscode.window.tabGroups.onDidChangeTabs((e) => this.onTabs(e)),
+      vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => this.onDeleted(u))),
+      vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: PROPOSAL_SCHEME }, { scheme: 'untitled' }], this),
+      vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this),
+      this.removed, this.added, this.insertion, this.decided, this.lensChanged, this.proposalChanged,
+    );
+  }
+
+  /** A proposed edit arrived: show it. */
+  open(sessionId: string, update: TurnUpdate): void {
+    const ev = update.event;
+    if (ev.type !== 'toolAwaitingPermission' || !ev.confirmation?.files?.length) return;
+    const files: FileView[] = ev.confirmation.files.map((p) => {
+      const uri = vscode.Uri.parse(p.uri);
+      return {
+        proposal: p,
+        uri,
+        key: uri.toString(),
+        hunks: p.hunks.map((h) => ({ id: h.id, range: h.range, newText: h.newText, state: 'pending' as HunkState, touched: false })),
+      };
+    });
+    const call: CallView = { sessionId, callId: ev.call.id, files, sent: false };
+    this.calls.set(call.callId, call);
+    for (const f of files) this.watchDeletion(call, f);
+    void this.showFiles(call);
+  }
+
+  private watchDeletion(call: CallView, f: FileView): void {
+    if (f.proposal.created) return;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(f.uri, '..'), f.uri.path.split('/').pop() ?? ''), true, true, false);
+    watcher.onDidDelete(() => this.onDeleted(f.uri));
+    this.disposables.push(watcher);
+    const stop = setInterval(() => {
+      if (!this.calls.has(call.callId)) {
+        watcher.dispose();
+        clearInterval(stop);
+      }
+    }, 2000);
+  }
+
+  private async showFiles(call: CallView): Promise<void> {
+    for (const f of call.files) {
+      try {
+        if (f.proposal.created) {
+          await vscode.window.showTextDocument(this.proposalUri(call, f), { preserveFocus: true, preview: false });
+        } else {
+          await vscode.window.showTextDocument(f.uri, { preserveFocus: true, preview: false });
+        }
+      } catch (err) {
+        this.setFileState(call, f, 'gone', `cannot open: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    this.paintAll();
+    this.updateContext();
+  }
+
+  proposalUri(call: CallView, f: FileView): vscode.Uri {
+    return vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: '/' + f.proposal.path, query: call.callId });
+  }
+
+  /** The proposed text: the current buffer with every hunk not rejected applied. */
+  proposedText(f: FileView): string {
+    if (f.modified !== undefined) return f.modified;
+    if (f.proposal.created) return f.proposal.proposed;
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.key);
+    if (!doc) return f.proposal.proposed;
+    const hunks = f.hunks.filter((h) => h.state !== 'rejected').map((h) => ({ range: h.range, newText: h.newText }));
+    return applyEdits(doc.getText(), hunks);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const call = this.calls.get(uri.query);
+    const f = call?.files.find((x) => '/' + x.proposal.path === uri.path);
+    return f ? this.proposedText(f) : '(this proposal is no longer pending)';
+  }
+
+  // ---- painting ------------------------------------------------------------------------
+
+  private fileViews(uri: vscode.Uri): [CallView, FileView][] {
+    const key = uri.toString();
+    const out: [CallView, FileView][] = [];
+    for (const call of this.calls.values()) {
+      if (call.sent) continue;
+      for (const f of call.files) if (f.key === key && !f.gone) out.push([call, f]);
+    }
+    return out;
+  }
+
+  private paintAll(): void {
+    for (const editor of vscode.window.visibleTextEditors) this.paint(editor);
+    this.lensChanged.fire();
+  }
+
+  private paint(editor: vscode.TextEditor): void {
+    const removed: vscode.DecorationOptions[] = [];
+    const added: vscode.DecorationOptions[] = [];
+    const inserted: vscode.DecorationOptions[] = [];
+    const decided: vscode.DecorationOptions[] = [];
+    const doc = editor.document;
+    const text = doc.getText();
+    for (const [, f] of this.fileViews(doc.uri)) {
+      if (f.closed) {
+        f.closed = false;
+      }
+      f.hunks.forEach((h, i) => {
+        const { removed: old, added: neu } = hunkLines(text, h.range, h.newText);
+        const hover = new vscode.MarkdownString(
+          `**Karyi proposes** (hunk ${i + 1} of ${f.hunks.length}${h.touched ? ', you changed these lines since' : ''}):\n\n` +
+            '```diff\n' + [...old.map((l) => `-${l}`), ...neu.map((l) => `+${l}`)].join('\n') + '\n```',
+        );
+        if (h.state !== 'pending') {
+          const r = toVs(h.range);
+          decided.push({ range: new vscode.Range(r.start.line, 0, Math.max(r.start.line, r.end.line - (r.end.character === 0 && r.end.line > r.start.line ? 1 : 0)), 0), hoverMessage: `Hunk ${h.state}` });
+          return;
+        }
+        if (old.length === 0) {
+          const line = Math.min(h.range.start.line, doc.lineCount - 1);
+          const anchor = h.range.start.line > 0 ? line - (h.range.start.character === 0 ? 1 : 0) : line;
+          inserted.push({
+            range: new vscode.Range(Math.max(anchor, 0), 0, Math.max(anchor, 0), 0),
+            hoverMessage: hover,
+            renderOptions: { after: { contentText: `＋ ${neu.join('  ⏎  ')}` } },
+          });
+          return;
+        }
+        old.forEach((_, k) => {
+          const line = h.range.start.line + k;
+          if (line >= doc.lineCount) return;
+          const end = doc.lineAt(line).range.end;
+          removed.push({ range: new vscode.Range(line, 0, line, end.character), hoverMessage: hover });
+          let shown: string | undefined;
+          if (k < old.length - 1) shown = neu[k] !== undefined ? `→ ${neu[k]}` : undefined;
+          else {
+            const rest = neu.slice(k);
+            shown = rest.length ? `→ ${rest.join('  ⏎  ')}` : '(removed)';
+          }
+          if (shown !== undefined) added.push({ range: new vscode.Range(line, end.character, line, end.character), renderOptions: { after: { contentText: shown } } });
+        });
+      });
+    }
+    editor.setDecorations(this.removed, removed);
+    editor.setDecorations(this.added, added);
+    editor.setDecorations(this.insertion, inserted);
+    editor.setDecorations(this.decided, decided);
+  }
+
+  private updateContext(): void {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const active = !!uri && (this.fileViews(uri).length > 0 || (uri.scheme === PROPOSAL_SCHEME && this.calls.has(uri.query)));
+    void vscode.commands.executeCommand('setContext', 'karyi.previewActive', active);
+    void vscode.commands.executeCommand('setContext', 'karyi.hasPendingEdits', [...this.calls.values()].some((c) => !c.sent));
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const lenses: vscode.CodeLens[] = [];
+    if (doc.uri.scheme === 'untitled') {
+      for (const call of this.calls.values()) {
+        for (const f of call.files) {
+          if (f.draft === doc && !call.sent) {
+            const top = new vscode.Range(0, 0, 0, 0);
+            lenses.push(new vscode.CodeLens(top, { title: `$(check) Use this version of ${f.proposal.path}`, command: 'karyi.useDraft', arguments: [call.callId, f.key] }));
+            lenses.push(new vscode.CodeLens(top, { title: 'Discard', command: 'karyi.discardDraft', arguments: [call.callId, f.key] }));
+          }
+        }
+      }
+      return lenses;
+    }
+    if (doc.uri.scheme === PROPOSAL_SCHEME) {
+      const call = this.calls.get(doc.uri.query);
+      const f = call?.files.find((x) => '/' + x.proposal.path === doc.uri.path);
+      if (call && f && !call.sent) {
+        const top = new vscode.Range(0, 0, 0, 0);
+        const what = f.proposal.created ? 'new file' : 'proposal';
+        lenses.push(new vscode.CodeLens(top, { title: `$(check) Accept ${what}`, command: 'karyi.acceptFile', arguments: [call.callId, f.key] }));
+        lenses.push(new vscode.CodeLens(top, { title: '$(close) Reject', command: 'karyi.rejectFile', arguments: [call.callId, f.key] }));
+      }
+      return lenses;
+    }
+    for (const [call, f] of this.fileViews(doc.uri)) {
+      const pending = f.hunks.filter((h) => h.state === 'pending').length;
+      const top = new vscode.Range(0, 0, 0, 0);
+      lenses.push(new vscode.CodeLens(top, { title: `Karyi: ${pending} of ${f.hunks.length} change${f.hunks.length === 1 ? '' : 's'} to review`, command: '' }));
+      lenses.push(new vscode.CodeLens(top, { title: 'Accept all', command: 'karyi.acceptAll', arguments: [call.callId] }));
+      lenses.push(new vscode.CodeLens(top, { title: 'Reject all', command: 'karyi.rejectAll', arguments: [call.callId] }));
+      lenses.push(new vscode.CodeLens(top, { title: 'Edit proposal', command: 'karyi.editProposal', arguments: [call.callId, f.key] }));
+      lenses.push(new vscode.CodeLens(top, { title: 'Diff', command: 'karyi.showProposalDiff', arguments: [call.callId, f.key] }));
+      f.hunks.forEach((h, i) => {
+        const line = Math.min(h.range.start.line, Math.max(doc.lineCount - 1, 0));
+        const at = new vscode.Range(line, 0, line, 0);
+        if (h.state !== 'pending') {
+          lenses.push(new vscode.CodeLens(at, { title: `Hunk ${i + 1}: ${h.state}`, command: '' }));
+          return;
+        }
+        const label = `Hunk ${i + 1}/${f.hunks.length}${h.touched ? ' (you edited here)' : ''}:`;
+        lenses.push(new vscode.CodeLens(at, { title: label, command: '' }));
+        lenses.push(new vscode.CodeLens(at, { title: 'Accept', command: 'karyi.acceptHunk', arguments: [call.callId, f.key, h.id] }));
+        lenses.push(new vscode.CodeLens(at, { title: 'Reject', command: 'karyi.rejectHunk', arguments: [call.callId, f.key, h.id] }));
+      });
+    }
+    return lenses;
+  }
+
+  // ---- following the user ------------------------------------------------------------
+
+  private onEdit(e: vscode.TextDocumentChangeEvent): void {
+    if (!e.contentChanges.length) return;
+    const views = this.fileViews(e.document.uri);
+    if (!views.length) return;
+    for (const [call, f] of views) {
+      for (const h of f.hunks) {
+        const m = mapRangeThrough(h.range, e.contentChanges.map((c) => ({ range: c.range, text: c.text })));
+        h.range = m.range;
+        h.touched ||= m.touched;
+      }
+      this.proposalChanged.fire(this.proposalUri(call, f));
+    }
+    for (const editor of vscode.window.visibleTextEditors) if (editor.document === e.document) this.paint(editor);
+    this.lensChanged.fire();
+  }
+
+  private onTabs(e: vscode.TabChangeEvent): void {
+    for (const tab of e.closed) {
+      const input = tab.input;
+      if (!(input instanceof vscode.TabInputText)) continue;
+      const stillOpen = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === input.uri.toString()));
+      if (stillOpen) continue;
+      for (const [call, f] of this.fileViews(input.uri)) {
+        f.closed = true;
+        this.setFileState(call, f, 'closed', 'the preview was closed; the decision is still yours (Show, or the buttons here)');
+      }
+    }
+  }
+
+  private onDeleted(uri: vscode.Uri): void {
+    for (const [call, f] of this.fileViews(uri)) {
+      f.gone = true;
+      this.setFileState(call, f, 'gone', 'the file was deleted while its edit was previewed; nothing of it will be applied');
+      void vscode.window.showWarningMessage(`Karyi: ${f.proposal.path} was deleted while its proposed edit was open; that part of the edit is rejected.`);
+      this.maybeSend(call, `The user deleted ${f.proposal.path} while the edit was being reviewed.`);
+    }
+    this.paintAll();
+  }
+
+  // ---- decisions -----------------------------------------------------------------------
+
+  private find(callId: string, key?: string): [CallView, FileView | undefined] | undefined {
+    const call = this.calls.get(callId);
+    if (!call || call.sent) return undefined;
+    return [call, key ? call.files.find((f) => f.key === key) : undefined];
+  }
+
+  private fileState(f: FileView): FileState {
+    if (f.gone) return 'gone';
+    if (f.modified !== undefined) return 'edited';
+    const states = new Set(f.hunks.map((h) => h.state));
+    if (states.has('pending')) return f.closed ? 'closed' : 'pending';
+    if (states.size === 1) return states.has('accepted') ? 'accepted' : 'rejected';
+    return 'partial';
+  }
+
+  private setFileState(call: CallView, f: FileView, state?: FileState, note?: string): void {
+    this.chat.dispatch({ kind: 'fileState', callId: call.callId, path: f.proposal.path, state: state ?? this.fileState(f), note });
+  }
+
+  decideHunk(callId: string, key: string, hunkId: string, state: HunkState): void {
+    const found = this.find(callId, key);
+    const f = found?.[1];
+    const h = f?.hunks.find((x) => x.id === hunkId);
+    if (!found || !f || !h) return;
+    h.state = state;
+    this.setFileState(found[0], f);
+    this.paintAll();
+    this.maybeSend(found[0]);
+  }
+
+  decideFile(callId: string, key: string, state: HunkState): void {
+    const found = this.find(callId, key);
+    if (!found?.[1]) return;
+    for (const h of found[1].hunks) if (h.state === 'pending') h.state = state;
+    this.setFileState(found[0], found[1]);
+    this.paintAll();
+    this.maybeSend(found[0]);
+  }
+
+  private targets(callId?: string): CallView[] {
+    if (callId) {
+      const c = this.calls.get(callId);
+      return c && !c.sent ? [c] : [];
+    }
+    return [...this.calls.values()].filter((c) => !c.sent);
+  }
+
+  async acceptAll(callId?: string): Promise<void> {
+    const calls = this.targets(callId);
+    if (!calls.length && callId) {
+      await this.chat.confirm({ toolCallId: callId, outcome: 'allowOnce' });
+      return;
+    }
+    for (const call of calls) {
+      for (const f of call.files) for (const h of f.hunks) if (h.state === 'pending') h.state = 'accepted';
+      await this.send(call);
+    }
+  }
+
+  async rejectAll(callId?: string, feedback?: string): Promise<void> {
+    const calls = this.targets(callId);
+    if (!calls.length && callId) {
+      await this.chat.confirm({ toolCallId: callId, outcome: 'reject', feedback });
+      return;
+    }
+    for (const call of calls) {
+      for (const f of call.files) for (const h of f.hunks) if (h.state === 'pending') h.state = 'rejected';
+      await this.send(call, feedback);
+    }
+  }
+
+  private maybeSend(call: CallView, feedback?: string): void {
+    if (!call.sent && allDecided(this.decisions(call))) void this.send(call, feedback);
+  }
+
+  private decisions(call: CallView): FileDecision[] {
+    return call.files.map((f) => ({ path: f.proposal.path, hunks: f.hunks.map((h) => ({ id: h.id, state: h.state })), modified: f.modified, gone: f.gone }));
+  }
+
+  private async send(call: CallView, feedback?: string): Promise<void> {
+    if (call.sent) return;
+    call.sent = true;
+    const answer = confirmation(this.decisions(call));
+    for (const f of call.files) this.setFileState(call, f);
+    this.paintAll();
+    this.updateContext();
+    const ok = await this.chat.confirm({
+      toolCallId: call.callId,
+      ...answer,
+      feedback: answer.outcome === 'reject' ? feedback?.trim() || undefined : undefined,
+    });
+    if (!ok) {
+      call.sent = false;
+      this.paintAll();
+      this.updateContext();
+    }
+  }
+
+  async reveal(callId: string, path?: string): Promise<void> {
+    const call = this.calls.get(callId);
+    const f = call?.files.find((x) => !path || x.proposal.path === path);
+    if (!call || !f) return;
+    if (f.proposal.created) await vscode.window.showTextDocument(this.proposalUri(call, f), { preserveFocus: true });
+    else await vscode.window.showTextDocument(f.uri, { preserveFocus: true, preview: false });
+    f.closed = false;
+    if (!call.sent) this.setFileState(call, f);
+    this.paintAll();
+  }
+
+  /** The user edits the proposal: an untitled editor with the proposed text. */
+  async editProposal(callId: string, key: string): Promise<void> {
+    const found = this.find(callId, key);
+    const f = found?.[1];
+    if (!found || !f) return;
+    const source = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.key);
+    const draft = await vscode.workspace.openTextDocument({ content: this.proposedText(f), language: source?.languageId });
+    f.draft = draft;
+    await vscode.window.showTextDocument(draft, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    this.lensChanged.fire();
+  }
+
+  async useDraft(callId: string, key: string): Promise<void> {
+    const found = this.find(callId, key);
+    const f = found?.[1];
+    if (!found || !f?.draft) return;
+    f.modified = f.draft.getText();
+    await this.closeDraft(f);
+    this.setFileState(found[0], f);
+    this.maybeSend(found[0]);
+  }
+
+  async discardDraft(callId: string, key: string): Promise<void> {
+    const f = this.find(callId, key)?.[1];
+    if (f?.draft) await this.closeDraft(f);
+  }
+
+  private async closeDraft(f: FileView): Promise<void> {
+    const draft = f.draft;
+    f.draft = undefined;
+    this.lensChanged.fire();
+    if (!draft) return;
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === draft);
+    if (editor) {
+      await vscode.window.showTextDocument(draft, { viewColumn: editor.viewColumn, preserveFocus: false });
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  }
+
+  async showDiff(callId: string, key: string): Promise<void> {
+    const found = this.find(callId, key);
+    const f = found?.[1];
+    if (!found || !f) return;
+    await vscode.commands.executeCommand('vscode.diff', f.uri, this.proposalUri(found[0], f), `${f.proposal.path} ↔ Karyi's proposal`, { preserveFocus: true, preview: true });
+  }
+
+  /** The call is over (done or abandoned): drop its preview. */
+  forget(callId: string): void {
+    if (!this.calls.delete(callId)) return;
+    this.paintAll();
+    this.updateContext();
+  }
+
+  forgetAll(): void {
+    this.calls.clear();
+    this.paintAll();
+    this.updateContext();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The language server contract (docs/protocol.md, "The language server") as types.
+ * Pure declarations: shared by the extension host, the webview and the tests.
+ */
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface Call {
+  index: number;
+  id: string;
+  name: string;
+  params: Record<string, unknown>;
+  error: string | null;
+}
+
+export interface ToolResultJson {
+  success: boolean;
+  llm_content: string;
+  display: string;
+  data: unknown;
+  error: { code: string; message: string } | null;
+  metadata: Record<string, unknown>;
+  status?: string;
+}
+
+export interface Hunk {
+  id: string;
+  header: string;
+  range: Range;
+  newText: string;
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: string[];
+}
+
+export interface FileProposal {
+  uri: string;
+  path: string;
+  version: number | null;
+  created: boolean;
+  deleted: boolean;
+  added: number;
+  removed: number;
+  original: string;
+  proposed: string;
+  edits: { range: Range; newText: string }[];
+  hunks: Hunk[];
+  unified: string;
+}
+
+export interface Confirmation {
+  kind: 'command' | 'edit' | 'fetch' | 'generic' | string;
+  title: string;
+  details: string;
+  diff: string | null;
+  url: string | null;
+  files?: FileProposal[] | null;
+}
+
+export type TurnEvent =
+  | { type: 'turnStarted'; sessionId: string; turnId: string; message: string }
+  | { type: 'step'; step: number; model: string }
+  | { type: 'text'; text: string; channel: 'text' | 'thinking' | 'answer' }
+  | { type: 'toolPending'; index: number; name: string }
+  | { type: 'toolQueued'; call: Call; description: string }
+  | {
+      type: 'toolAwaitingPermission';
+      call: Call;
+      description: string;
+      confirmation: Confirmation | null;
+      reason: string;
+    }
+  // docs/protocol.md says `call`; the server sends `callId`: both are read.
+  | { type: 'valueRequested'; call?: Call; callId?: string; key: string; reason: string; note: string; exists: boolean }
+  | { type: 'toolRunning'; call: Call }
+  | { type: 'toolOutput'; callId: string; text: string }
+  | { type: 'toolDone'; call: Call; result: ToolResultJson; decision: string; seconds: number }
+  | { type: 'fileChanged'; call: Call; files: unknown[] }
+  | { type: 'notice'; topic: string; message: string }
+  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  | { type: 'error'; errorKind: string; message: string }
+  | {
+      type: 'turnFinished';
+      turnId: string;
+      stopReason: string;
+      finalAnswer: string | null;
+      inputTokens: number;
+      outputTokens: number;
+      steps: number;
+    };
+
+export interface TurnUpdate {
+  sessionId: string;
+  turnId: string;
+  event: TurnEvent;
+}
+
+export interface ChatContext {
+  uri?: string;
+  selection?: Range;
+  text?: string;
+  diagnostics?: unknown[];
+  files?: string[];
+}
+
+export interface ChatResult {
+  sessionId: string;
+  turnId: string;
+  stopReason: string;
+  finalAnswer: string | null;
+  usage: { inputTokens: number; outputTokens: number };
+}
+
+export type ConfirmOutcome = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectAlways';
+
+export interface ConfirmParams {
+  sessionId: string;
+  toolCallId: string;
+  outcome: ConfirmOutcome;
+  scope?: 'session' | 'workspace' | 'user';
+  acceptedHunks?: string[];
+  /** The user's own final text per file (`uri` may be the file's `path`). */
+  modifiedContent?: { uri: string; text: string }[];
+  feedback?: string;
+}
+
+export interface SessionInfo {
+  id: string;
+  title: string;
+  created: number;
+  updated: number;
+  model: string;
+  dialect: string;
+  profile: string;
+  messages: number;
+}
+
+export interface StoredMessage {
+  role: string;
+  content: string;
+  name: string | null;
+  toolCallId: string | null;
+  toolCalls: { id: string; name: string; params?: Record<string, unknown> }[];
+}
+
+export interface StoredCall {
+  turn_id: string;
+  call_id: string;
+  name: string;
+  params: Record<string, unknown>;
+  decision: string;
+  success: boolean;
+  error_code: string | null;
+  result: ToolResultJson;
+}
+
+export interface LoadedSession {
+  sessionId: string;
+  title: string;
+  messages: StoredMessage[];
+  calls: StoredCall[];
+  turns: Record<string, unknown>[];
+}
+
+export interface CheckpointInfo {
+  id: string;
+  label: string;
+  time: number;
+  sessionId?: string;
+  turnId?: string;
+}
+
+/** The custom methods, by name. */
+export const Methods = {
+  chat: 'karyi/chat',
+  cancel: 'karyi/cancel',
+  confirmTool: 'karyi/confirmTool',
+  fileDiffs: 'karyi/fileDiffs',
+  provideValue: 'karyi/provideValue',
+  sessions: 'karyi/sessions',
+  loadSession: 'karyi/loadSession',
+  deleteSession: 'karyi/deleteSession',
+  checkpoints: 'karyi/checkpoints',
+  restoreCheckpoint: 'karyi/restoreCheckpoint',
+  terminalInput: 'karyi/terminalInput',
+  turnUpdate: 'karyi/turnUpdate',
+  terminalOutput: 'karyi/terminalOutput',
+} as const;

@@ -1,0 +1,378 @@
+/**
+ * Integration tests in the real extension host, with the real Karyi server and the
+ * fake model server (its control URL in KARYI_E2E_CONTROL).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { ChatState } from '../../chat/state';
+import type { KaryiApi } from '../../extension';
+import type { ConfirmParams, TurnUpdate } from '../../protocol';
+
+const CONTROL = process.env.KARYI_E2E_CONTROL ?? '';
+
+async function script(...texts: string[]): Promise<void> {
+  await fetch(`${CONTROL}/script`, { method: 'POST', body: JSON.stringify({ replies: texts.map((text) => ({ text })) }) });
+}
+
+async function fault(body: object): Promise<void> {
+  await fetch(`${CONTROL}/fault`, { method: 'POST', body: JSON.stringify(body) });
+}
+
+/** Resolves when `check(state)` holds (checked on every state change; no polling). */
+function until(api: KaryiApi, check: (s: ChatState) => boolean, what: string, ms = 30_000): Promise<void> {
+  if (check(api.chat.state)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, ms);
+    const sub = api.chat.onDidChange((s) => {
+      if (check(s)) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+}
+
+function serverRunning(api: KaryiApi, ms = 30_000): Promise<void> {
+  if (api.server.running) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server state ${api.server.state}`)), ms);
+    const sub = api.server.onState(({ state }) => {
+      if (state === 'running') {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+}
+
+function root(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the test opens a workspace folder');
+  return folder.uri;
+}
+
+async function api(): Promise<KaryiApi> {
+  const ext = vscode.extensions.getExtension<KaryiApi>('karyi.karyi');
+  assert.ok(ext, 'the extension is installed');
+  const a = await ext.activate();
+  await serverRunning(a);
+  return a;
+}
+
+/** The karyi server processes that are children of this extension host. */
+function serverPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (ppid === process.pid && cmd.includes('karyi') && cmd.includes('lsp')) pids.push(Number(entry));
+    } catch {
+      /* gone */
+    }
+  }
+  return pids;
+}
+
+describe('Karyi extension (in the real extension host)', () => {
+  beforeEach(async () => {
+    await fetch(`${CONTROL}/reset`, { method: 'POST', body: '{}' });
+  });
+  after(async () => {
+    await fetch(`${CONTROL}/reset`, { method: 'POST', body: '{}' });
+  });
+
+  it('activates, starts the server and registers every command', async () => {
+    const a = await api();
+    assert.equal(a.server.state, 'running');
+    const commands = await vscode.commands.getCommands(true);
+    for (const id of ['karyi.newChat', 'karyi.explainSelection', 'karyi.fixDiagnostics', 'karyi.writeTests', 'karyi.addFileToChat', 'karyi.acceptAll', 'karyi.rejectAll', 'karyi.cancel', 'karyi.showTerminal', 'karyi.restoreCheckpoint', 'karyi.setApiKey', 'karyi.restartServer', 'karyi.showServerLog']) {
+      assert.ok(commands.includes(id), `${id} is registered`);
+    }
+  });
+
+  it('sends a chat message and keeps the streamed answer', async () => {
+    const a = await api();
+    a.chat.newChat();
+    await script('Hello from **the fake model**.');
+    const result = await a.chat.send('hi');
+    assert.ok(result, 'the chat request answered');
+    assert.equal(result.stopReason, 'end_turn');
+    const turn = a.chat.state.items.find((i) => i.kind === 'turn');
+    assert.ok(turn && turn.kind === 'turn' && turn.blocks.some((b) => b.kind === 'text' && b.text.includes('fake model')));
+    assert.ok(a.chat.state.sessionId);
+  });
+
+  it('mirrors the agent terminal and lists, loads and deletes sessions', async () => {
+    const a = await api();
+    a.chat.newChat();
+    await script('<tools><command>echo mirrored-$((40 + 2))</command></tools>', 'Ran it.');
+    const allow = a.chat.onDidChange((s) => {
+      for (const card of Object.values(s.tools)) if (card.status === 'awaiting') void a.chat.permission(card.id, 'allowOnce');
+    });
+    try {
+      const result = await a.chat.send('run it');
+      assert.equal(result?.finalAnswer ?? 'Ran it.', 'Ran it.');
+    } finally {
+      allow.dispose();
+    }
+    assert.match(a.terminal.backlog, /mirrored-42/, 'the pty output reached the terminal mirror');
+    a.terminal.show();
+    const id = a.chat.state.sessionId;
+    assert.ok(id);
+    const sessions = await a.chat.sessions();
+    assert.ok(sessions.some((s) => s.id === id), 'the session is listed');
+    a.chat.newChat();
+    await a.chat.loadSession(id);
+    assert.equal(a.chat.state.sessionId, id);
+    assert.ok(a.chat.state.items.some((i) => i.kind === 'user' && i.text === 'run it'), 'the loaded transcript has the message');
+    await a.chat.deleteSession(id);
+    assert.ok(!(await a.chat.sessions()).some((s) => s.id === id), 'the session is deleted');
+    assert.equal(a.chat.state.sessionId, null);
+  });
+
+  it('Fix Problems in This File sends the file\'s diagnostics', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'broken.py');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('def f(:\n    pass\n'));
+    await vscode.window.showTextDocument(uri);
+    const diagnostics = vscode.languages.createDiagnosticCollection('test-lint');
+    diagnostics.set(uri, [new vscode.Diagnostic(new vscode.Range(0, 6, 0, 7), 'invalid syntax near "("', vscode.DiagnosticSeverity.Error)]);
+    try {
+      await script('Fixed the signature.');
+      await vscode.commands.executeCommand('karyi.fixDiagnostics');
+      await until(a, (s) => !s.busy && s.items.some((i) => i.kind === 'turn' && i.done), 'the task to finish');
+      const requests = (await (await fetch(`${CONTROL}/requests`)).json()) as { messages: { content: unknown }[] }[];
+      const sent = JSON.stringify(requests.at(-1)?.messages);
+      assert.match(sent, /Fix the problems reported in the current file/);
+      assert.match(sent, /error at line 1: invalid syntax near/);
+    } finally {
+      diagnostics.dispose();
+    }
+  });
+
+  it('an allowed edit is applied and saved, and a checkpoint restores the file', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'restore_me.txt');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('before\n'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    await script('<tools><edit><file src="restore_me.txt"><find>before</find><replace>after</replace></file></edit></tools>', 'Edited.');
+    const allow = a.chat.onDidChange((s) => {
+      for (const card of Object.values(s.tools)) if (card.status === 'awaiting') void a.previews.acceptAll(card.id);
+    });
+    try {
+      await a.chat.send('edit it');
+    } finally {
+      allow.dispose();
+    }
+    assert.equal(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString(), 'after\n');
+    assert.equal(doc.getText(), 'after\n', 'the editor shows the applied edit');
+    await new Promise<void>((resolve) => {
+      if (!doc.isDirty) return resolve();
+      const sub = vscode.workspace.onDidSaveTextDocument((d) => {
+        if (d === doc) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    const checkpoints = await a.chat.checkpoints();
+    assert.ok(checkpoints.length > 0, 'a checkpoint was taken before the change');
+    await a.chat.restoreCheckpoint(checkpoints[0].id);
+    assert.equal(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString(), 'before\n');
+    assert.ok(a.chat.state.items.some((i) => i.kind === 'notice' && /Restored checkpoint/.test(i.text)));
+  });
+
+  it('previews hunks without touching the buffer, follows typing, and answers per hunk', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'preview.py');
+    const original = Array.from({ length: 30 }, (_, i) => `line${i}\n`).join('');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(original));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const r = (l: number) => ({ start: { line: l, character: 0 }, end: { line: l + 1, character: 0 } });
+    const hunk = (id: string, l: number) => ({ id, header: '', range: r(l), newText: `LINE${l}\n`, oldStart: l, oldLines: 1, newStart: l, newLines: 1, lines: [] });
+    const update: TurnUpdate = {
+      sessionId: 'fake-session',
+      turnId: 't',
+      event: {
+        type: 'toolAwaitingPermission',
+        call: { index: 0, id: 'call_preview', name: 'edit', params: {}, error: null },
+        description: 'Edit preview.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: 'Edit preview.py', details: '', diff: null, url: null,
+          files: [{ uri: uri.toString(), path: 'preview.py', version: doc.version, created: false, deleted: false, added: 2, removed: 2, original, proposed: '', edits: [], hunks: [hunk('h1', 3), hunk('h2', 20)], unified: '' }],
+        },
+      },
+    };
+    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
+    const realConfirm = a.chat.confirm.bind(a.chat);
+    a.chat.confirm = async (p) => (sent.push(p), true);
+    try {
+      a.chat.dispatch({ kind: 'update', update });
+      a.previews.open('fake-session', update);
+      const lensLines = async () => {
+        const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
+        return lenses.filter((l) => l.command?.command === 'karyi.acceptHunk').map((l) => l.range.start.line);
+      };
+      assert.deepEqual(await lensLines(), [3, 20]);
+      assert.equal(doc.getText(), original, 'the preview does not change the buffer');
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(uri, new vscode.Position(0, 0), 'new0\nnew1\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.deepEqual(await lensLines(), [5, 22], 'the hunks follow the inserted lines');
+      await vscode.commands.executeCommand('karyi.acceptHunk', 'call_preview', uri.toString(), 'h1');
+      assert.equal(sent.length, 0, 'nothing is sent while a hunk is undecided');
+      await vscode.commands.executeCommand('karyi.rejectHunk', 'call_preview', uri.toString(), 'h2');
+      assert.deepEqual(sent, [{ toolCallId: 'call_preview', outcome: 'allowOnce', acceptedHunks: ['h1'], feedback: undefined }]);
+      assert.equal(a.chat.state.tools.call_preview.files?.[0].state, 'partial');
+    } finally {
+      a.chat.confirm = realConfirm;
+      a.previews.forgetAll();
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('the user edits the proposal and their text is sent as modifiedContent', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'draft.py');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('x = 1\ny = 2\n'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const update: TurnUpdate = {
+      sessionId: 's',
+      turnId: 't',
+      event: {
+        type: 'toolAwaitingPermission',
+        call: { index: 0, id: 'call_draft', name: 'edit', params: {}, error: null },
+        description: 'Edit draft.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: '', details: '', diff: null, url: null,
+          files: [{ uri: uri.toString(), path: 'draft.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original: 'x = 1\ny = 2\n', proposed: 'x = 10\ny = 2\n', edits: [], hunks: [{ id: 'h1', header: '', range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, newText: 'x = 10\n', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }], unified: '' }],
+        },
+      },
+    };
+    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
+    const realConfirm = a.chat.confirm.bind(a.chat);
+    a.chat.confirm = async (p) => (sent.push(p), true);
+    try {
+      a.chat.dispatch({ kind: 'update', update });
+      a.previews.open('s', update);
+      await vscode.commands.executeCommand('karyi.editProposal', 'call_draft', uri.toString());
+      const draft = vscode.window.activeTextEditor;
+      assert.ok(draft && draft.document.isUntitled, 'the proposal opens in an editor of its own');
+      assert.equal(draft.document.getText(), 'x = 10\ny = 2\n');
+      await draft.edit((e) => e.replace(new vscode.Range(0, 0, 0, 6), 'x = 100'));
+      await vscode.commands.executeCommand('karyi.useDraft', 'call_draft', uri.toString());
+      assert.deepEqual(sent, [{ toolCallId: 'call_draft', outcome: 'allowOnce', modifiedContent: [{ uri: 'draft.py', text: 'x = 100\ny = 2\n' }], feedback: undefined }]);
+      assert.equal(a.chat.state.tools.call_draft.files?.[0].state, 'edited');
+      assert.equal(doc.getText(), 'x = 1\ny = 2\n', 'the file itself is untouched until the server applies it');
+    } finally {
+      a.chat.confirm = realConfirm;
+      a.previews.forgetAll();
+    }
+  });
+
+  it('a file deleted while previewed is said so and rejected', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'doomed.py');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('a\nb\nc\n'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const update: TurnUpdate = {
+      sessionId: 's',
+      turnId: 't',
+      event: {
+        type: 'toolAwaitingPermission',
+        call: { index: 0, id: 'call_doomed', name: 'edit', params: {}, error: null },
+        description: 'Edit doomed.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: '', details: '', diff: null, url: null,
+          files: [{ uri: uri.toString(), path: 'doomed.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original: 'a\nb\nc\n', proposed: 'a\nB\nc\n', edits: [], hunks: [{ id: 'h1', header: '', range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, newText: 'B\n', oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, lines: [] }], unified: '' }],
+        },
+      },
+    };
+    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
+    const realConfirm = a.chat.confirm.bind(a.chat);
+    a.chat.confirm = async (p) => (sent.push(p), true);
+    try {
+      a.chat.dispatch({ kind: 'update', update });
+      a.previews.open('s', update);
+      const wsEdit = new vscode.WorkspaceEdit();
+      wsEdit.deleteFile(uri);
+      assert.ok(await vscode.workspace.applyEdit(wsEdit));
+      await until(a, (s) => s.tools.call_doomed?.files?.[0].state === 'gone', 'the card to say the file is gone');
+      assert.equal(sent.length, 1);
+      assert.equal(sent[0].outcome, 'reject');
+      assert.match(sent[0].feedback ?? '', /deleted doomed\.py/);
+    } finally {
+      a.chat.confirm = realConfirm;
+      a.previews.forgetAll();
+    }
+  });
+
+  it('a server crash mid-turn is shown, keeps the chat, and a restart goes on in the same session', async () => {
+    const a = await api();
+    a.chat.newChat();
+    await script('First answer.');
+    await a.chat.send('first');
+    const session = a.chat.state.sessionId;
+    assert.ok(session);
+    await fault({ stall: true, after: 3 });
+    await script('never finished');
+    const pending = a.chat.send('second');
+    await until(a, (s) => s.items.some((i) => i.kind === 'turn' && !i.done && i.blocks.length > 0), 'the second turn to stream');
+    const pids = serverPids();
+    assert.ok(pids.length >= 1, 'found the server process');
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    await until(a, (s) => !s.busy && s.items.some((i) => i.kind === 'notice' && i.action === 'restart'), 'the crash notice');
+    await pending;
+    assert.ok(a.chat.state.items.some((i) => i.kind === 'user' && i.text === 'first'), 'the transcript survives');
+    await vscode.commands.executeCommand('karyi.restartServer');
+    await serverRunning(a);
+    await script('Back again.');
+    const result = await a.chat.send('third');
+    assert.equal(result?.sessionId, session, 'the same session goes on');
+  });
+
+  it('a server that cannot start gets an actionable message, and the fixed setting works again', async () => {
+    const a = await api();
+    const cfg = vscode.workspace.getConfiguration('karyi');
+    const good = cfg.get<string>('server.command');
+    const failure = new Promise<string>((resolve) => {
+      const sub = a.server.onState(({ state, message }) => {
+        if (state === 'failed') {
+          sub.dispose();
+          resolve(message ?? '');
+        }
+      });
+    });
+    await cfg.update('server.command', '/nonexistent/karyi', vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand('karyi.restartServer');
+      const message = await failure;
+      assert.match(message, /was not found/);
+      assert.match(message, /karyi\.server\.command/);
+      assert.ok(a.chat.state.items.some((i) => i.kind === 'notice' && i.action === 'restart'), 'the chat offers a restart');
+    } finally {
+      await cfg.update('server.command', good, vscode.ConfigurationTarget.Global);
+    }
+    await vscode.commands.executeCommand('karyi.restartServer');
+    await serverRunning(a);
+  });
+});

@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { type Action, type ChatState, emptyState, reduce, turnState } from '../../chat/state';
+import type { TurnEvent } from '../../protocol';
+
+const S = 'sess1';
+const T = 'turn1';
+const up = (event: TurnEvent): Action => ({ kind: 'update', update: { sessionId: S, turnId: T, event } });
+const call = (id: string, name = 'write', index = 0) => ({ index, id, name, params: {}, error: null });
+const run = (actions: Action[], start: ChatState = emptyState()) => actions.reduce(reduce, start);
+const result = (success = true) => ({ success, llm_content: '', display: success ? 'ok' : 'bad', data: null, error: success ? null : { code: 'x', message: 'boom' }, metadata: {} });
+
+describe('chat reducer', () => {
+  it('streams text into one block per channel and finishes with usage', () => {
+    const s = run([
+      { kind: 'user', text: 'hi' },
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'hi' }),
+      up({ type: 'step', step: 1, model: 'openai:fake' }),
+      up({ type: 'text', text: 'let me ', channel: 'thinking' }),
+      up({ type: 'text', text: 'think', channel: 'thinking' }),
+      up({ type: 'text', text: 'Hel', channel: 'text' }),
+      up({ type: 'text', text: 'lo', channel: 'text' }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: null, inputTokens: 10, outputTokens: 3, steps: 1 }),
+    ]);
+    assert.equal(s.sessionId, S);
+    assert.equal(s.model, 'openai:fake');
+    assert.equal(s.items.length, 2);
+    const turn = s.items[1];
+    assert.equal(turn.kind, 'turn');
+    if (turn.kind !== 'turn') return;
+    assert.deepEqual(turn.blocks, [
+      { kind: 'text', channel: 'thinking', text: 'let me think' },
+      { kind: 'text', channel: 'text', text: 'Hello' },
+    ]);
+    assert.equal(turn.done, true);
+    assert.deepEqual(turn.usage, { inputTokens: 10, outputTokens: 3 });
+    assert.equal(s.busy, false);
+    assert.equal(turnState(s), 'idle');
+  });
+
+  it('follows a tool call from pending to done, in place', () => {
+    let s = run([
+      { kind: 'user', text: 'fix it' },
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'fix it' }),
+      up({ type: 'step', step: 1, model: 'm' }),
+      up({ type: 'toolPending', index: 0, name: 'write' }),
+    ]);
+    assert.equal(turnState(s), 'thinking');
+    s = run([up({ type: 'toolQueued', call: call('c1'), description: 'Write a.py' })], s);
+    assert.deepEqual(Object.keys(s.tools), ['c1']);
+    const turn = s.items[1];
+    assert.ok(turn.kind === 'turn' && turn.blocks.length === 1 && turn.blocks[0].kind === 'tool' && turn.blocks[0].id === 'c1');
+    s = run([
+      up({
+        type: 'toolAwaitingPermission',
+        call: call('c1'),
+        description: 'Write a.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: 'Edit a.py', details: '', diff: '--- a', url: null,
+          files: [{ uri: 'file:///w/a.py', path: 'a.py', version: 1, created: false, deleted: false, added: 2, removed: 1, original: '', proposed: '', edits: [], hunks: [], unified: '' }],
+        },
+      }),
+    ], s);
+    assert.equal(turnState(s), 'awaiting');
+    assert.equal(s.tools.c1.files?.[0].state, 'pending');
+    s = run([{ kind: 'fileState', callId: 'c1', path: 'a.py', state: 'partial' }], s);
+    assert.equal(s.tools.c1.files?.[0].state, 'partial');
+    s = run([up({ type: 'toolRunning', call: call('c1') })], s);
+    assert.equal(turnState(s), 'tool');
+    s = run([
+      up({ type: 'toolOutput', callId: 'c1', text: 'out1 ' }),
+      up({ type: 'toolOutput', callId: 'c1', text: 'out2' }),
+      up({ type: 'toolDone', call: call('c1'), result: result(), decision: 'modified', seconds: 0.5 }),
+    ], s);
+    assert.equal(s.tools.c1.status, 'done');
+    assert.equal(s.tools.c1.output, 'out1 out2');
+    assert.equal(s.tools.c1.seconds, 0.5);
+    assert.equal(s.tools.c1.files?.[0].state, 'partial');
+  });
+
+  it('a rejected call is shown as rejected', () => {
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'toolQueued', call: call('c1', 'run_command'), description: 'Run ls' }),
+      up({ type: 'toolDone', call: call('c1', 'run_command'), result: result(false), decision: 'rejected', seconds: 0 }),
+    ]);
+    assert.equal(s.tools.c1.status, 'rejected');
+  });
+
+  it('a value request waits for the user and never holds the value', () => {
+    let s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'toolQueued', call: call('c2', 'get_value'), description: 'get_value TOKEN' }),
+      up({ type: 'valueRequested', callId: 'c2', key: 'TOKEN', reason: 'deploy', note: '', exists: false }),
+    ]);
+    assert.equal(s.tools.c2.value?.key, 'TOKEN');
+    assert.equal(turnState(s), 'awaiting');
+    s = reduce(s, { kind: 'valueAnswered', callId: 'c2', answer: 'given' });
+    assert.equal(s.tools.c2.value?.answered, 'given');
+    assert.doesNotMatch(JSON.stringify(s), /secret/);
+    // The call's toolDone may come before the answer's reply: it stays done.
+    s = run([
+      up({ type: 'toolDone', call: call('c2', 'get_value'), result: result(), decision: 'auto', seconds: 0.1 }),
+      { kind: 'valueAnswered', callId: 'c2', answer: 'given' },
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: null, inputTokens: 1, outputTokens: 1, steps: 2 }),
+    ], s);
+    assert.equal(s.tools.c2.status, 'done');
+  });
+
+  it('a server crash mid-turn closes the turn, keeps the transcript and offers a restart', () => {
+    const s = run([
+      { kind: 'user', text: 'go' },
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'go' }),
+      up({ type: 'text', text: 'partial answer', channel: 'text' }),
+      up({ type: 'toolQueued', call: call('c1', 'run_command'), description: 'Run tests' }),
+      up({ type: 'toolRunning', call: call('c1', 'run_command') }),
+      { kind: 'serverStopped', message: 'The Karyi server stopped unexpectedly.' },
+    ]);
+    assert.equal(s.busy, false);
+    assert.equal(s.items.length, 3);
+    const last = s.items[2];
+    assert.ok(last.kind === 'notice' && last.action === 'restart' && last.level === 'error');
+    const turn = s.items[1];
+    assert.ok(turn.kind === 'turn' && turn.done && turn.blocks[0].kind === 'text');
+    assert.equal(s.tools.c1.status, 'failed');
+    assert.equal(s.sessionId, S);
+  });
+
+  it('a failed request ends the turn with the error; a final answer without text is shown', () => {
+    let s = run([{ kind: 'user', text: 'x' }, { kind: 'turnEnded', error: 'Karyi: model provider: no API key' }]);
+    assert.equal(s.busy, false);
+    assert.ok(s.items.some((i) => i.kind === 'notice' && /no API key/.test(i.text)));
+    s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'final_answer', finalAnswer: 'Done.', inputTokens: 1, outputTokens: 1, steps: 1 }),
+    ]);
+    const turn = s.items[0];
+    assert.ok(turn.kind === 'turn' && turn.blocks.some((b) => b.kind === 'text' && b.text === 'Done.'));
+  });
+
+  it('loads a stored session as a transcript', () => {
+    const s = reduce(emptyState('m'), {
+      kind: 'loaded',
+      session: {
+        sessionId: 'old',
+        title: 'Fix the test',
+        messages: [
+          { role: 'user', content: 'fix the test', name: null, toolCallId: null, toolCalls: [] },
+          { role: 'assistant', content: 'Reading.', name: null, toolCallId: null, toolCalls: [{ id: 'k1', name: 'read' }] },
+          { role: 'tool', content: '...', name: 'read', toolCallId: 'k1', toolCalls: [] },
+          { role: 'assistant', content: 'Fixed.', name: null, toolCallId: null, toolCalls: [] },
+        ],
+        calls: [{ turn_id: 't', call_id: 'k1', name: 'read', params: {}, decision: 'auto', success: true, error_code: null, result: result() }],
+        turns: [],
+      },
+    });
+    assert.equal(s.sessionId, 'old');
+    assert.equal(s.items[0].kind, 'user');
+    assert.equal(s.tools.k1.status, 'done');
+    assert.equal(s.model, 'm');
+  });
+
+  it('reset keeps the model and empties the transcript', () => {
+    const s = run([{ kind: 'model', model: 'x:y' }, { kind: 'user', text: 'a' }, { kind: 'reset' }]);
+    assert.deepEqual(s, emptyState('x:y'));
+  });
+});

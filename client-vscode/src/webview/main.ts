@@ -1,0 +1,381 @@
+/**
+ * The chat view in the webview: renders the transcript incrementally from the same
+ * reducer the extension host runs, and sends the user's input and decisions back.
+ */
+import DOMPurify from 'dompurify';
+import type { EditorContextInfo, FromWebview, ToWebview } from '../chat/messages';
+import { type Block, type ChatState, emptyState, type Item, reduce, type ToolCard, type TurnItem } from '../chat/state';
+import type { CheckpointInfo, SessionInfo } from '../protocol';
+import { renderCard } from './cards';
+import { fill, h } from './dom';
+import { createRenderer } from './markdown';
+
+declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };
+
+const vscode = acquireVsCodeApi();
+const post = (m: FromWebview) => vscode.postMessage(m);
+const render = createRenderer(DOMPurify);
+
+let state: ChatState = emptyState();
+let serverRunning = true;
+const itemEls = new Map<string, { item: Item; el: HTMLElement }>();
+const toolEls = new Map<string, { card: ToolCard; el: HTMLElement }>();
+const blockEls = new Map<string, { text: string; el: HTMLElement }>();
+
+const log = document.getElementById('log') as HTMLElement;
+const input = document.getElementById('input') as HTMLTextAreaElement;
+const sendBtn = document.getElementById('send') as HTMLButtonElement;
+const chips = document.getElementById('chips') as HTMLElement;
+const popup = document.getElementById('completions') as HTMLElement;
+const panel = document.getElementById('panel') as HTMLElement;
+const statusLine = document.getElementById('status') as HTMLElement;
+
+// ---- transcript ---------------------------------------------------------------------
+
+function addCopyButtons(root: HTMLElement): void {
+  for (const pre of Array.from(root.querySelectorAll('pre.code'))) {
+    const code = pre.querySelector('code');
+    const btn = h('button', { class: 'copy', title: 'Copy' }, 'Copy');
+    btn.addEventListener('click', () => {
+      post({ type: 'copy', text: code?.textContent ?? '' });
+      btn.textContent = 'Copied';
+    });
+    pre.prepend(btn);
+  }
+}
+
+function renderTextBlock(key: string, block: Extract<Block, { kind: 'text' }>): HTMLElement {
+  const cached = blockEls.get(key);
+  if (cached && cached.text === block.text) return cached.el;
+  let el = cached?.el;
+  if (block.channel === 'thinking') {
+    if (!el) el = h('details', { class: 'thinking' }, h('summary', {}, 'Thinking'), h('div', { class: 'md' }));
+    const body = el.querySelector('.md') as HTMLElement;
+    body.innerHTML = render(block.text);
+  } else {
+    if (!el) el = h('div', { class: `md ${block.channel}` });
+    el.innerHTML = render(block.text);
+    addCopyButtons(el);
+  }
+  blockEls.set(key, { text: block.text, el });
+  return el;
+}
+
+function renderTool(id: string): HTMLElement {
+  const card = state.tools[id];
+  const cached = toolEls.get(id);
+  if (!card) return cached?.el ?? h('div');
+  if (cached && cached.card === card) return cached.el;
+  const el = renderCard(card, post);
+  const typed = cached?.el.querySelector<HTMLTextAreaElement>('textarea.feedback');
+  if (typed?.value) {
+    const fresh = el.querySelector<HTMLTextAreaElement>('textarea.feedback');
+    if (fresh) {
+      fresh.value = typed.value;
+      (fresh.parentElement as HTMLElement).hidden = false;
+    }
+  }
+  cached?.el.replaceWith(el);
+  toolEls.set(id, { card, el });
+  return el;
+}
+
+function usageLine(turn: TurnItem): HTMLElement | null {
+  if (!turn.done && !turn.usage) return null;
+  const parts: string[] = [];
+  if (turn.usage && (turn.usage.inputTokens || turn.usage.outputTokens)) parts.push(`${turn.usage.inputTokens.toLocaleString()} in · ${turn.usage.outputTokens.toLocaleString()} out`);
+  if (turn.steps) parts.push(`${turn.steps} step${turn.steps === 1 ? '' : 's'}`);
+  if (turn.done && turn.stopReason && !['end_turn', 'final_answer'].includes(turn.stopReason)) parts.push(`stopped: ${turn.stopReason.replace(/_/g, ' ')}`);
+  return parts.length ? h('div', { class: 'usage' }, parts.join(' · ')) : null;
+}
+
+function renderTurn(turn: TurnItem, el: HTMLElement): void {
+  const children: HTMLElement[] = turn.blocks.map((b, i) => {
+    const key = `${turn.id}:${i}`;
+    if (b.kind === 'text') return renderTextBlock(key, b);
+    if (b.kind === 'tool') return renderTool(b.id);
+    return h('div', { class: `notice ${b.level}` }, b.text);
+  });
+  if (!turn.done) children.push(h('div', { class: 'working' }, 'Working…'));
+  const usage = usageLine(turn);
+  if (usage) children.push(usage);
+  children.forEach((child, i) => {
+    if (el.children[i] !== child) el.insertBefore(child, el.children[i] ?? null);
+  });
+  while (el.children.length > children.length) el.lastElementChild?.remove();
+}
+
+function noticeActions(action: string | undefined): HTMLElement | null {
+  if (action === 'restart') return h('button', { class: 'primary', 'data-action': 'restartServer', onclick: () => post({ type: 'command', command: 'restartServer' }) }, 'Restart server');
+  if (action === 'setApiKey') return h('button', { class: 'primary', onclick: () => post({ type: 'command', command: 'setApiKey' }) }, 'Set API key');
+  if (action === 'openSettings') return h('button', { onclick: () => post({ type: 'command', command: 'openSettings' }) }, 'Open settings');
+  return null;
+}
+
+function renderItem(item: Item, existing?: HTMLElement): HTMLElement {
+  if (item.kind === 'user') {
+    return h('div', { class: 'item user' }, h('div', { class: 'bubble' }, item.text), item.context ? h('div', { class: 'context' }, item.context) : null);
+  }
+  if (item.kind === 'notice') {
+    return h('div', { class: `item notice ${item.level}` }, h('span', {}, item.text), ' ', noticeActions(item.action), ' ', item.action === 'restart' ? h('button', { onclick: () => post({ type: 'command', command: 'showLog' }) }, 'Show log') : null);
+  }
+  const el = existing ?? h('div', { class: 'item turn', 'data-turn': item.turnId });
+  el.setAttribute('data-turn', item.turnId);
+  el.classList.toggle('done', item.done);
+  renderTurn(item, el);
+  return el;
+}
+
+let scheduled = false;
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => {
+    scheduled = false;
+    paint();
+  });
+}
+
+function paint(): void {
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const seen = new Set<string>();
+  state.items.forEach((item, i) => {
+    seen.add(item.id);
+    const cached = itemEls.get(item.id);
+    let el = cached?.el;
+    if (!cached || cached.item !== item || item.kind === 'turn') {
+      el = renderItem(item, item.kind === 'turn' ? cached?.el : undefined);
+      if (cached && cached.el !== el) cached.el.replaceWith(el);
+      itemEls.set(item.id, { item, el });
+    }
+    if (log.children[i] !== el) log.insertBefore(el as HTMLElement, log.children[i] ?? null);
+  });
+  for (const [id, { el }] of itemEls) {
+    if (!seen.has(id)) {
+      el.remove();
+      itemEls.delete(id);
+    }
+  }
+  if (state.items.length === 0) {
+    blockEls.clear();
+    toolEls.clear();
+    if (!log.querySelector('.empty')) log.append(h('div', { class: 'empty' }, 'Ask Karyi about your code. Type @ to mention a file; Enter sends, Shift+Enter adds a line.'));
+  } else log.querySelector('.empty')?.remove();
+  const busy = state.busy;
+  sendBtn.textContent = busy ? 'Stop' : 'Send';
+  sendBtn.classList.toggle('stop', busy);
+  sendBtn.title = busy ? 'Stop the turn (Escape)' : 'Send (Enter)';
+  document.body.classList.toggle('busy', busy);
+  document.body.classList.toggle('server-down', !serverRunning);
+  statusLine.textContent = state.model ? `${state.model}${state.title ? ' · ' + state.title : ''}` : '';
+  if (atBottom) log.scrollTop = log.scrollHeight;
+}
+
+// ---- composer -----------------------------------------------------------------------
+
+let withSelection = true;
+let selection: EditorContextInfo = {};
+const mentions = new Set<string>();
+
+function renderChips(): void {
+  const items: HTMLElement[] = [];
+  if (selection.label) {
+    items.push(
+      h('span', { class: `chip ${withSelection ? '' : 'off'}`, title: withSelection ? 'The selection goes with your message (click to leave it out)' : 'Click to include the selection' },
+        h('a', { href: '#', onclick: (e) => { e.preventDefault(); withSelection = !withSelection; renderChips(); } }, `Selection: ${selection.label}`)),
+    );
+  }
+  for (const m of mentions) {
+    if (!input.value.includes(`@${m}`)) continue;
+    items.push(h('span', { class: 'chip' }, `@${m}`));
+  }
+  fill(chips, ...items);
+}
+
+function send(): void {
+  const text = input.value.trim();
+  if (!text) return;
+  if (state.busy) return;
+  const used = [...mentions].filter((m) => text.includes(`@${m}`));
+  for (const m of text.matchAll(/(?:^|\s)@([\w./\\-]+)/g)) if (!used.includes(m[1])) used.push(m[1]);
+  post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label });
+  input.value = '';
+  mentions.clear();
+  autosize();
+  renderChips();
+}
+
+function autosize(): void {
+  input.style.height = 'auto';
+  input.style.height = `${Math.min(input.scrollHeight, 240)}px`;
+}
+
+// @file completion
+let requestId = 0;
+let completions: string[] = [];
+let active = 0;
+
+function mentionQuery(): string | undefined {
+  const upto = input.value.slice(0, input.selectionStart);
+  const m = /(?:^|\s)@([^\s@]*)$/.exec(upto);
+  return m ? m[1] : undefined;
+}
+
+function showCompletions(items: string[]): void {
+  completions = items;
+  active = 0;
+  if (!items.length || mentionQuery() === undefined) {
+    popup.hidden = true;
+    return;
+  }
+  fill(popup, ...items.map((p, i) => h('div', { class: `completion ${i === active ? 'active' : ''}`, onmousedown: (e) => { e.preventDefault(); accept(i); } }, p)));
+  popup.hidden = false;
+}
+
+function moveActive(delta: number): void {
+  active = (active + delta + completions.length) % completions.length;
+  Array.from(popup.children).forEach((c, i) => c.classList.toggle('active', i === active));
+}
+
+function accept(i: number): void {
+  const path = completions[i];
+  const caret = input.selectionStart;
+  const before = input.value.slice(0, caret).replace(/@([^\s@]*)$/, `@${path} `);
+  input.value = before + input.value.slice(caret);
+  input.selectionStart = input.selectionEnd = before.length;
+  mentions.add(path);
+  popup.hidden = true;
+  renderChips();
+  input.focus();
+}
+
+input.addEventListener('input', () => {
+  autosize();
+  const q = mentionQuery();
+  if (q === undefined) popup.hidden = true;
+  else post({ type: 'completeFiles', requestId: ++requestId, query: q });
+  renderChips();
+});
+
+input.addEventListener('keydown', (e) => {
+  if (!popup.hidden && completions.length) {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      moveActive(e.key === 'ArrowDown' ? 1 : -1);
+      return;
+    }
+    if (e.key === 'Enter' || e.key === 'Tab') {
+      e.preventDefault();
+      accept(active);
+      return;
+    }
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      popup.hidden = true;
+      return;
+    }
+  }
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    send();
+  } else if (e.key === 'Escape' && state.busy) {
+    e.preventDefault();
+    post({ type: 'stop' });
+  }
+});
+
+sendBtn.addEventListener('click', () => {
+  if (state.busy) post({ type: 'stop' });
+  else send();
+  input.focus();
+});
+
+// ---- header panels ------------------------------------------------------------------
+
+function closePanel(): void {
+  panel.hidden = true;
+  fill(panel);
+}
+
+function showSessions(sessions: SessionInfo[], current: string | null): void {
+  const rows = sessions.map((s) =>
+    h('li', { class: s.id === current ? 'current' : '' },
+      h('a', { href: '#', onclick: (e) => { e.preventDefault(); post({ type: 'loadSession', sessionId: s.id }); closePanel(); } }, s.title || s.id),
+      h('span', { class: 'muted' }, ` ${new Date(s.updated * 1000).toLocaleString()} · ${s.messages} messages `),
+      h('button', { class: 'link', title: 'Delete this session', onclick: () => post({ type: 'deleteSession', sessionId: s.id }) }, 'Delete')),
+  );
+  fill(panel, h('div', { class: 'panel-head' }, h('strong', {}, 'Sessions'), h('button', { class: 'link', onclick: closePanel }, 'Close')),
+    rows.length ? h('ul', { class: 'list' }, ...rows) : h('div', { class: 'muted' }, 'No saved sessions yet.'));
+  panel.hidden = false;
+}
+
+function showCheckpoints(items: CheckpointInfo[]): void {
+  const rows = items.map((c) =>
+    h('li', {},
+      h('span', {}, c.label || c.id),
+      h('span', { class: 'muted' }, ` ${new Date(c.time * 1000).toLocaleString()} `),
+      h('button', { class: 'link', onclick: () => { post({ type: 'restoreCheckpoint', checkpointId: c.id }); closePanel(); } }, 'Restore')),
+  );
+  fill(panel, h('div', { class: 'panel-head' }, h('strong', {}, 'Checkpoints'), h('button', { class: 'link', onclick: closePanel }, 'Close')),
+    rows.length ? h('ul', { class: 'list' }, ...rows) : h('div', { class: 'muted' }, 'No checkpoints yet: Karyi takes one before it changes files.'));
+  panel.hidden = false;
+}
+
+document.getElementById('new')?.addEventListener('click', () => { post({ type: 'newChat' }); input.focus(); });
+document.getElementById('history')?.addEventListener('click', () => post({ type: 'listSessions' }));
+document.getElementById('checkpoints')?.addEventListener('click', () => post({ type: 'listCheckpoints' }));
+
+// ---- messages from the extension ------------------------------------------------------
+
+window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
+  const m = ev.data;
+  switch (m.type) {
+    case 'state':
+      state = m.state;
+      serverRunning = m.serverRunning;
+      itemEls.forEach(({ el }) => el.remove());
+      itemEls.clear();
+      toolEls.clear();
+      blockEls.clear();
+      schedule();
+      break;
+    case 'action':
+      state = reduce(state, m.action);
+      schedule();
+      break;
+    case 'files':
+      if (m.requestId === requestId) showCompletions(m.items);
+      break;
+    case 'sessions':
+      showSessions(m.sessions, m.current);
+      break;
+    case 'checkpoints':
+      showCheckpoints(m.checkpoints);
+      break;
+    case 'selection':
+      selection = m.context;
+      renderChips();
+      break;
+    case 'insertMention':
+      mentions.add(m.path);
+      input.value = `${input.value}${input.value && !input.value.endsWith(' ') ? ' ' : ''}@${m.path} `;
+      renderChips();
+      input.focus();
+      break;
+    case 'prefill':
+      input.value = m.text;
+      autosize();
+      input.focus();
+      break;
+    case 'server':
+      serverRunning = m.running;
+      schedule();
+      break;
+    case 'focus':
+      input.focus();
+      break;
+  }
+});
+
+post({ type: 'ready' });
+input.focus();

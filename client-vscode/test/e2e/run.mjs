@@ -1,0 +1,302 @@
+// End-to-end tests of the packaged extension in real VS Code (code-server) with the
+// real Karyi server and the fake model server:
+//   1. the mocha suites inside the real extension host (extensionTestsPath);
+//   2. the UI in headless Chromium: ask in the sidebar and see the answer stream, cancel
+//      a turn, approve one hunk and reject another of a proposed edit (and see the disk),
+//      run a palette task on a selection, answer a <get_value> in a password box.
+// Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures)
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { format } from 'node:util';
+import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
+
+const [codeServer, vsix] = process.argv.slice(2);
+if (!codeServer || !vsix) {
+  console.error('usage: node test/e2e/run.mjs CODE_SERVER VSIX');
+  process.exit(2);
+}
+const WAIT = 60_000;
+const results = [];
+
+const CONVERT = `"""Temperature conversions."""
+
+
+def celsius_to_fahrenheit(celsius: float) -> float:
+    """Degrees Celsius in Fahrenheit."""
+    return celsius * 9 / 5 + 23
+
+
+def fahrenheit_to_celsius(fahrenheit: float) -> float:
+    """Degrees Fahrenheit in Celsius."""
+    return (fahrenheit - 32) * 5 / 9
+
+
+def kelvin_to_celsius(kelvin: float) -> float:
+    """Kelvin in Celsius."""
+    return kelvin - 273.15
+
+
+def celsius_to_kelvin(celsius: float) -> float:
+    """Celsius in Kelvin."""
+    return celsius + 237.15
+`;
+
+const EDIT_REPLY = `I'll fix both conversions.
+<tools>
+  <edit>
+    <file src="src/convert.py">
+      <find>    return celsius * 9 / 5 + 23</find>
+      <replace>    return celsius * 9 / 5 + 32</replace>
+      <find>    return celsius + 237.15</find>
+      <replace>    return celsius + 273.15</replace>
+    </file>
+  </edit>
+</tools>`;
+
+function makeWorkspace(dir, name) {
+  const ws = path.join(dir, name);
+  fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'src', 'convert.py'), CONVERT);
+  fs.writeFileSync(path.join(ws, 'README.md'), '# Demo\n\nTemperature conversions.\n');
+  return ws;
+}
+
+async function step(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  } catch (err) {
+    results.push({ name, ok: false });
+    log(`FAIL ${name}: ${err && err.stack ? err.stack : err}`);
+    throw err;
+  }
+}
+
+/** Phase 1: mocha inside the extension host; resolves with its exit code. */
+async function extensionHostSuite(context, base, folder) {
+  const page = await context.newPage();
+  let exit;
+  const done = new Promise((resolve) => (exit = resolve));
+  await page.exposeFunction('codeAutomationExit', (code) => exit(code));
+  await page.exposeFunction('codeAutomationLog', (type, args) => console.log('  [ext-host]', format(...(Array.isArray(args) ? args : [args]))));
+  const remote = (p) => `vscode-remote://${new URL(base).host}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(EXT_DIR)],
+    ['extensionTestsPath', remote(path.join(EXT_DIR, 'out', 'test', 'suite'))],
+  ];
+  await page.goto(`${base}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the extension-host suite did not finish in 5 minutes')), 300_000));
+  const code = await Promise.race([done, timeout]);
+  await page.close();
+  return code;
+}
+
+async function palette(page, command) {
+  await page.keyboard.press('F1');
+  const box = page.locator('.quick-input-widget input.input');
+  await box.waitFor({ state: 'visible', timeout: WAIT });
+  await box.fill(`>${command}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor({ timeout: WAIT });
+  await page.keyboard.press('Enter');
+}
+
+function chatFrame(page) {
+  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+}
+
+async function send(chat, text) {
+  const input = chat.locator('#input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+async function shot(target, file) {
+  const dir = process.env.KARYI_E2E_SCREENSHOTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await target.screenshot({ path: path.join(dir, file) });
+  log(`screenshot ${path.join(dir, file)}`);
+}
+
+async function uiTests(context, base, ws, fake, dir) {
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') log(`browser console: ${m.text()}`);
+  });
+  try {
+    await uiSteps(page, base, ws, fake);
+  } catch (err) {
+    await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
+    log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
+    throw err;
+  } finally {
+    await page.close();
+  }
+}
+
+async function uiSteps(page, base, ws, fake) {
+  await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: WAIT });
+  const chat = chatFrame(page);
+
+  await step('the chat opens from the activity bar; the status bar shows the model', async () => {
+    await page.locator('.activitybar a[aria-label^="Karyi"]').click({ timeout: WAIT });
+    await chat.locator('#input').waitFor({ timeout: WAIT });
+    await page.locator('.statusbar-item', { hasText: 'Karyi: openai:fake-model' }).waitFor({ timeout: WAIT });
+  });
+
+  await step('an answer streams into the sidebar and Stop cancels the turn', async () => {
+    // The next reply streams four events, then the fake server stalls: the text shown
+    // while the turn is still running proves streaming; Stop must end the turn.
+    await fake.fault({ stall: true, after: 4 });
+    await fake.script({ text: 'Streaming an answer about **temperature conversions**: the Celsius to Fahrenheit offset is 32, not 23.', inputTokens: 1200, outputTokens: 40 });
+    await send(chat, 'What is wrong with the converter?');
+    await chat.locator('.item.turn:not(.done) .md.text').first().waitFor({ timeout: WAIT });
+    await chat.locator('#send.stop').waitFor({ timeout: WAIT });
+    await chat.locator('#send').click();
+    await chat.locator('.item.turn.done .usage', { hasText: 'stopped: cancelled' }).waitFor({ timeout: WAIT });
+    // The reply the stall held back is still queued: asking again streams all of it.
+    await send(chat, 'Please answer again.');
+    await chat.locator('.item.turn.done strong', { hasText: 'temperature conversions' }).waitFor({ timeout: WAIT });
+    await chat.locator('.item.turn.done .usage', { hasText: '1,200 in' }).waitFor({ timeout: WAIT });
+  });
+
+  await step('a proposed edit: hunk 1 accepted, hunk 2 rejected, the disk changed accordingly', async () => {
+    await fake.script(EDIT_REPLY, 'Fixed the Fahrenheit offset; I left the Kelvin constant as you asked.');
+    await send(chat, 'Fix the bugs in src/convert.py');
+    const card = chat.locator('.tool.tool-awaiting');
+    await card.locator('.file', { hasText: 'src/convert.py' }).waitFor({ timeout: WAIT });
+    const accept = page.locator('.codelens-decoration a', { hasText: /^Accept$/ });
+    await accept.first().waitFor({ timeout: WAIT });
+    assert.equal(await accept.count(), 2, 'one Accept lens per hunk');
+    await shot(page, 'vscode-preview.png');
+    await shot(card, 'vscode-permission.png');
+    assert.ok(await chat.locator('#input').evaluate((el) => el === document.activeElement), 'the chat input keeps the focus');
+    await accept.first().click();
+    await page.locator('.codelens-decoration', { hasText: 'Hunk 1: accepted' }).waitFor({ timeout: WAIT });
+    await page.locator('.codelens-decoration a', { hasText: /^Reject$/ }).first().click();
+    await chat.locator('.item.turn.done .md', { hasText: 'Fixed the Fahrenheit offset' }).waitFor({ timeout: WAIT });
+    const disk = fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8');
+    assert.match(disk, /celsius \* 9 \/ 5 \+ 32/, 'the accepted hunk is on disk');
+    assert.match(disk, /celsius \+ 237\.15/, 'the rejected hunk is not');
+    await chat.locator('.tool-done .file-state', { hasText: 'partly accepted' }).waitFor({ timeout: WAIT });
+    await page.locator('.tab.dirty', { hasText: 'convert.py' }).waitFor({ state: 'detached', timeout: WAIT });
+    await page.locator('.codelens-decoration', { hasText: /Hunk|changes to review/ }).first().waitFor({ state: 'detached', timeout: WAIT });
+    const sent = (await fake.requests()).at(-1);
+    assert.match(JSON.stringify(sent.messages), /h2|reject/i, 'the model is told what was rejected');
+  });
+
+  await step('an edit of two files: one accepted, one rejected, each file\'s state on the card', async () => {
+    await fake.script(`Two files.
+<tools>
+  <edit>
+    <file src="README.md">
+      <find># Demo</find>
+      <replace># Demo project</replace>
+    </file>
+    <file src="src/convert.py">
+      <find>    return celsius + 237.15</find>
+      <replace>    return celsius + 273.15</replace>
+    </file>
+  </edit>
+</tools>`, 'Updated the README only.');
+    await send(chat, 'Rename the project and fix Kelvin');
+    const card = chat.locator('.tool.tool-awaiting');
+    await card.locator('.file', { hasText: 'README.md' }).waitFor({ timeout: WAIT });
+    await card.locator('.file', { hasText: 'src/convert.py' }).waitFor({ timeout: WAIT });
+    for (const [file, choice] of [['README.md', 'Accept'], ['convert.py', 'Reject']]) {
+      await page.locator('.tabs-container .tab', { hasText: file }).click();
+      await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: WAIT });
+      await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${choice}$`) }).first().click({ timeout: WAIT });
+    }
+    await chat.locator('.item.turn.done .md', { hasText: 'Updated the README only.' }).waitFor({ timeout: WAIT });
+    const done = chat.locator('.tool.tool-done').last();
+    await done.locator('.file', { hasText: 'README.md' }).locator('.file-state', { hasText: 'accepted' }).waitFor({ timeout: WAIT });
+    await done.locator('.file', { hasText: 'src/convert.py' }).locator('.file-state', { hasText: 'rejected' }).waitFor({ timeout: WAIT });
+    assert.match(fs.readFileSync(path.join(ws, 'README.md'), 'utf8'), /^# Demo project$/m);
+    assert.match(fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8'), /celsius \+ 237\.15/);
+  });
+
+  await step('a palette task runs on the selection', async () => {
+    await fake.script('`celsius_to_fahrenheit` multiplies by 9/5 and adds the offset:\n\n```python\nreturn celsius * 9 / 5 + 32\n```\n');
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowDown');
+    await palette(page, 'Karyi: Explain Selection');
+    await chat.locator('.item.turn.done .md', { hasText: 'multiplies by 9/5' }).waitFor({ timeout: WAIT });
+    await chat.locator('.item.user .context', { hasText: 'src/convert.py:1-7' }).waitFor({ timeout: WAIT });
+    const body = JSON.stringify((await fake.requests()).at(-1).messages);
+    assert.match(body, /Explain what the selected code does/);
+    assert.match(body, /def celsius_to_fahrenheit/);
+  });
+
+  await step('an @file mention is completed from the workspace and sent as context', async () => {
+    await fake.script('The README describes the project.');
+    const input = chat.locator('#input');
+    await input.click();
+    await input.pressSequentially('Summarise @READ');
+    await chat.locator('.completion.active', { hasText: 'README.md' }).waitFor({ timeout: WAIT });
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), 'Summarise @README.md ');
+    await input.press('Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'The README describes the project.' }).waitFor({ timeout: WAIT });
+    const body = JSON.stringify((await fake.requests()).at(-1).messages);
+    assert.match(body, /Files the user mentioned \(read them as needed\): README\.md/);
+  });
+
+  await step('a <get_value> is answered in a password box and never shown', async () => {
+    const secret = 'hunter2-e2e-secret';
+    await fake.script('<tools><get_value key="DEPLOY_TOKEN" reason="the deploy script needs it"/></tools>', 'Deployed with the token.');
+    await send(chat, 'Deploy it');
+    const box = page.locator('.quick-input-widget input[type="password"]');
+    await box.waitFor({ timeout: WAIT });
+    await box.fill(secret);
+    await page.keyboard.press('Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'Deployed with the token' }).waitFor({ timeout: WAIT });
+    await chat.locator('.tool .value', { hasText: 'Value given (not shown).' }).waitFor({ timeout: WAIT });
+    assert.match(JSON.stringify((await fake.requests()).at(-1).messages), /DEPLOY_TOKEN\} is ready/, 'the tool got the value');
+    const webviewText = await chat.locator('body').innerText();
+    assert.ok(!webviewText.includes(secret), 'the chat never shows the value');
+    assert.ok(!JSON.stringify(await fake.requests()).includes(secret), 'the model never sees the value');
+    await chat.locator('pre.code button.copy').first().waitFor({ timeout: WAIT });
+    await page.mouse.move(900, 600);
+    await shot(page, 'vscode-chat.png');
+  });
+}
+
+async function main() {
+  const started = Date.now();
+  const fake = await startFakeModel();
+  let server;
+  let context;
+  let failed = false;
+  try {
+    const tmp = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'karyi-ws-'));
+    const wsSuite = makeWorkspace(tmp, 'suite');
+    const wsUi = makeWorkspace(tmp, 'ui');
+    server = await startCodeServer({ codeServer, vsix, fake, folders: [wsUi] });
+    context = await launchBrowser(server.dir);
+    if (!process.env.KARYI_E2E_SKIP_SUITE) await step('mocha suites in the extension host', async () => {
+      const code = await extensionHostSuite(context, server.base, wsSuite);
+      assert.equal(code, 0, `the extension-host suite exited with ${code}`);
+    });
+    await fake.reset();
+    await uiTests(context, server.base, wsUi, fake, server.dir);
+  } catch (err) {
+    failed = true;
+    if (server) log(`code-server log tail:\n${server.logText().slice(-3000)}`);
+  } finally {
+    await context?.close().catch(() => undefined);
+    server?.stop();
+    fake.stop();
+  }
+  const passed = results.filter((r) => r.ok).length;
+  log(`${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`e2e: ${passed} passed, ${results.length - passed} failed`);
+  process.exit(failed || passed !== results.length ? 1 : 0);
+}
+
+await main();
