@@ -29,7 +29,7 @@ def stdio(*extra: str, **options: Any) -> dict[str, Any]:
         "command": sys.executable,
         "args": ["-m", "tests.support.mcp_server", "stdio", *extra],
         "cwd": str(REPO),
-        "timeout": 3000,
+        "timeout": 30000,  # generous: the suite runs under load on two cores
         **options,
     }
 
@@ -170,7 +170,7 @@ async def test_a_crash_mid_call_is_reported_and_the_server_restarts(
 async def test_streamable_http_server(
     managers: list[McpManager], ws_root: Path, http_server: str
 ) -> None:
-    manager = await started(managers, ws_root, {"web": {"url": http_server, "timeout": 3000}})
+    manager = await started(managers, ws_root, {"web": {"url": http_server, "timeout": 60000}})
     tools = by_name(manager)
     assert "web__add" in tools and "web__broken" not in tools
     result = await tools["web__add"].run({"a": 20, "b": 22}, ctx(ws_root))
@@ -195,7 +195,7 @@ async def test_http_server_crash_mid_call(
     manager = await started(
         managers,
         ws_root,
-        {"web": {"url": http_server, "timeout": 3000, "connectTimeout": 3000}, "calc": stdio()},
+        {"web": {"url": http_server, "timeout": 30000, "connectTimeout": 30000}, "calc": stdio()},
     )
     tools = by_name(manager)
     crashed = await tools["web__crash"].run({}, ctx(ws_root))
