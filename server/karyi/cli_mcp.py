@@ -13,11 +13,11 @@ import json
 import sys
 from pathlib import Path
 
-from karyi.agent.runtime import Runtime
-from karyi.settings import load_settings
-
 
 async def _status(root: Path, as_json: bool) -> int:
+    from karyi.agent.runtime import Runtime
+    from karyi.settings import load_settings
+
     settings = load_settings(root)
     for warning in settings.warnings:
         print(f"karyi: warning: {warning}", file=sys.stderr)

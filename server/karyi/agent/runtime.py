@@ -20,6 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from karyi.agent.artifacts import ArtifactStore
 from karyi.agent.checkpoints import Checkpoints
@@ -44,10 +45,12 @@ from karyi.tools.base import Tool, ToolContext
 from karyi.tools.builtin.memory import load_memory
 from karyi.tools.builtin.subagent import configured
 from karyi.tools.discovery import DiscoveryError, discover
-from karyi.tools.mcp.manager import McpManager
 from karyi.tools.profiles import DYNAMIC_PROFILES, PROFILES, builtin_registry, default_toolkit
 from karyi.tools.registry import ToolRegistry
 from karyi.workspace.editor import Editor
+
+if TYPE_CHECKING:
+    from karyi.tools.mcp.manager import McpManager
 from karyi.workspace.paths import PathPolicy
 from karyi.workspace.workspace import Workspace
 
@@ -117,7 +120,10 @@ class Runtime:
 
     @property
     def mcp(self) -> McpManager:
-        """The MCP servers of the settings (none started until `extra_tools` or `start`)."""
+        """The MCP servers of the settings (none started until `extra_tools` or `start`).
+        The MCP SDK is imported here, on first use: it is most of a cold start."""
+        from karyi.tools.mcp.manager import McpManager
+
         if self._mcp is None:
             self._mcp = McpManager(
                 self.settings.values.get("mcpServers") or {},
@@ -149,11 +155,14 @@ class Runtime:
             self._retired.clear()
             if self._discovery is None:
                 await self.rediscover()
-            mcp = self.mcp
-            await mcp.start()
-            self.registry.set_profile("mcp", mcp.tools())
+            warnings = list(self._discovery or [])
+            if self.settings.values.get("mcpServers") or self._mcp is not None:
+                mcp = self.mcp
+                await mcp.start()
+                self.registry.set_profile("mcp", mcp.tools())
+                warnings += mcp.warnings
         tools = [t for p in DYNAMIC_PROFILES for t in self.registry.profile(p).values()]
-        return tools, [*(self._discovery or []), *mcp.warnings]
+        return tools, warnings
 
     def artifact_store(self, persisted: bool = True) -> ArtifactStore:
         """Artifacts of stored sessions (in the session database), or of unstored ones."""

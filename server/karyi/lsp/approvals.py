@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from karyi.agent.executor import ApprovalRequest, Decision
 from karyi.lsp.server import KaryiServer
+
+if TYPE_CHECKING:
+    from karyi.agent.executor import ApprovalRequest, Decision
 
 ALLOW, ALWAYS, REJECT = "Allow", "Always allow (this session)", "Reject"
 
@@ -28,6 +31,8 @@ def ask_with_message_request(
     """An approver that asks through the client's message dialog."""
 
     async def ask(request: ApprovalRequest) -> Decision:
+        from karyi.agent.executor import Decision
+
         actions = [types.MessageActionItem(title=t) for t in (ALLOW, ALWAYS, REJECT)]
         try:
             chosen = await server.window_show_message_request_async(

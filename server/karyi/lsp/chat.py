@@ -10,16 +10,16 @@ on the chat request and `karyi/cancel` both cancel the turn.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from karyi.agent.events import Event, ToolOutput, ToolRunning, TurnStarted
-from karyi.agent.executor import ApprovalRequest, Decision
 from karyi.lsp.context import describe_context
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
-from karyi.lsp.previews import edit_decision
 from karyi.lsp.server import KaryiServer
-from karyi.secrets.request import ValueAnswer
+
+if TYPE_CHECKING:  # the agent stack is imported once the host is built, not at start-up
+    from karyi.agent.events import Event
+    from karyi.agent.executor import ApprovalRequest, Decision
 
 TERMINAL_TOOLS = frozenset({"command", "input", "ctrl"})
 
@@ -32,6 +32,8 @@ async def run_chat(
     extra_listener: Any = None,
 ) -> dict[str, Any]:
     """Run one turn, streaming `karyi/turnUpdate`s; the chat result."""
+    from karyi.agent.events import ToolOutput, ToolRunning, TurnStarted
+
     host = ls.require_host()
     live = host.session(session_id)
     turn = {"id": ""}
@@ -63,6 +65,9 @@ async def run_chat(
 def decision_from(params: dict[str, Any], request: ApprovalRequest | None) -> Decision:
     """A confirmTool answer as the executor's Decision (hunks and the user's own text for
     edits: see lsp/previews.py)."""
+    from karyi.agent.executor import Decision
+    from karyi.lsp.previews import edit_decision
+
     outcome = params["outcome"]
     if outcome in ("reject", "rejectAlways"):
         feedback = params.get("feedback") or None
@@ -125,6 +130,8 @@ def register(server: KaryiServer) -> None:
     @server.feature("karyi/provideValue")
     @rpc
     async def provide_value(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+        from karyi.secrets.request import ValueAnswer
+
         p = checked("karyi/provideValue", raw)
         value = p.get("value")
         note = p.get("note") or ""

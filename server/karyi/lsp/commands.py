@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from karyi.agent.events import Event, Notice, ToolDone, ToolQueued, TurnError
-from karyi.agent.executor import Decision
 from karyi.lsp.chat import run_chat
 from karyi.lsp.context import uri_path
 from karyi.lsp.errors import rpc
 from karyi.lsp.params import RANGE, plain
 from karyi.lsp.server import KaryiServer
-from karyi.tools.schema import ParamValidator
+
+if TYPE_CHECKING:
+    from karyi.agent.events import Event
 
 TASKS = {
     "karyi.explainSelection": "Explain what the selected code does, how it fits into the file, "
@@ -31,19 +31,16 @@ TASKS = {
     "karyi.writeTests": "Write tests for the selected code in the style of the project's "
     "existing tests, then run them.",
 }
-_TASK_ARGS = ParamValidator(
-    {
-        "type": "object",
-        "properties": {
-            "uri": {"type": "string"},
-            "range": RANGE,
-            "diagnostics": {"type": "array"},
-            "sessionId": {"type": ["string", "null"]},
-            "message": {"type": "string"},
-        },
+TASK_ARGS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "uri": {"type": "string"},
+        "range": RANGE,
+        "diagnostics": {"type": "array"},
+        "sessionId": {"type": ["string", "null"]},
+        "message": {"type": "string"},
     },
-    noun="argument",
-)
+}
 
 
 def _args(command: str, args: Any) -> dict[str, Any]:
@@ -53,7 +50,9 @@ def _args(command: str, args: Any) -> dict[str, Any]:
         first = {"message": first}
     if not isinstance(first, dict):
         raise ValueError(f"{command}: expected one object argument")
-    errors = _TASK_ARGS.errors(first)
+    from karyi.tools.schema import ParamValidator
+
+    errors = ParamValidator(TASK_ARGS_SCHEMA, noun="argument").errors(first)
     if errors:
         from pygls.exceptions import JsonRpcInvalidParams
 
@@ -101,6 +100,8 @@ async def _with_progress(
         ls.work_done_progress.begin(
             token, types.WorkDoneProgressBegin(title=title, cancellable=False)
         )
+
+    from karyi.agent.events import Notice, ToolDone, ToolQueued, TurnError
 
     def on_event(event: Event) -> None:
         text = None
@@ -171,6 +172,8 @@ def register(server: KaryiServer) -> None:
         @rpc
         async def run(ls: KaryiServer, *args: Any) -> dict[str, Any]:
             a = _args(command, args)
+            from karyi.agent.executor import Decision
+
             host = ls.require_host()
             sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]
             answered = []

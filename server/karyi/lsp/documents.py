@@ -15,7 +15,8 @@ from karyi.lsp.context import uri_path
 from karyi.lsp.server import KaryiServer
 
 
-def _path(uri: str) -> Path | None:
+def doc_path(uri: str) -> Path | None:
+    """The file a document URI names (None for untitled and virtual documents)."""
     path = uri_path(uri)
     return Path(path).resolve() if path and not path.startswith(("untitled:", "vscode")) else None
 
@@ -25,13 +26,13 @@ def register(server: KaryiServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def opened(ls: KaryiServer, params: types.DidOpenTextDocumentParams) -> None:
-        doc, path = params.text_document, _path(params.text_document.uri)
+        doc, path = params.text_document, doc_path(params.text_document.uri)
         if ls.host is not None and path is not None:
             ls.host.runtime.workspace.documents.open_buffer(path, doc.text, doc.version)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def changed(ls: KaryiServer, params: types.DidChangeTextDocumentParams) -> None:
-        path = _path(params.text_document.uri)
+        path = doc_path(params.text_document.uri)
         if ls.host is None or path is None:
             return
         text = ls.workspace.get_text_document(params.text_document.uri).source
@@ -43,6 +44,6 @@ def register(server: KaryiServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def closed(ls: KaryiServer, params: types.DidCloseTextDocumentParams) -> None:
-        path = _path(params.text_document.uri)
+        path = doc_path(params.text_document.uri)
         if ls.host is not None and path is not None:
             ls.host.runtime.workspace.documents.close_buffer(path)

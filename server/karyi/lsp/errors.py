@@ -9,11 +9,6 @@ from typing import ParamSpec, TypeVar
 
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from karyi.agent.checkpoints import CheckpointError
-from karyi.agent.host import NotPending, SessionBusy
-from karyi.agent.sessions import SessionNotFound
-from karyi.llm.base import ProviderError
-
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -31,23 +26,37 @@ class ServerNotReady(JsonRpcException):
     CODE = -32002
 
 
+def translate(exc: Exception, where: str) -> JsonRpcException:
+    """The JSON-RPC error for a core exception (imported here, not at start-up)."""
+    from karyi.agent.checkpoints import CheckpointError
+    from karyi.agent.host import NotPending, SessionBusy
+    from karyi.agent.sessions import SessionNotFound
+    from karyi.llm.base import ProviderError
+
+    if isinstance(exc, SessionNotFound | NotPending):
+        return JsonRpcInvalidParams(str(exc).strip("'\""))
+    if isinstance(exc, SessionBusy | CheckpointError):
+        return RequestFailed(str(exc))
+    if isinstance(exc, ProviderError):
+        return RequestFailed(f"model provider: {exc.message}", data={"kind": exc.kind})
+    log.exception("%s failed", where, exc_info=exc)
+    return RequestFailed(f"internal error: {type(exc).__name__}: {exc}")
+
+
 def rpc(handler: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     """Turn core exceptions into precise JSON-RPC errors; log anything unexpected."""
 
     @functools.wraps(handler)
     async def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
+        server = args[0] if args else None
+        wait = getattr(server, "ready", None)
+        if wait is not None:
+            await wait()
         try:
             return await handler(*args, **kwargs)
         except JsonRpcException:
             raise
-        except (SessionNotFound, NotPending) as exc:
-            raise JsonRpcInvalidParams(str(exc).strip("'\"")) from None
-        except (SessionBusy, CheckpointError) as exc:
-            raise RequestFailed(str(exc)) from None
-        except ProviderError as exc:
-            raise RequestFailed(f"model provider: {exc.message}", data={"kind": exc.kind}) from None
         except Exception as exc:
-            log.exception("%s failed", handler.__name__)
-            raise RequestFailed(f"internal error: {type(exc).__name__}: {exc}") from None
+            raise translate(exc, handler.__name__) from None
 
     return wrapped

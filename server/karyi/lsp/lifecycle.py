@@ -1,20 +1,29 @@
-"""Lifecycle: initialize (workspace, settings, the client's UI), configuration, shutdown."""
+"""Lifecycle: initialize (workspace, settings, the client's UI), configuration, shutdown.
+
+`initialize` answers at once with the server's capabilities and starts building the
+agent host (settings, workspace, tools, providers) in the background: an editor is not
+kept waiting for the agent stack to load. Every Karyi request waits until it is built.
+"""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from karyi.agent.host import AgentHost
-from karyi.agent.runtime import Runtime
 from karyi.lsp.approvals import ask_with_message_request
 from karyi.lsp.context import uri_path
+from karyi.lsp.documents import doc_path
 from karyi.lsp.edits import LspEditor
 from karyi.lsp.params import plain
 from karyi.lsp.server import KaryiServer
-from karyi.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from karyi.settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 def workspace_folders(params: types.InitializeParams) -> list[Path]:
@@ -31,6 +40,8 @@ def workspace_folders(params: types.InitializeParams) -> list[Path]:
 def _settings(
     server: KaryiServer, root: Path, editor: dict[str, Any], extra: list[Path]
 ) -> Settings:
+    from karyi.settings import load_settings
+
     settings = load_settings(root, editor=editor)
     roots = settings.allowed_roots + [str(p) for p in extra if str(p) not in settings.allowed_roots]
     for warning in settings.warnings:
@@ -49,18 +60,12 @@ def register(server: KaryiServer) -> None:
         ls.ui = bool(karyi.get("ui")) if isinstance(karyi, dict) else False
         folders = workspace_folders(params)
         editor = ls.init_options.get("settings") or {}
-        settings = _settings(
-            ls, folders[0], editor if isinstance(editor, dict) else {}, folders[1:]
-        )
-        runtime = Runtime.open(folders[0], settings)
-        runtime.editor = LspEditor(ls)
-        ls.host = AgentHost(runtime, ask=None if ls.ui else ask_with_message_request(ls))
-        if ls.ui:
-            runtime.ask_value = ls.host.ask_value
-        ls.log(f"karyi {ls.version}: workspace {folders[0]}, model {settings.model}")
+        given = editor if isinstance(editor, dict) else {}
+        ls.build = lambda: _build_host(ls, folders, given)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: KaryiServer, params: types.InitializedParams) -> None:
+        await ls.ready()
         await refresh_configuration(ls)
         if ls.host is not None:
             await ls.host.runtime.workspace.documents.start_watching()
@@ -73,10 +78,35 @@ def register(server: KaryiServer) -> None:
 
     @server.feature(types.SHUTDOWN)
     async def shutdown(ls: KaryiServer, *args: Any) -> None:
+        await ls.ready()
         if ls.host is not None:
             await ls.host.runtime.workspace.documents.stop_watching()
             await ls.host.close()
             ls.host = None
+
+
+async def _build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, Any]) -> None:
+    """Load the agent stack and build the host; documents opened meanwhile are replayed."""
+    try:
+        from karyi.agent.host import AgentHost
+        from karyi.agent.runtime import Runtime
+
+        settings = _settings(ls, folders[0], editor, folders[1:])
+        runtime = Runtime.open(folders[0], settings)
+        runtime.editor = LspEditor(ls)
+        host = AgentHost(runtime, ask=None if ls.ui else ask_with_message_request(ls))
+        if ls.ui:
+            runtime.ask_value = host.ask_value
+        docs = runtime.workspace.documents
+        for doc in list(ls.workspace.text_documents.values()):
+            if (path := doc_path(doc.uri)) is not None:
+                docs.open_buffer(path, doc.source, doc.version or 0)
+        ls.host = host
+        ls.log(f"karyi {ls.version}: workspace {folders[0]}, model {settings.model}")
+    except Exception as exc:  # say why every later request fails, instead of hanging
+        log.exception("karyi could not start")
+        ls.startup_error = f"{type(exc).__name__}: {exc}"
+        ls.log(f"karyi could not start: {ls.startup_error}", types.MessageType.Error)
 
 
 async def refresh_configuration(ls: KaryiServer, pushed: Any = None) -> None:

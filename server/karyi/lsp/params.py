@@ -8,12 +8,15 @@ parameter errors.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
-from karyi.tools.schema import ParamValidator
+if TYPE_CHECKING:
+    from karyi.tools.schema import ParamValidator
+
 
 _STR = {"type": "string", "minLength": 1}
 _OPT_STR = {"type": ["string", "null"]}
@@ -97,10 +100,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "required": ["sessionId", "data"],
     },
 }
-_VALIDATORS = {
-    m: ParamValidator({"type": "object", "additionalProperties": False, **s}, noun="field")
-    for m, s in SCHEMAS.items()
-}
+
+
+@functools.cache
+def _validator(method: str) -> ParamValidator:
+    from karyi.tools.schema import ParamValidator  # jsonschema: loaded on the first request
+
+    schema = {"type": "object", "additionalProperties": False, **SCHEMAS[method]}
+    return ParamValidator(schema, noun="field")
 
 
 def plain(value: Any) -> Any:
@@ -119,7 +126,7 @@ def checked(method: str, raw: Any) -> dict[str, Any]:
     params = plain(raw) if raw is not None else {}
     if not isinstance(params, dict):
         raise JsonRpcInvalidParams(f"{method}: params must be an object")
-    errors = _VALIDATORS[method].errors(params)
+    errors = _validator(method).errors(params)
     if errors:
         raise JsonRpcInvalidParams(f"{method}: " + "; ".join(errors))
     return params

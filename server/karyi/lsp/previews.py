@@ -8,14 +8,16 @@ applied and rejected, and how the user's text differs from its proposal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
-from karyi.agent.executor import ApprovalRequest, Decision
 from karyi.lsp.context import uri_path
 from karyi.workspace.diffs import apply_hunks, diff_texts
 from karyi.workspace.editor import PlannedWrite
+
+if TYPE_CHECKING:
+    from karyi.agent.executor import ApprovalRequest, Decision
 
 
 def _ids_for(write: PlannedWrite, accepted: Sequence[str], several: bool) -> list[str]:
@@ -53,6 +55,8 @@ def _modified(write: PlannedWrite, modified: list[dict[str, str]]) -> str | None
 def edit_decision(params: dict[str, Any], request: ApprovalRequest) -> Decision | None:
     """The Decision for an allow with hunks or modified content; None when the answer is
     a plain allow of the whole edit (nothing to override)."""
+    from karyi.agent.executor import Decision
+
     conf = request.confirmation
     accepted = params.get("acceptedHunks")
     modified = params.get("modifiedContent") or []

@@ -36,8 +36,6 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-import bashlex
-
 from karyi.tools.base import Permission, PermissionVerdict
 
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
@@ -93,6 +91,8 @@ def _parse_into(line: str, out: Analysis, depth: int) -> None:
     if not line.strip():
         return
     try:
+        import bashlex  # imported on the first judged command: it costs a tenth of a second
+
         trees = bashlex.parse(line)
     except Exception as exc:
         out.opaque.append(f"the line could not be checked ({type(exc).__name__}: {exc})")
