@@ -8,6 +8,7 @@ Each refusal says which rule refused it, so the model can correct the call.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -80,8 +81,13 @@ class PathPolicy:
         """The workspace root first, then the extra roots."""
         return (self.root, *self.extra_roots)
 
+    @functools.cached_property
+    def _protected_forms(self) -> tuple[str, ...]:
+        """The protected directories as written and as resolved (computed once)."""
+        return _with_real(self.protected)
+
     def _protected_dir(self, path: str) -> str | None:
-        for d in _with_real(self.protected):
+        for d in self._protected_forms:
             if within(path, d):
                 return d
         return None
