@@ -20,17 +20,22 @@ picture of one file is out of date.
 from __future__ import annotations
 
 import os
-import stat
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
 from karyi.tools.errors import ErrorCode, ToolFailure
 from karyi.workspace.atomic import write_atomic
-from karyi.workspace.files import MAX_READ_BYTES, SNIFF_BYTES, binary_failure, looks_binary
+from karyi.workspace.files import (
+    MAX_READ_BYTES,
+    SNIFF_BYTES,
+    binary_failure,
+    looks_binary,
+    require_file,
+)
 from karyi.workspace.ignore import GitIgnore
 from karyi.workspace.positions import codepoint_index
 from karyi.workspace.readlog import ReadLog
@@ -141,7 +146,7 @@ class DocumentStore:
         buf = self._buffers.get(path)
         if buf is not None:
             return self._from_buffer(path, buf)
-        st = _stat_file(path, display)
+        st = require_file(path, display)
         entry = self._cache.get(path)
         if entry is not None and entry.snapshot.stamp == Stamp.of(st) and not _racy(entry, st):
             self._cache.move_to_end(path)
@@ -223,28 +228,18 @@ class DocumentStore:
         Refuses with tool_conflict when the file is no longer what `base` says.
         """
         keep_bom = base.bom if bom is None and base is not None else bool(bom)
-        data = (BOM if keep_bom else b"") + text.encode("utf-8", errors="surrogatepass")
-        buf = self._buffers.get(path)
 
         def unchanged() -> None:
             self._check_unchanged(path, display, base)
 
-        started = time.time_ns()
-        try:
-            st = write_atomic(
-                path, data, display=display, make_parents=make_parents, before_rename=unchanged
-            )
-        except OSError as exc:
-            raise ToolFailure(
-                ErrorCode.TOOL_ERROR, f"{display}: could not write it: {exc.strerror or exc}"
-            ) from None
-        snap = Snapshot(path, text, digest(data[len(BOM) if keep_bom else 0 :]), "disk", len(data))
-        snap = replace(snap, bom=keep_bom, stamp=Stamp.of(st))
-        self._remember(path, _Entry(snap, started))
-        if buf is not None:  # the LSP layer also sends the edit to the editor
-            buf.text, buf.snapshot = text, None
-            return self._from_buffer(path, buf)
-        return snap
+        return self._write_disk(
+            path,
+            text,
+            keep_bom,
+            display=display,
+            make_parents=make_parents,
+            before_rename=unchanged,
+        )
 
     def planned_snapshot(self, path: Path, text: str) -> Snapshot:
         """The snapshot `text` will be once the editor applied it (nothing is written)."""
@@ -254,12 +249,26 @@ class DocumentStore:
     def save(self, path: Path, text: str, *, display: str) -> Snapshot:
         """Write what the editor now shows to disk (atomically), so commands and tests see
         it; no version check: the editor already applied this text over its buffer."""
-        current = self._buffers.get(path)
         keep_bom = bool(self._cache.get(path) and self._cache[path].snapshot.bom)
+        return self._write_disk(path, text, keep_bom, display=display, make_parents=True)
+
+    def _write_disk(
+        self,
+        path: Path,
+        text: str,
+        keep_bom: bool,
+        *,
+        display: str,
+        make_parents: bool,
+        before_rename: Callable[[], None] | None = None,
+    ) -> Snapshot:
+        """Write atomically, remember the new content, and keep an open buffer in step."""
         data = (BOM if keep_bom else b"") + text.encode("utf-8", errors="surrogatepass")
         started = time.time_ns()
         try:
-            st = write_atomic(path, data, display=display, make_parents=True)
+            st = write_atomic(
+                path, data, display=display, make_parents=make_parents, before_rename=before_rename
+            )
         except OSError as exc:
             raise ToolFailure(
                 ErrorCode.TOOL_ERROR, f"{display}: could not write it: {exc.strerror or exc}"
@@ -267,9 +276,10 @@ class DocumentStore:
         snap = Snapshot(path, text, digest(data[len(BOM) if keep_bom else 0 :]), "disk", len(data))
         snap = replace(snap, bom=keep_bom, stamp=Stamp.of(st))
         self._remember(path, _Entry(snap, started))
-        if current is not None:
-            current.text, current.snapshot = text, None
-            return self._from_buffer(path, current)
+        buf = self._buffers.get(path)
+        if buf is not None:  # the LSP layer also sends the edit to the editor
+            buf.text, buf.snapshot = text, None
+            return self._from_buffer(path, buf)
         return snap
 
     def _check_unchanged(self, path: Path, display: str, base: Snapshot | None) -> None:
@@ -364,25 +374,6 @@ class DocumentStore:
 
 def _racy(entry: _Entry, st: os.stat_result) -> bool:
     return max(st.st_mtime_ns, st.st_ctime_ns) >= entry.loaded_ns - RACY_NS
-
-
-def _stat_file(path: Path, display: str) -> os.stat_result:
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise ToolFailure(ErrorCode.NOT_FOUND, f"{display}: no such file or directory") from None
-    except PermissionError:
-        raise ToolFailure(ErrorCode.TOOL_ERROR, f"{display}: permission denied") from None
-    except OSError as exc:
-        raise ToolFailure(ErrorCode.TOOL_ERROR, f"{display}: {exc.strerror}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise ToolFailure(
-            ErrorCode.INVALID_TOOL_INPUT,
-            f"{display} is a directory, not a file: list it instead of reading it",
-        )
-    if not stat.S_ISREG(st.st_mode):
-        raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, f"{display} is not a regular file")
-    return st
 
 
 def _splice(text: str, rng: tuple[int, int, int, int], new: str) -> str:
