@@ -45,6 +45,11 @@ async def start(
     cmd: list[str], root: Path, options: dict[str, Any]
 ) -> tuple[BaseLanguageClient, float]:
     client = BaseLanguageClient("bench", "0")
+
+    @client.feature(types.WINDOW_LOG_MESSAGE)
+    def log_message(params: Any) -> None:
+        """The server's log lines are not part of what is measured."""
+
     began = time.perf_counter()
     await client.start_io(*cmd)
     await client.initialize_async(
