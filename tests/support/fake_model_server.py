@@ -26,9 +26,10 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from .quiet_http import QuietHTTPServer
 from .replies import (
     Event,
     Fault,
@@ -71,7 +72,7 @@ class FakeModelServer:
         self.closing = threading.Event()
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: QuietHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
     @property
@@ -109,7 +110,7 @@ class FakeModelServer:
 
     def start(self) -> FakeModelServer:
         """Listen on a random port and serve in a daemon thread."""
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._httpd = QuietHTTPServer(("127.0.0.1", 0), _Handler)
         self._httpd.daemon_threads = True
         self._httpd.fake = self  # type: ignore[attr-defined]
         # A short poll interval keeps `stop()` (which waits for the next poll) quick.

@@ -14,9 +14,11 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from .quiet_http import QuietHTTPServer
 
 Handler = Callable[["Request"], tuple[int, dict[str, str], bytes]]
 
@@ -43,7 +45,7 @@ class WebServer:
     routes: dict[str, Handler] = field(default_factory=dict)
     requests: list[Request] = field(default_factory=list)
     closing: threading.Event = field(default_factory=threading.Event)
-    _httpd: ThreadingHTTPServer | None = None
+    _httpd: QuietHTTPServer | None = None
 
     @property
     def url(self) -> str:
@@ -74,7 +76,7 @@ class WebServer:
 
     def start(self) -> WebServer:
         """Serve in a daemon thread."""
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._httpd = QuietHTTPServer(("127.0.0.1", 0), _Handler)
         self._httpd.daemon_threads = True
         self._httpd.web = self  # type: ignore[attr-defined]
         threading.Thread(

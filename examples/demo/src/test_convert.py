@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from convert import celsius_to_fahrenheit, fahrenheit_to_celsius  # noqa: E402
+from convert import celsius_to_fahrenheit, fahrenheit_to_celsius
 
 
 def test_boiling_point() -> None:
