@@ -531,6 +531,49 @@ async def test_agentxml_file_operations(ctx: ToolContext, ws_root: Path) -> None
     assert not (ws_root / "x").exists()
 
 
+async def test_deleting_a_symlink_removes_the_link_not_what_it_points_to(
+    ctx: ToolContext, ws_root: Path
+) -> None:
+    # pnpm and friends link packages into node_modules: deleting the link must not
+    # delete (or empty) the sources it points to
+    (ws_root / "pkg").mkdir()
+    (ws_root / "pkg/index.js").write_text("export {}\n")
+    (ws_root / "node_modules").mkdir()
+    (ws_root / "node_modules/pkg").symlink_to(ws_root / "pkg")
+    (ws_root / "latest.md").symlink_to("README.md")
+
+    r = await call(
+        "agentxml.delete_directory", {"dirPath": "node_modules/pkg", "recursive": True}, ctx
+    )
+    assert code(r) == ErrorCode.INVALID_TOOL_INPUT
+    assert "node_modules/pkg is a symlink to" in r.error.message  # type: ignore[union-attr]
+    assert "delete_file removes the link" in r.error.message  # type: ignore[union-attr]
+    assert (ws_root / "pkg/index.js").exists()
+
+    r = await call("agentxml.delete_file", {"filePath": "node_modules/pkg"}, ctx)
+    assert r.data == "Deleted the symlink node_modules/pkg (what it pointed to is untouched)"
+    assert not (ws_root / "node_modules/pkg").is_symlink()
+    assert (ws_root / "pkg/index.js").read_text() == "export {}\n"
+
+    conf = REG.find("agentxml.delete_file").confirmation({"filePath": "latest.md"}, ctx)
+    assert conf is not None and conf.diff is None  # the README's text is not what goes
+    r = await call("agentxml.delete_file", {"filePath": "latest.md"}, ctx)
+    assert r.data == "Deleted the symlink latest.md (what it pointed to is untouched)"
+    assert (ws_root / "README.md").read_text() == "# Demo\n\nHello.\n"
+
+
+async def test_moving_a_symlink_moves_the_link_and_copying_copies_its_target(
+    ctx: ToolContext, ws_root: Path
+) -> None:
+    (ws_root / "latest.md").symlink_to("README.md")
+    r = await call("agentxml.copy_file", {"sourcePath": "latest.md", "targetPath": "copy.md"}, ctx)
+    assert r.data == "Copied latest.md to copy.md (15 bytes)"
+    assert not (ws_root / "copy.md").is_symlink()
+    r = await call("agentxml.move_file", {"sourcePath": "latest.md", "targetPath": "src"}, ctx)
+    assert r.data == "Moved latest.md to src/latest.md"
+    assert (ws_root / "src/latest.md").is_symlink() and (ws_root / "README.md").is_file()
+
+
 async def test_agentxml_delete_file_confirmation_shows_the_removal(ctx: ToolContext) -> None:
     conf = REG.find("agentxml.delete_file").confirmation({"filePath": "README.md"}, ctx)
     assert conf is not None and conf.diff == (

@@ -70,6 +70,29 @@ def test_symlinked_directory_leading_outside_is_refused(
     assert refused(policy, "linkdir/new-file.txt").code == ErrorCode.FORBIDDEN_PATH
 
 
+def test_resolve_entry_names_the_link_itself(
+    policy: PathPolicy, ws_root: Path, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("x")
+    (ws_root / "outside-link").symlink_to(secret)
+    (ws_root / "inside-link").symlink_to(ws_root / "README.md")
+    root = ws_root.resolve()
+    # the link itself lives in the workspace: removing or moving it touches nothing else
+    assert policy.resolve_entry("outside-link") == root / "outside-link"
+    assert policy.resolve_entry("inside-link") == root / "inside-link"
+    # what is not a link resolves as usual, and the folder holding a link is still checked
+    assert policy.resolve_entry("src/../README.md") == root / "README.md"
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "l").symlink_to(secret)
+    (ws_root / "linkdir").symlink_to(tmp_path / "other")
+    with pytest.raises(PathError) as info:
+        policy.resolve_entry("linkdir/l")
+    assert info.value.code == ErrorCode.FORBIDDEN_PATH
+    with pytest.raises(PathError):
+        policy.resolve_entry("../x")
+
+
 def test_symlink_inside_the_workspace_resolves_to_its_target(
     policy: PathPolicy, ws_root: Path
 ) -> None:

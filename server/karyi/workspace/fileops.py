@@ -84,8 +84,11 @@ def count_tree(path: Path) -> DirCount:
 
 
 def delete_file(store: DocumentStore, path: Path, display: str) -> int:
-    """Remove a file; returns its size."""
-    st = require_regular(path, display, dir_hint="use delete_directory to remove a directory")
+    """Remove a file, or a symlink itself (never what it points to); returns its size."""
+    if os.path.islink(path):
+        st = os.lstat(path)
+    else:
+        st = require_regular(path, display, dir_hint="use delete_directory to remove a directory")
     os.unlink(path)
     store.forget(path)
     return st.st_size
@@ -111,8 +114,9 @@ def copy_file(store: DocumentStore, source: Path, target: Path, display: str) ->
 
 
 def move_path(store: DocumentStore, source: Path, target: Path, display: str) -> None:
-    """Move a file or directory to a new path."""
-    _stat(source, display)
+    """Move a file, directory or symlink (the link itself) to a new path."""
+    if not os.path.islink(source):
+        _stat(source, display)
     _parent(target, display)
     try:
         os.rename(source, target)
@@ -142,7 +146,16 @@ def make_dir(path: Path, display: str) -> bool:
 def remove_dir(
     store: DocumentStore, path: Path, display: str, *, recursive: bool, roots: tuple[Path, ...]
 ) -> DirCount:
-    """Remove a directory; a non-empty one only with `recursive`. Returns what it held."""
+    """Remove a directory; a non-empty one only with `recursive`. Returns what it held.
+
+    A symlink to a directory is refused: deleting through it would empty the real one.
+    """
+    if os.path.islink(path):
+        raise ToolFailure(
+            ErrorCode.INVALID_TOOL_INPUT,
+            f"{display} is a symlink to {os.path.realpath(path)}, not a directory: "
+            "delete_file removes the link and leaves what it points to",
+        )
     st = _stat(path, display)
     if not stat.S_ISDIR(st.st_mode):
         raise ToolFailure(

@@ -101,6 +101,31 @@ class PathPolicy:
 
     def resolve(self, raw: object, *, param: str = "path") -> Path:
         """The real absolute path for `raw`, or PathError saying which rule refused it."""
+        lexical = self._lexical(raw, param)
+        real = os.path.realpath(lexical)
+        self._check_real(real, raw, param)
+        return Path(real)
+
+    def resolve_entry(self, raw: object, *, param: str = "path") -> Path:
+        """The directory entry `raw` names, not what a symlink there points to.
+
+        For operations on names (delete, move): removing `node_modules/pkg`, a link into
+        the sources, must remove the link and never the sources it points to. The folder
+        holding the entry is resolved and checked like any path; the entry itself is not
+        followed.
+        """
+        lexical = self._lexical(raw, param)
+        parent, name = os.path.split(lexical)
+        if not name or not os.path.islink(lexical):
+            return self.resolve(raw, param=param)
+        real_parent = os.path.realpath(parent)
+        self._check_real(real_parent, raw, param)
+        entry = os.path.join(real_parent, name)
+        self._check_real(entry, raw, param)
+        return Path(entry)
+
+    def _lexical(self, raw: object, param: str) -> str:
+        """`raw` made absolute and normalised without touching the disk, or PathError."""
         if not isinstance(raw, str) or not raw.strip():
             raise PathError(ErrorCode.INVALID_TOOL_INPUT, f"{param}: expected a non-empty path")
         if "\x00" in raw:
@@ -121,7 +146,10 @@ class PathPolicy:
                 ErrorCode.FORBIDDEN_PATH,
                 f"{param} {raw!r}: {lexical} is inside the protected system directory {blocked}",
             )
-        real = os.path.realpath(lexical)
+        return lexical
+
+    def _check_real(self, real: str, raw: object, param: str) -> None:
+        """Refuse a resolved path outside the roots or inside a protected directory."""
         if not self._inside_roots(real):
             raise PathError(
                 ErrorCode.FORBIDDEN_PATH,
@@ -133,7 +161,6 @@ class PathPolicy:
                 f"{param} {raw!r}: a symlink leads to {real}, inside the protected system "
                 f"directory {blocked}",
             )
-        return Path(real)
 
     def display(self, path: Path) -> str:
         """How to name `path` to the user and the model: relative inside the workspace."""

@@ -51,6 +51,13 @@ class Workspace:
         except PathError as exc:
             raise ToolFailure(exc.code, exc.message) from None
 
+    def resolve_entry(self, raw: object, *, param: str = "path") -> Path:
+        """`PathPolicy.resolve_entry` (a symlink itself, not its target), as ToolFailure."""
+        try:
+            return self.policy.resolve_entry(raw, param=param)
+        except PathError as exc:
+            raise ToolFailure(exc.code, exc.message) from None
+
     def display(self, path: Path) -> str:
         """A path as the user and the model should see it."""
         return self.policy.display(path)

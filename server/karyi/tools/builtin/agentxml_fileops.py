@@ -48,7 +48,9 @@ class DeleteFile(MutatingTool):
     def preview(self, params: Mapping[str, Any], ctx: ToolContext) -> str | None:
         """The removal as a diff (for text files)."""
         src = str(params["filePath"])
-        path = ctx.workspace.resolve(src, param="filePath")
+        path = ctx.workspace.resolve_entry(src, param="filePath")
+        if path.is_symlink():
+            return None  # only the link goes; its target's text is not what changes
         fileops.require_regular(path, src, dir_hint="use delete_directory to remove a directory")
         try:
             base = current(ctx, path, src)
@@ -59,7 +61,10 @@ class DeleteFile(MutatingTool):
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """`Deleted X (N bytes)`."""
         src = str(params["filePath"])
-        path = ctx.workspace.resolve(src, param="filePath")
+        path = ctx.workspace.resolve_entry(src, param="filePath")
+        if path.is_symlink():
+            fileops.delete_file(store(ctx), path, src)
+            return _done(f"Deleted the symlink {src} (what it pointed to is untouched)")
         size = fileops.delete_file(store(ctx), path, src)
         store(ctx).reads.forget_path(ctx.session_id, path)
         return _done(f"Deleted {src} ({size} bytes)")
@@ -69,6 +74,7 @@ class _SourceTarget(MutatingTool):
     """Shared by copy and move: two paths, the target never overwritten."""
 
     path_params = ("sourcePath", "targetPath")
+    follows_source = True  # a copy copies what a symlink points to; a move moves the link
     parameters = {
         "type": "object",
         "properties": {
@@ -84,7 +90,8 @@ class _SourceTarget(MutatingTool):
     example = {"sourcePath": "src/old.py", "targetPath": "src/new.py"}
 
     def _paths(self, params: Mapping[str, Any], ctx: ToolContext) -> tuple[Any, Any, str]:
-        source = ctx.workspace.resolve(params["sourcePath"], param="sourcePath")
+        resolve = ctx.workspace.resolve if self.follows_source else ctx.workspace.resolve_entry
+        source = resolve(params["sourcePath"], param="sourcePath")
         target_raw = ctx.workspace.resolve(params["targetPath"], param="targetPath")
         shown = str(params["targetPath"])
         target = fileops.target_path(source, target_raw, shown)
@@ -125,6 +132,7 @@ class MoveFile(_SourceTarget):
     """Seed 001 `move_file(sourcePath, targetPath)` (files and directories)."""
 
     name = "move_file"
+    follows_source = False
     display_name = "Move file"
     description = (
         "Move or rename a file or directory (into a directory when targetPath is one). An "
@@ -206,8 +214,8 @@ class DeleteDirectory(MutatingTool):
         """What the directory holds, so the user knows what goes."""
         base = super().confirmation(params, ctx)
         try:
-            path = ctx.workspace.resolve(params["dirPath"], param="dirPath")
-            held = fileops.count_tree(path) if path.is_dir() else None
+            path = ctx.workspace.resolve_entry(params["dirPath"], param="dirPath")
+            held = fileops.count_tree(path) if path.is_dir() and not path.is_symlink() else None
         except ToolFailure:
             held = None
         if held is None or base.details:
@@ -217,7 +225,7 @@ class DeleteDirectory(MutatingTool):
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """`Deleted directory X (N files, M directories)`."""
         src = str(params["dirPath"])
-        path = ctx.workspace.resolve(src, param="dirPath")
+        path = ctx.workspace.resolve_entry(src, param="dirPath")
         held = fileops.remove_dir(
             store(ctx),
             path,
