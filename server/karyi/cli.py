@@ -12,7 +12,7 @@ import importlib
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from karyi import __version__
 from karyi.cli_common import (
@@ -25,7 +25,21 @@ from karyi.cli_common import (
 )
 from karyi.cli_mcp import add_parser as add_mcp_parser
 from karyi.cli_var import add_parser as add_var_parser
-from karyi.protocol import DIALECTS
+
+
+class _DialectNames:
+    """The dialect names as argparse `choices`, imported only when an argument is checked
+    or help is shown: `karyi lsp` must answer `initialize` without loading the parsers."""
+
+    def __contains__(self, name: object) -> bool:
+        from karyi.protocol import DIALECTS
+
+        return name in DIALECTS
+
+    def __iter__(self) -> Iterator[str]:
+        from karyi.protocol import DIALECTS
+
+        return iter(DIALECTS)
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:
@@ -76,7 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--workspace", metavar="DIR", help="workspace root (default: .)")
-        p.add_argument("--dialect", choices=list(DIALECTS), help="the dialect the model speaks")
+        p.add_argument(
+            "--dialect",
+            choices=_DialectNames(),
+            metavar="DIALECT",
+            help="the dialect the model speaks: %(choices)s",
+        )
         p.add_argument("--profile", metavar="P", help="tool profile (karyi, agentxml, vecli, ...)")
 
     p = sub.add_parser(

@@ -14,9 +14,10 @@ import argparse
 import getpass
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from karyi.secrets.redact import MIN_LENGTH
-from karyi.secrets.store import SecretStore, SecretStoreError, validate_name
+if TYPE_CHECKING:  # the store loads only when `karyi var` runs (startup of other commands)
+    from karyi.secrets.store import SecretStore
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -26,6 +27,8 @@ def _err(message: str) -> None:
 
 
 def _read_value(name: str) -> str:
+    from karyi.secrets.store import SecretStoreError
+
     if sys.stdin.isatty():
         first = getpass.getpass(f"Value for {name} (input hidden): ")
         again = getpass.getpass("Again, to confirm: ")
@@ -38,6 +41,8 @@ def _read_value(name: str) -> str:
 
 def cmd_var(args: argparse.Namespace) -> int:
     """Dispatch `karyi var ACTION`."""
+    from karyi.secrets.store import SecretStore, SecretStoreError, validate_name
+
     action = args.action
     if action != "list" and os.environ.get("KARYI_AGENT_SHELL"):
         _err(
@@ -75,6 +80,9 @@ def _list(store: SecretStore) -> int:
 
 
 def _set(store: SecretStore, name: str, note: str | None) -> int:
+    from karyi.secrets.redact import MIN_LENGTH
+    from karyi.secrets.store import SecretStoreError
+
     value = _read_value(name)
     if "\0" in value:
         raise SecretStoreError(f"{name}: the value contains a NUL byte; nothing was stored")
