@@ -207,6 +207,11 @@ async function uiSteps(page, base, ws, fake) {
     const card = chat.locator('.tool.tool-awaiting');
     await card.locator('.file', { hasText: 'README.md' }).waitFor({ timeout: WAIT });
     await card.locator('.file', { hasText: 'src/convert.py' }).waitFor({ timeout: WAIT });
+    // The card can show before the extension has opened both files: it opens README.md,
+    // then convert.py (already open from the step before) and makes it the active tab. A
+    // tab clicked in between would lose to that, so wait until convert.py is active again.
+    await page.locator('.tabs-container .tab', { hasText: 'README.md' }).waitFor({ timeout: WAIT });
+    await page.locator('.tab.active', { hasText: 'convert.py' }).waitFor({ timeout: WAIT });
     for (const [file, choice] of [['README.md', 'Accept'], ['convert.py', 'Reject']]) {
       await page.locator('.tabs-container .tab', { hasText: file }).click();
       await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: WAIT });
