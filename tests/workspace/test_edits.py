@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from karyi.workspace import edits, patched
 from karyi.workspace.diffs import apply_hunks
 from karyi.workspace.edits import EditError, EditOutcome, Pair, apply_edits
+from karyi.workspace.patched import FindIndex
 
 
 def edit(text: str | None, *pairs: tuple[str, str] | Pair) -> EditOutcome:
@@ -330,3 +334,72 @@ def test_exact_unique_pairs_match_naive_replacement(
     if all(p.strategy in ("exact", "line_endings") for p in out.pairs):
         assert out.text == current
     assert apply_hunks(text, out.diff.hunks, [h.id for h in out.diff.hunks]) == out.text
+
+
+# -- one pass for many finds (FindIndex) against a scan per find ---------------------------
+
+
+def outcome(text: str, pairs: list[Pair]) -> object:
+    """What the engine answers, comparable: the result or the refusal."""
+    try:
+        out = apply_edits(text, pairs, path="p")
+    except EditError as err:
+        return ("refused", err.kind, err.message, err.lines)
+    return (out.text, out.pairs, out.diff.unified)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(LINES, min_size=1, max_size=30).map("".join),
+    st.lists(
+        st.tuples(
+            st.integers(0, 1000),
+            st.integers(1, 10),
+            st.text("xyza\n😀", max_size=6),
+            st.booleans(),
+        ),
+        min_size=3,
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_one_pass_for_many_finds_answers_as_a_scan_per_find_does(
+    text: str, cuts: list[tuple[int, int, str, bool]], crlf: bool
+) -> None:
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    pairs = []
+    for start, length, repl, from_text in cuts:
+        s = start % len(text)
+        find = text[s : s + length] if from_text else repl[::-1] or "a"
+        pairs.append(Pair(find, repl))
+    one_pass = outcome(text, pairs)
+    with patch.object(edits, "FIND_INDEX_MIN", 10**9):
+        assert outcome(text, pairs) == one_pass
+
+
+def test_many_one_line_finds_see_each_others_replacements() -> None:
+    text = "".join(f"item_{i} = {i}\n" for i in range(50))
+    out = edit(
+        text,
+        ("item_3 = 3", "item_3 = 😀 + 30"),
+        ("😀 + 3", "THREE"),  # only inside the first pair's replacement
+        ("item_7 = 7", "item_7 = 70"),
+        ("item_49 = 49", "last = 49"),
+    )
+    assert "item_3 = THREE0\n" in out.text and "item_7 = 70\n" in out.text
+    assert out.text.endswith("last = 49\n")
+    assert [p.first_line for p in out.pairs] == [4, 4, 8, 50]
+
+
+def test_many_one_line_finds_still_refuse_an_ambiguous_one() -> None:
+    text = "".join(f"v{i} = 0\n" for i in range(10)) + "v1 = 0\n"
+    err = refused(text, ("v3 = 0", "v3 = 1"), ("v5 = 0", "v5 = 1"), ("v1 = 0", "v1 = 1"))
+    assert err.kind == "ambiguous" and err.pair == 3 and err.lines == (2, 11)
+
+
+def test_finds_too_common_for_one_pass_fall_back_to_a_scan_each() -> None:
+    text = "ab" * (patched.MAX_FIND_HITS + 10) + "\nend\n"
+    assert FindIndex.build(text, ["a", "b", "end"], 1000) is None
+    out = edit(text, ("end", "END"), ("\nEND", "\nfin"), ("fin\n", "fin!\n"))
+    assert out.text.endswith("\nfin!\n")

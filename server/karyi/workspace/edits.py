@@ -9,8 +9,9 @@ there is reported as "no change". One refusal refuses the whole file: all pairs 
 or none. A CRLF file is edited in its LF form and written back with CRLF.
 
 The text being edited is kept as the original plus a sorted list of replacements in
-the original's coordinates, so an exact pair costs one scan of the original and no
-copy of it; the diff (`diffs.build_diff`) is built from the same replacements.
+the original's coordinates, so an exact pair costs no copy of it, and the finds are
+located in the original by indexes built once per edit (`patched.LineIndex`,
+`patched.FindIndex`); the diff (`diffs.build_diff`) is built from the same replacements.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from karyi.workspace import matching
 from karyi.workspace.diffs import FileDiff, build_diff
 from karyi.workspace.matching import STRATEGY_NOTES, Found, LineLayers, Lines, Match, Region
-from karyi.workspace.patched import LineIndex, PatchedText, inner_lines
+from karyi.workspace.patched import FindIndex, LineIndex, PatchedText, inner_lines
 
 FIND_LIMIT = 1000
 
@@ -147,7 +148,7 @@ def apply_edits(original: str | None, pairs: Sequence[Pair], *, path: str = "fil
     crlf = _uniform_crlf(raw)
     work = raw.replace("\r\n", "\n") if crlf else raw
     job = _Job(
-        PatchedText(work, _line_index(work, pairs, crlf)),
+        PatchedText(work, _line_index(work, pairs, crlf), finds=_find_index(work, pairs, crlf)),
         path,
         crlf,
         not crlf and "\r\n" not in work,
@@ -168,6 +169,21 @@ def _line_index(work: str, pairs: Sequence[Pair], crlf: bool) -> LineIndex | Non
         for line, _ in inner_lines(p.find.replace("\r\n", "\n") if crlf else p.find)
     }
     return LineIndex(work, wanted) if wanted else None
+
+
+FIND_INDEX_MIN = 3
+"""With this many finds that the line index cannot place, one pass for all beats a scan each."""
+
+
+def _find_index(work: str, pairs: Sequence[Pair], crlf: bool) -> FindIndex | None:
+    """One pass over the original for every exact find text the line index cannot place."""
+    finds = [
+        text
+        for p in pairs
+        if p.find and not inner_lines(p.find.replace("\r\n", "\n") if crlf else p.find)
+        for text, _ in _exact_candidates(p.find, crlf)
+    ]
+    return FindIndex.build(work, finds, FIND_LIMIT) if len(finds) >= FIND_INDEX_MIN else None
 
 
 def _with_lines(
@@ -209,18 +225,21 @@ def _apply_pair(job: _Job, n: int, pair: Pair) -> PairReport:
     return _replace(job, n, found, expected)
 
 
-def _exact(job: _Job, pair: Pair) -> Found | None:
-    find = pair.find
-    if job.crlf:
+def _exact_candidates(find: str, crlf: bool) -> list[tuple[str, str]]:
+    """The texts an exact match looks for, in order, each with its strategy."""
+    if crlf:
         converted = find.replace("\r\n", "\n")
         mismatch = "\n" in find and find.count("\r\n") != find.count("\n")
-        candidates = [(converted, "line_endings" if mismatch else "exact")]
-    else:
-        candidates = [(find, "exact")]
-        if "\r\n" in find:
-            candidates.append((find.replace("\r\n", "\n"), "line_endings"))
+        return [(converted, "line_endings" if mismatch else "exact")]
+    candidates = [(find, "exact")]
+    if "\r\n" in find:
+        candidates.append((find.replace("\r\n", "\n"), "line_endings"))
+    return candidates
+
+
+def _exact(job: _Job, pair: Pair) -> Found | None:
     repl = job.normalise(pair.replace)
-    for text, strategy in candidates:
+    for text, strategy in _exact_candidates(pair.find, job.crlf):
         starts = job.doc.find_all(text)
         if starts:
             return Found(strategy, tuple(Match(s, s + len(text), repl) for s in starts))
