@@ -149,6 +149,11 @@ SCHEMA: dict[str, dict[str, Any]] = {
             },
             "maxAttempts": {"type": "integer", "minimum": 1, "maximum": 20},
             "contextWindow": {"type": ["integer", "null"], "minimum": 1024},
+            "thinkingBudget": {
+                "type": ["integer", "null"],
+                "minimum": 1024,
+                "description": "Anthropic extended thinking: tokens the model may think for",
+            },
         },
         "additionalProperties": False,
     },
@@ -188,6 +193,7 @@ DEFAULTS: dict[str, Any] = {
         "readTimeoutSeconds": 300,
         "maxAttempts": 5,
         "contextWindow": None,
+        "thinkingBudget": None,
     },
 }
 
@@ -336,6 +342,12 @@ class Settings:
         """The model's context window when the user states it (else known per model)."""
         value = self.values["llm"].get("contextWindow")
         return int(value) if value else None
+
+    @property
+    def thinking_budget(self) -> int:
+        """Tokens an Anthropic model may think for before answering (0: no extended thinking)."""
+        value = self.values["llm"].get("thinkingBudget")
+        return int(value) if value else 0
 
     @property
     def web(self) -> dict[str, Any]:

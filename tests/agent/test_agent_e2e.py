@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 
 from karyi.agent.conversation import Conversation
-from karyi.agent.events import Event
+from karyi.agent.events import Event, TextDelta
 from karyi.agent.executor import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.loop import Agent
 from karyi.agent.runtime import Runtime
@@ -184,6 +184,46 @@ async def test_native_over_the_anthropic_api(
     assert result.final_answer == "Done: it prints hello, world."
     assert (ws_root / "src" / "main.py").read_text() == "print('hello, world')\n"
     assert fake_llm.requests[0].api == "anthropic"
+
+
+async def test_extended_thinking_with_tools_over_the_anthropic_api(
+    rigs: list[Rig], fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    """The fake server refuses, as the real API does, a tool-use reply sent back without
+    its signed thinking block; the turn must get through, and so must a resumed session."""
+    r = rig(
+        rigs,
+        ws_root,
+        fake_llm,
+        dialect="native",
+        profile="vecli",
+        api="anthropic",
+        llm={**Settings().values["llm"], "thinkingBudget": 2048},
+    )
+    first, second, final = replies("native")
+    fake_llm.script(
+        Reply(thinking="I should read main.py first.", text=first.text, calls=first.calls),
+        Reply(thinking="Now fix and run it.", calls=second.calls),
+        final,
+    )
+    agent = r.agent()
+    result = await agent.run("make main.py greet the world")
+    assert result.final_answer == "Done: it prints hello, world.", result
+    assert all(q.body["thinking"]["budget_tokens"] == 2048 for q in fake_llm.requests)
+    sent = r.sent(2)
+    assert [b["type"] for b in sent[1]["content"]] == ["thinking", "text", "tool_use"]
+    assert sent[3]["content"][0]["thinking"] == "Now fix and run it."
+    thought = "".join(
+        e.text for e in r.events if isinstance(e, TextDelta) and e.channel == "thinking"
+    )
+    assert thought == "I should read main.py first.Now fix and run it."  # shown as thinking
+
+    # A session resumed from the store sends the same signed blocks back.
+    assert r.runtime.store is not None
+    resumed = Conversation.resume(r.runtime.store, agent.conversation.id)
+    assert [m.reasoning for m in resumed.messages] == [
+        m.reasoning for m in agent.conversation.messages
+    ]
 
 
 async def test_parallel_calls_in_one_reply(

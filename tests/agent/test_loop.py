@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,8 @@ from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import ToolDone
 from karyi.agent.executor import ApprovalRequest, Decision, approve_all
-from karyi.agent.sessions import SessionStore
-from karyi.llm.base import ProviderError
+from karyi.agent.sessions import SCHEMA, SessionStore
+from karyi.llm.base import Message, ProviderError
 from karyi.tools.base import ToolContext
 from tests.support.harness import Harness
 from tests.support.scripted import NativeReply, ScriptedProvider
@@ -251,6 +252,39 @@ async def test_session_survives_a_restart(ctx: ToolContext) -> None:
     sent = [m.content for m in h.provider.requests[-1].messages[1:]]
     assert sent == ["first question", "First answer.", "second question"]
     assert [s.id for s in store.all()] == [h.conv.id]
+
+
+def test_a_store_from_an_older_version_gains_the_reasoning_column(tmp_path: Path) -> None:
+    path = tmp_path / "sessions.db"
+    old = sqlite3.connect(path)
+    old.executescript(SCHEMA.replace("    reasoning TEXT NOT NULL DEFAULT '[]',\n", ""))
+    old.execute("INSERT INTO sessions (id, created, updated) VALUES ('s1', 0, 0)")
+    old.execute(
+        "INSERT INTO messages (session_id, seq, turn_id, role, content, created)"
+        " VALUES ('s1', 0, 't1', 'user', 'hello', 0)"
+    )
+    old.commit()
+    old.close()
+    store = SessionStore(path)
+    assert store.messages("s1") == [Message("user", "hello")]
+    thought = {"type": "thinking", "thinking": "Hm.", "signature": "c2ln"}
+    store.append("s1", "t1", Message("assistant", "hi", reasoning=(thought,)))
+    assert store.messages("s1")[1].reasoning == (thought,)
+    store.close()
+
+
+def test_reasoning_that_would_need_redacting_is_not_stored(tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "s.db", redact=lambda text: text.replace("hunter2", "***"))
+    sid = store.create()
+    leaked = {"type": "thinking", "thinking": "the password is hunter2", "signature": "c2ln"}
+    store.append(sid, "t1", Message("assistant", "done", reasoning=(leaked,)))
+    [message] = store.messages(sid)
+    assert message.reasoning == () and "hunter2" not in path_text(store.path)
+    store.close()
+
+
+def path_text(path: Path) -> str:
+    return b"".join(p.read_bytes() for p in path.parent.glob(path.name + "*")).decode("latin-1")
 
 
 async def test_changed_files_are_announced(ctx: ToolContext) -> None:

@@ -6,12 +6,13 @@ from collections.abc import Callable
 
 import pytest
 
-from karyi.llm.anthropic_api import anthropic_messages, default_max_tokens
+from karyi.llm.anthropic_api import anthropic_messages, default_max_tokens, messages_body
 from karyi.llm.base import (
     Finish,
     Message,
     NativeCall,
     Provider,
+    ReasoningBlock,
     Request,
     TextChunk,
     ThinkingChunk,
@@ -19,8 +20,9 @@ from karyi.llm.base import (
     ToolCallEnd,
     Usage,
 )
+from karyi.llm.endpoint import Endpoint
 from tests.support.fake_model_server import FakeModelServer
-from tests.support.replies import Call, Reply
+from tests.support.replies import Call, Reply, thinking_signature
 from tests.support.streams import collect
 
 MakeProvider = Callable[..., Provider]
@@ -37,6 +39,13 @@ async def test_streams_thinking_text_usage_and_stop_reason(
     assert events == [
         ThinkingChunk("Let me "),
         ThinkingChunk("think."),
+        ReasoningBlock(
+            {
+                "type": "thinking",
+                "thinking": "Let me think.",
+                "signature": thinking_signature("Let me think."),
+            }
+        ),
         TextChunk("Hel"),
         TextChunk("lo!"),
         # input = uncached 20 + cache reads 4, as OpenAI counts prompt_tokens
@@ -100,7 +109,7 @@ async def test_messages_are_sent_in_anthropic_shapes(
         tools=[tool],
         stop=["</tools>"],
         temperature=0.0,
-        extra={"thinking": {"type": "enabled", "budget_tokens": 2048}},
+        extra={"metadata": {"user_id": "u-1"}},
     )
     await collect(make_provider("anthropic", model="claude-test"), request)
     [received] = fake_llm.requests
@@ -146,7 +155,7 @@ async def test_messages_are_sent_in_anthropic_shapes(
         ],
         "stop_sequences": ["</tools>"],
         "temperature": 0.0,
-        "thinking": {"type": "enabled", "budget_tokens": 2048},
+        "metadata": {"user_id": "u-1"},
     }
 
 
@@ -187,3 +196,64 @@ def test_max_tokens_default_fits_the_model() -> None:
     assert default_max_tokens("claude-3-haiku-20240307") == 4096
     assert default_max_tokens("claude-3-5-sonnet-latest") == 8192
     assert default_max_tokens("claude-sonnet-4-5") == 16384
+
+
+# -- extended thinking ---------------------------------------------------------------------
+
+
+async def test_a_thinking_block_is_handed_back_whole_with_its_signature(
+    fake_llm: FakeModelServer, make_provider: MakeProvider
+) -> None:
+    fake_llm.script(
+        Reply(
+            thinking=["Read it ", "first."],
+            redacted="ENCRYPTED==",
+            calls=[Call("read_file", {"path": "a.py"}, id="toolu_1")],
+        )
+    )
+    events = await collect(make_provider("anthropic", thinking_budget=2048), HELLO)
+    blocks = [e for e in events if isinstance(e, ReasoningBlock)]
+    assert blocks == [
+        ReasoningBlock(
+            {
+                "type": "thinking",
+                "thinking": "Read it first.",
+                "signature": thinking_signature("Read it first."),
+            }
+        ),
+        ReasoningBlock({"type": "redacted_thinking", "data": "ENCRYPTED=="}),
+    ]
+    # each block is complete before the tool call that follows it starts
+    first_call = next(i for i, e in enumerate(events) if isinstance(e, ToolCallChunk))
+    assert events.index(blocks[1]) < first_call
+    assert fake_llm.requests[0].body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+
+
+def test_reasoning_goes_back_first_in_its_assistant_message() -> None:
+    thought = {"type": "thinking", "thinking": "Hm.", "signature": "c2ln"}
+    _, messages = anthropic_messages(
+        [
+            Message("user", "fix it"),
+            Message(
+                "assistant",
+                "Reading.",
+                tool_calls=(NativeCall("t1", "read_file", "{}"),),
+                reasoning=(thought,),
+            ),
+            Message("tool", "x = 1", tool_call_id="t1"),
+        ]
+    )
+    assert [b["type"] for b in messages[1]["content"]] == ["thinking", "text", "tool_use"]
+    assert messages[1]["content"][0] == thought
+
+
+def test_a_thinking_budget_leaves_room_to_answer_and_drops_temperature() -> None:
+    endpoint = Endpoint(model="claude-sonnet-4-5", api_key="k", label="anthropic:x")
+    request = Request([Message("user", "hi")], max_tokens=4096, temperature=0.2)
+    assert messages_body(request, endpoint)["temperature"] == 0.2
+    thinking = Endpoint(
+        model="claude-sonnet-4-5", api_key="k", label="anthropic:x", thinking_budget=10_000
+    )
+    body = messages_body(request, thinking)
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 10_000}
+    assert body["max_tokens"] > 10_000 and "temperature" not in body

@@ -36,6 +36,7 @@ from .replies import (
     Reply,
     anthropic_events,
     anthropic_message,
+    anthropic_thinking_error,
     error_body,
     openai_events,
     openai_message,
@@ -171,6 +172,10 @@ class _Handler(BaseHTTPRequestHandler):
         if reply is None:
             message = f"fake model server: no scripted reply for request #{len(self.fake.requests)}"
             return self._json(400, error_body(received.api, 400, message))
+        if received.api == "anthropic":
+            broken = anthropic_thinking_error(received.body)
+            if broken is not None:
+                return self._json(400, error_body("anthropic", 400, broken))
         model = str(received.body.get("model", "fake-model"))
         if not received.body.get("stream"):
             build = anthropic_message if received.api == "anthropic" else openai_message

@@ -7,6 +7,8 @@ each real API streams, so the real SDKs parse it as they would a real server's.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import threading
 from dataclasses import dataclass, field
@@ -48,6 +50,7 @@ class Reply:
 
     text: str | list[str] = ""
     thinking: str | list[str] = ""
+    redacted: str = ""  # Anthropic only: a redacted_thinking block with this data
     calls: list[Call] = field(default_factory=list)
     input_tokens: int = 11
     output_tokens: int = 7
@@ -190,12 +193,22 @@ def _an(kind: str, **body: Any) -> Event:
     return (kind, json.dumps({"type": kind, **body}))
 
 
+def thinking_signature(thinking: str) -> str:
+    """The fake server's signature of a thinking block (it checks blocks sent back)."""
+    return base64.b64encode(hashlib.sha256(thinking.encode()).digest()).decode()
+
+
 def _an_blocks(reply: Reply) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     blocks: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     if reply.thinking:
-        deltas = [{"type": "thinking_delta", "thinking": p} for p in pieces(reply.thinking)]
-        deltas.append({"type": "signature_delta", "signature": "c2lnbmF0dXJl"})
+        deltas: list[dict[str, Any]] = [
+            {"type": "thinking_delta", "thinking": p} for p in pieces(reply.thinking)
+        ]
+        signature = thinking_signature("".join(pieces(reply.thinking)))
+        deltas.append({"type": "signature_delta", "signature": signature})
         blocks.append(({"type": "thinking", "thinking": "", "signature": ""}, deltas))
+    if reply.redacted:
+        blocks.append(({"type": "redacted_thinking", "data": reply.redacted}, []))
     if reply.text:
         deltas = [{"type": "text_delta", "text": p} for p in pieces(reply.text)]
         blocks.append(({"type": "text", "text": ""}, deltas))
@@ -261,6 +274,43 @@ def anthropic_message(reply: Reply, model: str) -> dict[str, Any]:
         "stop_sequence": None,
         "usage": usage,
     }
+
+
+def anthropic_thinking_error(body: dict[str, Any]) -> str | None:
+    """What the Messages API says about a request that breaks its extended-thinking rules.
+
+    With `thinking` enabled: `budget_tokens` at least 1024 and below `max_tokens`, no
+    `temperature` but 1, and an assistant message that used tools must start with the
+    thinking blocks it was given, unchanged (the signature is checked).
+    """
+    thinking = body.get("thinking") or {}
+    messages = body.get("messages") or []
+    for message in messages:
+        for block in message.get("content") if isinstance(message.get("content"), list) else []:
+            signed = thinking_signature(block.get("thinking", ""))
+            if block.get("type") == "thinking" and block.get("signature") != signed:
+                return "messages: Invalid `signature` in `thinking` block"
+    if thinking.get("type") != "enabled":
+        return None
+    budget = thinking.get("budget_tokens", 0)
+    if budget < 1024:
+        return "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"
+    if budget >= body.get("max_tokens", 0):
+        return "`max_tokens` must be greater than `thinking.budget_tokens`"
+    if body.get("temperature", 1) != 1:
+        return "`temperature` may only be set to 1 when thinking is enabled"
+    assistants = [m for m in messages if m.get("role") == "assistant"]
+    last = assistants[-1]["content"] if assistants else []
+    if any(b.get("type") == "tool_use" for b in last) and last[0].get("type") not in (
+        "thinking",
+        "redacted_thinking",
+    ):
+        return (
+            "messages: Expected `thinking` or `redacted_thinking`, but found "
+            f"`{last[0].get('type')}`. When `thinking` is enabled, a final `assistant` "
+            "message must start with a thinking block"
+        )
+    return None
 
 
 def error_body(api: str, status: int, message: str) -> dict[str, Any]:

@@ -14,8 +14,9 @@ import asyncio
 import json
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.compaction import RESULTS, compact
@@ -41,6 +42,7 @@ from karyi.llm.base import (
     NativeCall,
     Provider,
     ProviderError,
+    ReasoningBlock,
     Request,
     Retrying,
     StreamEvent,
@@ -94,6 +96,7 @@ class _Reply:
     channels: dict[str, list[str]] = field(default_factory=dict)
     calls: list[ToolCall] = field(default_factory=list)
     finish: str = ""
+    reasoning: list[Mapping[str, Any]] = field(default_factory=list)
 
     def channel(self, name: str) -> str:
         return "".join(self.channels.get(name, []))
@@ -294,6 +297,8 @@ class Agent:
         elif isinstance(event, ThinkingChunk):
             reply.channels.setdefault("thinking", []).append(event.text)
             self.events.emit(TextDelta(event.text, "thinking"))
+        elif isinstance(event, ReasoningBlock):
+            reply.reasoning.append(event.block)
         elif isinstance(event, ToolCallChunk) and isinstance(parser, NativeParser):
             self._on_parsed(
                 parser.feed_call(
@@ -340,6 +345,7 @@ class Agent:
     ) -> None:
         conv = self.conversation
         text = "".join(reply.text)
+        reasoning = tuple(reply.reasoning)
         if cut:
             text += f"\n[this reply was {cut}]"
         if native:
@@ -347,7 +353,8 @@ class Agent:
                 NativeCall(c.id, c.name, c.raw or json.dumps(c.params)) for c in reply.calls
             )
             if text or calls:
-                conv.add(turn_id, Message("assistant", text, tool_calls=calls))
+                message = Message("assistant", text, tool_calls=calls, reasoning=reasoning)
+                conv.add(turn_id, message)
             done = {e.call.id: e for e in executed}
             for c in reply.calls:
                 e = done.get(c.id)
@@ -364,7 +371,7 @@ class Agent:
                 )
         else:
             if text:
-                conv.add(turn_id, Message("assistant", text))
+                conv.add(turn_id, Message("assistant", text, reasoning=reasoning))
             if reply.calls:
                 outcomes = [e.outcome() for e in executed]
                 rendered = self.spec.dialect.render_results(outcomes)

@@ -42,6 +42,7 @@ CREATE TABLE IF NOT EXISTS messages (
     name TEXT,
     is_error INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
+    reasoning TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (session_id, seq)
 );
 CREATE TABLE IF NOT EXISTS tool_calls (
@@ -135,6 +136,13 @@ class SessionStore:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(SCHEMA)
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Add what a store written by an older Karyi lacks."""
+        columns = {r["name"] for r in self._db.execute("PRAGMA table_info(messages)")}
+        if "reasoning" not in columns:
+            self._db.execute("ALTER TABLE messages ADD COLUMN reasoning TEXT NOT NULL DEFAULT '[]'")
 
     @classmethod
     def for_workspace(cls, root: Path, redact: Redactor = _no_redaction) -> SessionStore:
@@ -235,6 +243,11 @@ class SessionStore:
             {"id": c.id, "name": c.name, "arguments": self.redact(c.arguments)}
             for c in message.tool_calls
         ]
+        # A signed reasoning block is kept whole or not at all: redacting inside it would
+        # break its signature (and a secret never reaches the model to be thought about).
+        reasoning = json.dumps(list(message.reasoning))
+        if self.redact(reasoning) != reasoning:
+            reasoning = "[]"
         now = time.time()
         with self._tx() as db:
             seq = db.execute(
@@ -242,7 +255,8 @@ class SessionStore:
             ).fetchone()[0]
             db.execute(
                 "INSERT INTO messages (session_id, seq, turn_id, role, content, tool_calls,"
-                " tool_call_id, name, is_error, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " tool_call_id, name, is_error, created, reasoning)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     sid,
                     seq,
@@ -254,6 +268,7 @@ class SessionStore:
                     message.name,
                     int(message.is_error),
                     now,
+                    reasoning,
                 ),
             )
             db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (now, sid))
@@ -274,6 +289,7 @@ class SessionStore:
                 tool_call_id=r["tool_call_id"],
                 name=r["name"],
                 is_error=bool(r["is_error"]),
+                reasoning=tuple(json.loads(r["reasoning"])),
             )
             for r in rows
         ]

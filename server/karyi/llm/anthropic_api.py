@@ -7,6 +7,11 @@ slot of their content block (`input_json_delta` → arguments, `content_block_st
 translated to the contract's words. Messages are mapped to Anthropic's rules: the
 system prompt is the `system` parameter, tool results are `tool_result` blocks in a user
 message (first in it, as the API requires), consecutive same-role messages are merged.
+
+Extended thinking (`llm.thinkingBudget`): each finished thinking block, with its
+signature (or a redacted block, with its data), is handed to the agent as a
+`ReasoningBlock` and goes back first in that assistant message, as the API requires
+when the reply used tools.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from karyi.llm.base import (
     Message,
     Provider,
     ProviderError,
+    ReasoningBlock,
     Request,
     StreamEvent,
     TextChunk,
@@ -37,6 +43,8 @@ from karyi.llm.endpoint import Endpoint
 from karyi.llm.retry import retrying
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
+THINKING_ANSWER_ROOM = 8192
+"""Tokens left for the answer on top of the thinking budget."""
 _STOP = {
     "end_turn": "stop",
     "stop_sequence": "stop",
@@ -84,7 +92,7 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
         if message.is_error:
             block["is_error"] = True
         return "user", [block]
-    blocks: list[dict[str, Any]] = []
+    blocks: list[dict[str, Any]] = [dict(b) for b in message.reasoning]
     if message.content.strip():
         blocks.append({"type": "text", "text": message.content})
     if message.role == "assistant":
@@ -122,18 +130,21 @@ def anthropic_messages(messages: Sequence[Message]) -> tuple[str, list[dict[str,
 def messages_body(request: Request, endpoint: Endpoint) -> dict[str, Any]:
     """The JSON body of one Messages API call (without `stream` and `extra`)."""
     system, messages = anthropic_messages(request.messages)
-    body: dict[str, Any] = {
-        "model": endpoint.model,
-        "max_tokens": request.max_tokens or default_max_tokens(endpoint.model),
-        "messages": messages,
-    }
+    max_tokens = request.max_tokens or default_max_tokens(endpoint.model)
+    budget = endpoint.thinking_budget
+    if budget:
+        # The budget counts inside max_tokens, which must exceed it; leave room to answer.
+        max_tokens = max(max_tokens, budget + THINKING_ANSWER_ROOM)
+    body: dict[str, Any] = {"model": endpoint.model, "max_tokens": max_tokens, "messages": messages}
     if system:
         body["system"] = system
     if request.tools:
         body["tools"] = [tool_declaration(t) for t in request.tools]
     if request.stop:
         body["stop_sequences"] = list(request.stop)
-    if request.temperature is not None:
+    if budget:
+        body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+    elif request.temperature is not None:  # thinking allows no temperature but the default
         body["temperature"] = request.temperature
     return body
 
@@ -150,6 +161,7 @@ class EventReader:
         self.output_tokens = 0
         self.cached = 0
         self._tools: set[int] = set()
+        self._thinking: dict[int, dict[str, Any]] = {}
 
     def read(self, event: RawMessageStreamEvent) -> list[StreamEvent]:
         """The contract events for one API event."""
@@ -163,6 +175,8 @@ class EventReader:
         elif event.type == "content_block_stop" and event.index in self._tools:
             self._tools.discard(event.index)
             return [ToolCallEnd(event.index)]
+        elif event.type == "content_block_stop" and event.index in self._thinking:
+            return [ReasoningBlock(self._thinking.pop(event.index))]
         elif event.type == "message_delta":
             if event.delta.stop_reason:
                 self.reason = _STOP.get(event.delta.stop_reason, event.delta.stop_reason)
@@ -191,19 +205,31 @@ class EventReader:
     def _start(self, index: int, block: Any) -> list[StreamEvent]:
         if block.type == "text" and block.text:
             return [TextChunk(block.text)]
-        if block.type == "thinking" and block.thinking:
-            return [ThinkingChunk(block.thinking)]
+        if block.type == "thinking":
+            self._thinking[index] = {
+                "type": "thinking",
+                "thinking": block.thinking or "",
+                "signature": getattr(block, "signature", None) or "",
+            }
+            return [ThinkingChunk(block.thinking)] if block.thinking else []
+        if block.type == "redacted_thinking":
+            self._thinking[index] = {"type": "redacted_thinking", "data": block.data}
+            return []
         if block.type == "tool_use":
             self._tools.add(index)
             given = json.dumps(block.input) if block.input else ""
             return [ToolCallChunk(index, id=block.id, name=block.name, arguments=given)]
-        return []  # redacted thinking, server tools: nothing the agent acts on
+        return []  # server tools: nothing the agent acts on
 
     def _delta(self, index: int, delta: Any) -> list[StreamEvent]:
         if delta.type == "text_delta":
             return [TextChunk(delta.text)] if delta.text else []
         if delta.type == "thinking_delta":
+            if index in self._thinking:
+                self._thinking[index]["thinking"] += delta.thinking
             return [ThinkingChunk(delta.thinking)] if delta.thinking else []
+        if delta.type == "signature_delta" and index in self._thinking:
+            self._thinking[index]["signature"] += delta.signature
         if delta.type == "input_json_delta" and index in self._tools:
             return (
                 [ToolCallChunk(index, arguments=delta.partial_json)] if delta.partial_json else []

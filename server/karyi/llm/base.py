@@ -41,6 +41,8 @@ class Message:
     tool_call_id: str | None = None
     name: str | None = None
     is_error: bool = False
+    reasoning: tuple[Mapping[str, Any], ...] = ()
+    """Opaque reasoning blocks (`ReasoningBlock`) the provider wants back with this message."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,18 @@ class ThinkingChunk:
     """Reasoning text the provider marks as such (Anthropic thinking, reasoning_content)."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class ReasoningBlock:
+    """A finished reasoning block to send back, verbatim, with the assistant message.
+
+    Anthropic signs each thinking block; with extended thinking on, a reply that used
+    tools must come back with its thinking blocks (signature included) or the next call
+    is refused. Other providers never produce these.
+    """
+
+    block: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -99,7 +113,16 @@ class Retrying:
     error: str
 
 
-StreamEvent = TextChunk | ThinkingChunk | ToolCallChunk | ToolCallEnd | Usage | Finish | Retrying
+StreamEvent = (
+    TextChunk
+    | ThinkingChunk
+    | ReasoningBlock
+    | ToolCallChunk
+    | ToolCallEnd
+    | Usage
+    | Finish
+    | Retrying
+)
 
 
 class ProviderError(Exception):

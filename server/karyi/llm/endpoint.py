@@ -26,5 +26,7 @@ class Endpoint:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     context_window: int = 128_000
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)  # may hold the key
+    thinking_budget: int = 0
+    """Anthropic extended thinking: tokens the model may think for (0: off)."""
     max_tokens_field: str = "max_tokens"
     """OpenAI's own API wants `max_completion_tokens`; compatible servers `max_tokens`."""

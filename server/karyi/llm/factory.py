@@ -92,6 +92,7 @@ def endpoint_for(settings: Settings, env: Mapping[str, str] | None = None) -> En
         context_window=settings.context_window or context_window(name),
         headers=headers,
         max_tokens_field=fam.max_tokens_field,
+        thinking_budget=settings.thinking_budget,
     )
 
 
