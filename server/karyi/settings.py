@@ -135,6 +135,11 @@ SCHEMA: dict[str, dict[str, Any]] = {
                 "description": "bearer token every request must carry (KARYI_GATEWAY_TOKEN wins)",
             },
             "maxRequestBytes": {"type": "integer", "minimum": 1024},
+            "permissionTimeoutSeconds": {
+                "type": ["number", "null"],
+                "exclusiveMinimum": 0,
+                "description": "a turn paused this long for a permission answer is cancelled",
+            },
         },
         "additionalProperties": False,
     },
@@ -187,7 +192,12 @@ DEFAULTS: dict[str, Any] = {
         "outputLimit": 16000,
         "path": None,
     },
-    "gateway": {"enableShell": False, "token": None, "maxRequestBytes": 1024 * 1024},
+    "gateway": {
+        "enableShell": False,
+        "token": None,
+        "maxRequestBytes": 1024 * 1024,
+        "permissionTimeoutSeconds": 1800,
+    },
     "llm": {
         "connectTimeoutSeconds": 10,
         "readTimeoutSeconds": 300,
@@ -320,6 +330,12 @@ class Settings:
         """The gateway's bearer token from the settings (the environment may override it)."""
         value = self.values["gateway"].get("token")
         return str(value) if value else None
+
+    @property
+    def gateway_permission_timeout(self) -> float | None:
+        """Seconds a gateway turn may wait for a permission answer (None: for ever)."""
+        value = self.values["gateway"].get("permissionTimeoutSeconds")
+        return float(value) if value else None
 
     @property
     def gateway_max_request_bytes(self) -> int:

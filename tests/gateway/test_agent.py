@@ -259,6 +259,29 @@ async def test_a_streamed_turn_pauses_and_a_streamed_answer_continues_it(
     assert rest[-1].data["answer"] == "Fixed."
 
 
+async def test_a_pause_nobody_answers_cancels_the_turn_and_frees_the_session(
+    make: Make, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    rig = make(fake=fake_llm, gateway={"permissionTimeoutSeconds": 0.2})
+    paused = await pause_on_edit(rig, fake_llm)
+    assert paused["status"] == "pending_permission"
+    [turn_] = rig.gateway.turns.all()
+    assert turn_.task is not None
+    # the client went away: the watcher cancels the turn once the call waited 0.2 s
+    _, result = await asyncio.wait_for(turn_.task, 30)
+    assert result.stop_reason == "cancelled"
+    assert any(
+        e.kind == "notice" and "no answer to the permission request" in e.to_dict()["message"]
+        for e in turn_.events
+    )
+    assert (ws_root / "src" / "main.py").read_text() == "print('hi')\n"
+    r = await rig.post(answer(paused["pending"][0]["tool_call_id"], "allow"))
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "not_pending")
+    fake_llm.script("Hello again.")
+    r = await rig.post(turn("are you there?"))
+    assert (r.status_code, r.json()["answer"]) == (200, "Hello again.")
+
+
 async def test_a_new_message_while_paused_is_409_with_the_pending_calls(
     agent_rig: Rig, fake_llm: FakeModelServer
 ) -> None:

@@ -56,7 +56,7 @@ class Gateway:
         self.tools = ToolRunner(runtime)
         self.host = AgentHost(runtime, provider_factory=provider_factory, spec_factory=self.spec)
         self.owners = SessionOwners.for_workspace(runtime.workspace.root)
-        self.turns = TurnHub(self.host)
+        self.turns = TurnHub(self.host, runtime.settings.gateway_permission_timeout)
         self._closing: set[asyncio.Future[None]] = set()
 
     def spec(self) -> AgentSpec:

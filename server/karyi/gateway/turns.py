@@ -4,17 +4,19 @@ A turn runs as its own task. A response follows it: it shows the events not show
 and ends when the turn ends or pauses on a permission (a call waiting for the user).
 The client answers the pause with a new request, whose response follows the same turn
 from where the last one stopped, so no event is lost or shown twice. One turn at a time
-per session.
+per session. A call left waiting longer than `gateway.permissionTimeoutSeconds` (a
+client that went away) cancels its turn, so the session and its terminal are freed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from karyi.agent.events import Event, TurnError, TurnStarted
+from karyi.agent.events import Event, Notice, TurnError, TurnStarted
 from karyi.agent.host import AgentHost, LiveSession, PendingApproval
 from karyi.agent.loop import TurnResult
 
@@ -110,6 +112,31 @@ class Turn:
                 return
             await changed
 
+    async def expire_pauses(self, limit: float, cancel: Callable[[], object]) -> None:
+        """Cancel the turn once a call has waited `limit` seconds for its answer."""
+        loop = asyncio.get_running_loop()
+        since: dict[str, float] = {}
+        while self.ended() is None:
+            changed = self.signal()
+            now = loop.time()
+            since = {p.request.call.id: since.get(p.request.call.id, now) for p in self.pending()}
+            if not since:
+                await changed
+                continue
+            oldest = min(since, key=since.__getitem__)
+            left = since[oldest] + limit - now
+            if left <= 0:
+                message = (
+                    f"no answer to the permission request for {oldest} within {limit:g} s: "
+                    "the turn was cancelled"
+                )
+                log.info("session %s: %s", self.session_id, message)
+                self.on_event(Notice("permission_timeout", message))
+                cancel()
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(changed), left)
+
     async def outcome(self) -> Finished | Paused:
         """Follow without showing events: how this response ends."""
         async for step in self.follow():
@@ -121,9 +148,11 @@ class Turn:
 class TurnHub:
     """The running turn of each session."""
 
-    def __init__(self, host: AgentHost) -> None:
+    def __init__(self, host: AgentHost, permission_timeout: float | None = None) -> None:
         self.host = host
+        self.permission_timeout = permission_timeout
         self._turns: dict[str, Turn] = {}
+        self._watchers: set[asyncio.Task[None]] = set()
 
     def running(self, store_id: str) -> Turn | None:
         """The session's turn while it runs."""
@@ -145,6 +174,12 @@ class TurnHub:
             turn.wake()
 
         task.add_done_callback(done)
+        if self.permission_timeout is not None:
+            watcher = asyncio.ensure_future(
+                turn.expire_pauses(self.permission_timeout, lambda: self.host.cancel(live.id))
+            )
+            self._watchers.add(watcher)
+            watcher.add_done_callback(self._watchers.discard)
         return turn
 
     def all(self) -> list[Turn]:
@@ -158,3 +193,6 @@ class TurnHub:
             self.host.cancel(turn.store_id)
         tasks = [t.task for t in turns if t.task is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
+        for watcher in list(self._watchers):
+            watcher.cancel()
+        await asyncio.gather(*self._watchers, return_exceptions=True)
