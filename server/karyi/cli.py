@@ -156,6 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     common(p)
     p.add_argument("--json", action="store_true", help="print function declarations as JSON")
+    p.add_argument(
+        "--builtin",
+        action="store_true",
+        help="only the built-in tools (no discovery command, no MCP servers started)",
+    )
     p.set_defaults(func="karyi.cli_exec:cmd_tools")
     add_var_parser(sub)
     add_mcp_parser(sub)

@@ -1,11 +1,15 @@
-"""`karyi exec` and `karyi tools`: the protocol engine without a model."""
+"""`karyi exec` and `karyi tools`: the protocol engine without a model.
+
+Both see the tools the agent would: the profile's built-in tools, plus those of
+`tools.discoveryCommand` and the `mcpServers` (started only when needed: for `exec`, when
+the reply calls a tool that is not built in).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
-import logging
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -13,6 +17,7 @@ from typing import IO, Any
 from rich.console import Console
 
 from karyi.agent.executor import Approver, Executed, approve_all, run_calls
+from karyi.agent.runtime import Runtime
 from karyi.cli_common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -26,16 +31,11 @@ from karyi.protocol import get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
-from karyi.secrets.redact import RedactingFilter
-from karyi.secrets.store import SecretStore
-from karyi.secrets.vault import Vault
 from karyi.settings import Settings
-from karyi.shell.manager import ShellManager
 from karyi.terminal import TerminalApprover, TerminalValueAsker
 from karyi.tools.base import ToolContext
 from karyi.tools.prompt import declarations, tool_prompt
 from karyi.tools.registry import Toolkit
-from karyi.workspace.workspace import Workspace
 
 
 def _read_reply(source: str) -> str:
@@ -86,9 +86,8 @@ def cmd_exec(args: argparse.Namespace) -> int:
         if args.json:
             print("[]")
         return EXIT_OK
-    workspace = Workspace.open(root, settings.allowed_roots)
     tty = open_tty(args.reply == "-")
-    executed = asyncio.run(_exec_calls(calls, toolkit, workspace, settings, tty, args.yes))
+    executed = asyncio.run(_exec_calls(text, calls, toolkit, root, settings, tty, args.yes))
     if args.json:
         print(json.dumps([_json_result(e) for e in executed], ensure_ascii=False, indent=2))
     else:
@@ -97,34 +96,55 @@ def cmd_exec(args: argparse.Namespace) -> int:
 
 
 async def _exec_calls(
+    text: str,
     calls: list[ToolCall],
     toolkit: Toolkit,
-    workspace: Workspace,
+    root: Path,
     settings: Settings,
     tty: IO[str] | None,
     yes: bool,
 ) -> list[Executed]:
-    """Run the calls with a session's shell and vault; the shell is closed before return,
-    so no process the calls started outlives `karyi exec`."""
-    vault = Vault(SecretStore.default())
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(RedactingFilter(lambda: vault.redactor))
-    shell = ShellManager(workspace, settings, vault)
-    lock = asyncio.Lock()
-    ctx = ToolContext(
-        workspace=workspace,
-        settings=settings,
-        session_id="exec",
-        shell=shell,
-        secrets=vault,
-        ask_value=TerminalValueAsker(tty, lock) if tty is not None else None,
-    )
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    approver: Approver = approve_all if yes else TerminalApprover(tty, err, lock=lock)
+    """Run the calls with a session's shell and vault; the shell and any MCP server are
+    closed before return, so no process the calls started outlives `karyi exec`."""
+    runtime = Runtime.open(root, settings)
     try:
+        if any(c.name not in toolkit for c in calls):
+            toolkit = await _with_runtime_tools(runtime, toolkit)
+            calls = _parse(text, settings.dialect, toolkit)  # typed by their schemas
+        lock = asyncio.Lock()
+        ctx = ToolContext(
+            workspace=runtime.workspace,
+            settings=settings,
+            session_id="exec",
+            shell=runtime.shell,
+            secrets=runtime.vault,
+            ask_value=TerminalValueAsker(tty, lock) if tty is not None else None,
+        )
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        approver: Approver = approve_all if yes else TerminalApprover(tty, err, lock=lock)
         return await run_calls(calls, toolkit, ctx, approver)
     finally:
-        await shell.close()
+        await runtime.aclose()
+
+
+async def _with_runtime_tools(runtime: Runtime, toolkit: Toolkit) -> Toolkit:
+    """`toolkit` plus the discovered and MCP tools; what went wrong is said on stderr."""
+    tools, warnings = await runtime.extra_tools()
+    for warning in warnings:
+        print(f"karyi: {warning}", file=sys.stderr)
+    return toolkit.extended(tools)
+
+
+def _has_runtime_tools(settings: Settings) -> bool:
+    return bool(settings.values["tools"].get("discoveryCommand") or settings.values["mcpServers"])
+
+
+async def _tools_of(root: Path, settings: Settings, toolkit: Toolkit) -> Toolkit:
+    runtime = Runtime.open(root, settings)
+    try:
+        return await _with_runtime_tools(runtime, toolkit)
+    finally:
+        await runtime.aclose()
 
 
 def cmd_tools(args: argparse.Namespace) -> int:
@@ -132,6 +152,8 @@ def cmd_tools(args: argparse.Namespace) -> int:
     root = workspace_root(args.workspace)
     settings = settings_for(root, args)
     toolkit = toolkit_for(settings)
+    if not args.builtin and _has_runtime_tools(settings):
+        toolkit = asyncio.run(_tools_of(root, settings, toolkit))
     if args.json:
         print(json.dumps(declarations(toolkit), ensure_ascii=False, indent=2))
     else:
