@@ -3,7 +3,8 @@
 //   1. the mocha suites inside the real extension host (extensionTestsPath);
 //   2. the UI in headless Chromium: ask in the sidebar and see the answer stream, cancel
 //      a turn, approve one hunk and reject another of a proposed edit (and see the disk),
-//      run a palette task on a selection, answer a <get_value> in a password box.
+//      run a palette task on a selection, answer a <get_value> in a password box,
+//      restore a checkpoint, load a session from History after New chat.
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures)
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -269,6 +270,29 @@ async function uiSteps(page, base, ws, fake) {
     await chat.locator('pre.code button.copy').first().waitFor({ timeout: WAIT });
     await page.mouse.move(900, 600);
     await shot(page, 'vscode-chat.png');
+  });
+
+  await step('Checkpoints restores the files from before the last change', async () => {
+    // The latest checkpoint was taken before the two-file turn changed README.md.
+    assert.match(fs.readFileSync(path.join(ws, 'README.md'), 'utf8'), /# Demo project/);
+    await chat.locator('#checkpoints').click();
+    const restore = chat.locator('#panel li button', { hasText: 'Restore' });
+    await restore.first().waitFor({ timeout: WAIT });
+    await restore.first().click();
+    await chat.locator('.item.notice', { hasText: 'Restored checkpoint' }).waitFor({ timeout: WAIT });
+    assert.equal(fs.readFileSync(path.join(ws, 'README.md'), 'utf8'), '# Demo\n\nTemperature conversions.\n');
+  });
+
+  await step('History brings a session back after New chat', async () => {
+    await chat.locator('#new').click();
+    await chat.locator('.item.user').first().waitFor({ state: 'detached', timeout: WAIT });
+    await chat.locator('#history').click();
+    const session = chat.locator('#panel li a', { hasText: 'What is wrong with the converter' });
+    await session.waitFor({ timeout: WAIT });
+    await session.click();
+    await chat.locator('.item.user', { hasText: 'What is wrong with the converter?' }).waitFor({ timeout: WAIT });
+    await chat.locator('.item.user', { hasText: 'Deploy it' }).waitFor({ timeout: WAIT });
+    await chat.locator('.item.turn', { hasText: 'Deployed with the token' }).waitFor({ timeout: WAIT });
   });
 }
 
