@@ -58,6 +58,11 @@ class Step(Tool):
         return ToolResult.ok(params["key"])
 
 
+class Program(Step):
+    name = "program"
+    runs_programs = True
+
+
 class Risky(Step):
     name = "risky"
     permission = Permission.CONFIRM
@@ -78,6 +83,7 @@ def kit() -> Toolkit:
     reg = ToolRegistry()
     reg.register("t", Step())
     reg.register("t", Risky())
+    reg.register("t", Program())
     return reg.toolkit("t")
 
 
@@ -107,7 +113,7 @@ async def test_results_come_back_in_call_order_and_failures_do_not_stop_others(
         (3, False, "invalid_tool_input"),
         (4, True, None),
     ]
-    assert done[2].result.llm_content == "unknown tool 'nope'; available tools: step, risky"
+    assert done[2].result.llm_content == "unknown tool 'nope'; available tools: step, risky, program"
     assert done[3].result.llm_content == "step: key: expected string, got integer 5"
     assert sorted(LOG) == ["end a", "end e", "start a", "start e"]
 
@@ -136,6 +142,27 @@ async def test_calls_sharing_a_resource_run_in_written_order(
     GATES["a"].set()
     await batch.finish()
     assert LOG.index("end a") < LOG.index("start b")
+
+
+async def test_a_call_that_runs_programs_waits_for_every_earlier_call_and_holds_later_ones(
+    kit: Toolkit, ctx: ToolContext
+) -> None:
+    GATES["edit"], GATES["test"] = asyncio.Event(), asyncio.Event()
+    batch = CallBatch(kit, ctx, approve_all)
+    batch.submit(c(0, "step", key="edit", res="file:src/x.py"))
+    batch.submit(c(1, "step", key="other"))  # no resource: it runs at once
+    batch.submit(c(2, "program", key="test", res="terminal:s1"))
+    later = [batch.submit(c(3, "step", key="read", res="file:README.md"))]
+    later.append(batch.submit(c(4, "step", key="grep")))
+    await STARTED.setdefault("other", asyncio.Event()).wait()
+    assert "start test" not in LOG  # the edit has not finished
+    GATES["edit"].set()
+    await STARTED.setdefault("test", asyncio.Event()).wait()
+    assert not any(t.done() for t in later)  # nothing written after the program runs yet
+    GATES["test"].set()
+    await batch.finish()
+    assert LOG.index("end edit") < LOG.index("start test")
+    assert LOG.index("end test") < min(LOG.index("start read"), LOG.index("start grep"))
 
 
 async def test_approvals_are_asked_one_at_a_time_in_call_order(

@@ -4,7 +4,9 @@ Calls are submitted as the parser completes them, so a call can start while the 
 is still writing the next one. Each call is checked (parse error, unknown tool, invalid
 parameters, permission) before anything runs; a failing call never stops the others.
 Approvals are asked one at a time in call order; calls that touch the same resource
-(the same file, the same terminal) run in the order written; the rest run in parallel.
+(the same file, the same terminal) run in the order written, a call that runs programs
+(`Tool.runs_programs`: a command, an MCP or discovered tool) after every call written
+before it and before every call written after it; the rest run in parallel.
 Every step is reported as an event.
 
 Secure variables: `$KARYI{NAME}` placeholders are replaced on a copy of the parameters
@@ -164,6 +166,7 @@ class CallBatch:
         self._change_gate: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[Executed]] = []
         self._by_resource: dict[str, asyncio.Task[Executed]] = {}
+        self._barrier: asyncio.Task[Executed] | None = None
         self._approval_tail: asyncio.Future[None] | None = None
 
     def submit(self, call: ToolCall) -> asyncio.Task[Executed]:
@@ -190,11 +193,19 @@ class CallBatch:
                     self._approval_tail = mine
                 keys = _resources(tool, call, ctx)
                 self.emit(ToolQueued(call, _describe(tool, call)))
-        deps = [self._by_resource[k] for k in keys if k in self._by_resource]
+        barrier = failure is None and tool is not None and tool.runs_programs
+        if barrier:
+            deps = list(self._tasks)
+        else:
+            deps = [self._by_resource[k] for k in keys if k in self._by_resource]
+            if self._barrier is not None:
+                deps.append(self._barrier)
         job = self._run(call, tool, ctx, failure, decision, deps, gate)
         task = asyncio.ensure_future(job)
         for key in keys:
             self._by_resource[key] = task
+        if barrier:
+            self._barrier = task
         self._tasks.append(task)
         return task
 

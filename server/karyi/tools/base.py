@@ -180,6 +180,10 @@ class Tool(ABC):
     example: ClassVar[dict[str, Any] | None] = None
     changes_files: ClassVar[bool] = False
     """True for tools that may change workspace files: a checkpoint is taken first."""
+    runs_programs: ClassVar[bool] = False
+    """True for tools whose effects nobody can list (a command, an MCP server, a user's
+    program): such a call runs after every earlier call of the reply and before every
+    later one, so `edit` then `pytest` tests the edited file."""
 
     @cached_property
     def _validator(self) -> ParamValidator:

@@ -189,6 +189,7 @@ class DiscoveredTool(Tool):
     description = "A discovered tool."
     parameters = {"type": "object", "properties": {}}
     permission = Permission.CONFIRM
+    runs_programs = True
     command = ""
 
     def command_line(self) -> str:

@@ -26,6 +26,7 @@ class CommandTool(Tool):
     """Base of tools whose `command` parameter is a shell line: rules and approval."""
 
     changes_files = True  # a command may change anything: a checkpoint is taken first
+    runs_programs = True
     where = "a new shell"
 
     def permission_for(

@@ -24,6 +24,7 @@ class McpTool(Tool):
     description = "An MCP tool."
     parameters = {"type": "object", "properties": {}}
     permission = Permission.CONFIRM
+    runs_programs = True
     server: ServerConnection
     remote = ""
 
