@@ -63,6 +63,18 @@ class Program(Step):
     runs_programs = True
 
 
+class Change(Step):
+    name = "change"
+    changes_files = True
+
+
+class Scan(Step):
+    name = "scan"
+
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        return True
+
+
 class Risky(Step):
     name = "risky"
     permission = Permission.CONFIRM
@@ -84,6 +96,8 @@ def kit() -> Toolkit:
     reg.register("t", Step())
     reg.register("t", Risky())
     reg.register("t", Program())
+    reg.register("t", Change())
+    reg.register("t", Scan())
     return reg.toolkit("t")
 
 
@@ -113,7 +127,10 @@ async def test_results_come_back_in_call_order_and_failures_do_not_stop_others(
         (3, False, "invalid_tool_input"),
         (4, True, None),
     ]
-    assert done[2].result.llm_content == "unknown tool 'nope'; available tools: step, risky, program"
+    assert (
+        done[2].result.llm_content
+        == "unknown tool 'nope'; available tools: step, risky, program, change, scan"
+    )
     assert done[3].result.llm_content == "step: key: expected string, got integer 5"
     assert sorted(LOG) == ["end a", "end e", "start a", "start e"]
 
@@ -163,6 +180,27 @@ async def test_a_call_that_runs_programs_waits_for_every_earlier_call_and_holds_
     await batch.finish()
     assert LOG.index("end edit") < LOG.index("start test")
     assert LOG.index("end test") < min(LOG.index("start read"), LOG.index("start grep"))
+
+
+async def test_a_search_sees_the_changes_written_before_it_and_none_written_after(
+    kit: Toolkit, ctx: ToolContext
+) -> None:
+    GATES["edit"], GATES["grep"] = asyncio.Event(), asyncio.Event()
+    batch = CallBatch(kit, ctx, approve_all)
+    batch.submit(c(0, "change", key="edit", res="file:src/a.py"))
+    batch.submit(c(1, "step", key="read", res="file:README.md"))  # independent: runs now
+    grep = batch.submit(c(2, "scan", key="grep"))
+    after = batch.submit(c(3, "change", key="edit2", res="file:src/b.py"))
+    await STARTED.setdefault("read", asyncio.Event()).wait()
+    assert "start grep" not in LOG
+    GATES["edit"].set()
+    await STARTED.setdefault("grep", asyncio.Event()).wait()
+    assert not after.done() and "start edit2" not in LOG
+    GATES["grep"].set()
+    await grep
+    await batch.finish()
+    assert LOG.index("end edit") < LOG.index("start grep") < LOG.index("end grep")
+    assert LOG.index("end grep") < LOG.index("start edit2")
 
 
 async def test_approvals_are_asked_one_at_a_time_in_call_order(

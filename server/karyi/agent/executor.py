@@ -6,7 +6,9 @@ parameters, permission) before anything runs; a failing call never stops the oth
 Approvals are asked one at a time in call order; calls that touch the same resource
 (the same file, the same terminal) run in the order written, a call that runs programs
 (`Tool.runs_programs`: a command, an MCP or discovered tool) after every call written
-before it and before every call written after it; the rest run in parallel.
+before it and before every call written after it, a search or listing
+(`Tool.scans_tree`) after the earlier calls that change files and before the later
+ones; the rest run in parallel.
 Every step is reported as an event.
 
 Secure variables: `$KARYI{NAME}` placeholders are replaced on a copy of the parameters
@@ -167,6 +169,8 @@ class CallBatch:
         self._tasks: list[asyncio.Task[Executed]] = []
         self._by_resource: dict[str, asyncio.Task[Executed]] = {}
         self._barrier: asyncio.Task[Executed] | None = None
+        self._changers: list[asyncio.Task[Executed]] = []
+        self._scanners: list[asyncio.Task[Executed]] = []
         self._approval_tail: asyncio.Future[None] | None = None
 
     def submit(self, call: ToolCall) -> asyncio.Task[Executed]:
@@ -193,19 +197,26 @@ class CallBatch:
                     self._approval_tail = mine
                 keys = _resources(tool, call, ctx)
                 self.emit(ToolQueued(call, _describe(tool, call)))
-        barrier = failure is None and tool is not None and tool.runs_programs
+        live = tool if failure is None else None
+        barrier = live is not None and live.runs_programs
+        scans = live is not None and _scans(live, call, ctx)
+        changes = live is not None and live.changes_files
         if barrier:
             deps = list(self._tasks)
         else:
             deps = [self._by_resource[k] for k in keys if k in self._by_resource]
-            if self._barrier is not None:
-                deps.append(self._barrier)
+            deps += [self._barrier] if self._barrier is not None else []
+            deps += (self._changers if scans else []) + (self._scanners if changes else [])
         job = self._run(call, tool, ctx, failure, decision, deps, gate)
         task = asyncio.ensure_future(job)
         for key in keys:
             self._by_resource[key] = task
         if barrier:
             self._barrier = task
+        if scans:
+            self._scanners.append(task)
+        if changes:
+            self._changers.append(task)
         self._tasks.append(task)
         return task
 
@@ -440,6 +451,13 @@ def _resources(tool: Tool, call: ToolCall, ctx: ToolContext) -> frozenset[str]:
         return tool.resources(call.params, ctx)
     except Exception:  # a path the policy refuses: the call will fail on its own
         return frozenset()
+
+
+def _scans(tool: Tool, call: ToolCall, ctx: ToolContext) -> bool:
+    try:
+        return tool.scans_tree(call.params, ctx)
+    except Exception:  # a path the policy refuses: the call will fail on its own
+        return False
 
 
 def _rejected(tool: Tool, decision: Decision) -> ToolResult:

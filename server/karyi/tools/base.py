@@ -232,6 +232,12 @@ class Tool(ABC):
         """Keys of what the call touches; calls sharing a key run in written order."""
         return frozenset()
 
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        """True when the call reads files it cannot name beforehand (a search, a listing):
+        it runs after the calls written before it that change files, and those written
+        after it that change files wait for it."""
+        return False
+
     @abstractmethod
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Do the work. May raise ToolFailure; cancellation arrives as CancelledError."""

@@ -93,6 +93,10 @@ class ListFile(Tool):
     }
     example = {"workspacePath": "src"}
 
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        """See `Tool.scans_tree`: a listing."""
+        return True
+
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         return f"List {params.get('workspacePath', '.')}"

@@ -79,6 +79,13 @@ class ReadTool(Tool):
             ctx.workspace.resolve(f["src"], param="src") for f in params.get("files", [])
         )
 
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        """See `Tool.scans_tree`: a search, or a directory listed."""
+        if params.get("searches"):
+            return True
+        files = params.get("files", [])
+        return any(ctx.workspace.resolve(f["src"], param="src").is_dir() for f in files)
+
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         parts = [str(f.get("src")) for f in params.get("files", [])]

@@ -49,6 +49,10 @@ class Ls(Tool):
     }
     example = {"path": "src"}
 
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        """See `Tool.scans_tree`: a listing."""
+        return True
+
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         return f"List {params.get('path')}"

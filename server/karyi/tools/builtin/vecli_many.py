@@ -96,6 +96,10 @@ class ReadManyFiles(Tool):
     }
     example = {"paths": ["src/**/*.py", "README.md"]}
 
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        """See `Tool.scans_tree`: files found by patterns."""
+        return True
+
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         return "Read " + ", ".join(map(str, params.get("paths", [])))

@@ -70,6 +70,10 @@ class Grep(Tool):
     }
     example = {"pattern": "TODO", "path": "src", "include": "*.py"}
 
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        """See `Tool.scans_tree`: a search."""
+        return True
+
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         where = f" in {params['path']}" if params.get("path") else ""
@@ -155,6 +159,10 @@ class Glob(Tool):
         "additionalProperties": False,
     }
     example = {"pattern": "src/**/*.ts"}
+
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        """See `Tool.scans_tree`: a file search."""
+        return True
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
