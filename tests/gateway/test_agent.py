@@ -5,9 +5,11 @@ answered by a second request, one turn per session, sessions per user_id."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 from typing import Any
 
+from karyi.gateway.owners import Owner, SessionOwners
 from tests.gateway.conftest import Make, Rig
 from tests.gateway.sse import parse_sse
 from tests.support.fake_model_server import FakeModelServer
@@ -140,7 +142,7 @@ async def test_streaming_sends_every_event_then_the_result(
     assert [e.id for e in events] == [1, 2, 3, 4, 5, None]
     assert events[0].data == {
         "type": "turnStarted",
-        "sessionId": agent_rig.gateway.owners.get("s1").store_id,  # type: ignore[union-attr]
+        "sessionId": agent_rig.gateway.owners.get("u1", "s1").store_id,  # type: ignore[union-attr]
         "turnId": events[-1].data["turn_id"],
         "message": "hi",
     }
@@ -351,9 +353,7 @@ async def test_other_sessions_run_meanwhile(agent_rig: Rig, fake_llm: FakeModelS
 # -- users -------------------------------------------------------------------------------
 
 
-async def test_a_session_belongs_to_the_user_who_made_it(
-    agent_rig: Rig, fake_llm: FakeModelServer
-) -> None:
+async def test_each_user_id_has_its_own_sessions(agent_rig: Rig, fake_llm: FakeModelServer) -> None:
     paused = await pause_on_edit(agent_rig, fake_llm, user="alice")
     call_id = paused["pending"][0]["tool_call_id"]
     not_found = {
@@ -361,19 +361,21 @@ async def test_a_session_belongs_to_the_user_who_made_it(
         "message": "no session 's1' for user_id 'mallory'",
     }
     for body in (
-        turn("hi", user="mallory"),
         answer(call_id, "allow", user="mallory"),
         {"session_id": "s1", "user_id": "mallory", "biz_params": {"cancel": True}},
-        {
-            "session_id": "s1",
-            "user_id": "mallory",
-            "biz_params": {"tool": {"name": "read_file", "input": {"path": "README.md"}}},
-        },
     ):
         r = await agent_rig.post(body)
         assert (r.status_code, r.json()["error"]) == (404, not_found)
-    r = await agent_rig.post(turn("hi", user=None))
-    assert r.json()["error"]["message"] == "no session 's1' for user_id ''"
+    # mallory's "s1" is a session of her own: alice's history and pause are not in it
+    fake_llm.script("Hello Mallory.")
+    r = await agent_rig.post(turn("hi", user="mallory"))
+    assert (r.status_code, r.json()["answer"]) == (200, "Hello Mallory.")
+    assert [m["content"] for m in fake_llm.requests[-1].body["messages"][1:]] == ["hi"]
+    tool = {"name": "read_file", "input": {"path": "README.md"}}
+    r = await agent_rig.post(
+        {"session_id": "s1", "user_id": "mallory", "biz_params": {"tool": tool}}
+    )
+    assert r.status_code == 200
     fake_llm.script("Done.")
     r = await agent_rig.post(answer(call_id, "allow", user="alice"))
     assert (r.status_code, r.json()["answer"]) == (200, "Done.")
@@ -387,8 +389,9 @@ async def test_owners_survive_a_restart(
     await first.post(turn("note this", user="alice"))
     await first.close()
     second = make(fake=fake_llm)
+    fake_llm.script("hi bob")
     r = await second.post(turn("hi", user="bob"))
-    assert r.status_code == 404
+    assert r.json()["answer"] == "hi bob"
     fake_llm.script("still here")
     r = await second.post(turn("and now?", user="alice"))
     assert r.json()["answer"] == "still here"
@@ -424,3 +427,19 @@ async def test_with_the_shell_enabled_commands_ask_first(
     r = await rig.post(answer(call["tool_call_id"], "allow"))
     assert r.json()["answer"] == "ran it"
     assert (ws_root / "made-by-agent").exists()
+
+
+def test_owners_written_by_an_older_version_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "gateway.db"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE gateway_sessions (session_id TEXT PRIMARY KEY, user_id TEXT NOT NULL,"
+        " store_id TEXT NOT NULL, channel TEXT, created REAL NOT NULL)"
+    )
+    old.execute("INSERT INTO gateway_sessions VALUES ('s1', 'alice', 'abc123', NULL, 0)")
+    old.commit()
+    old.close()
+    owners = SessionOwners(path)
+    assert owners.get("alice", "s1") == Owner("s1", "alice", "abc123")
+    assert owners.get("bob", "s1") is None
+    owners.close()

@@ -1,9 +1,10 @@
 """Which `user_id` owns each gateway session, and which stored session it is.
 
 Clients name their sessions (`"session_id": "s1"`); the session store names its own.
-This table maps one to the other and records the `user_id` that created the session:
-another `user_id` naming it is told it does not exist. It lives beside the session
-database (`.karyi/gateway.db`) so sessions keep their owners across restarts.
+This table maps one to the other per `user_id`: each user_id has its own session ids,
+so two users' "s1" are two sessions and nothing tells one user that the other's
+exists. It lives beside the session database (`.karyi/gateway.db`) so sessions keep
+their owners across restarts.
 """
 
 from __future__ import annotations
@@ -17,14 +18,16 @@ from pathlib import Path
 from karyi.agent.localdir import local_dir
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS gateway_sessions (
-    session_id TEXT PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS user_sessions (
     user_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
     store_id TEXT NOT NULL,
     channel TEXT,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    PRIMARY KEY (user_id, session_id)
 );
 """
+_OLD_TABLE = "gateway_sessions"  # before 0.1.1: session ids were global
 
 
 @dataclass(frozen=True)
@@ -46,18 +49,33 @@ class SessionOwners:
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(_SCHEMA)
         self._lock = threading.Lock()
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Carry the rows of a table written by an older Karyi over to this one."""
+        found = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_OLD_TABLE,)
+        ).fetchone()
+        if found:
+            self._db.execute(
+                "INSERT OR IGNORE INTO user_sessions"
+                " (user_id, session_id, store_id, channel, created)"
+                f" SELECT user_id, session_id, store_id, channel, created FROM {_OLD_TABLE}"
+            )
+            self._db.execute(f"DROP TABLE {_OLD_TABLE}")
 
     @classmethod
     def for_workspace(cls, root: Path) -> SessionOwners:
         """The table at `<root>/.karyi/gateway.db`."""
         return cls(local_dir(root) / "gateway.db")
 
-    def get(self, session_id: str) -> Owner | None:
-        """The session's owner, or None when no client has used that id yet."""
+    def get(self, user_id: str, session_id: str) -> Owner | None:
+        """The user's session of that id, or None when the user has not used it yet."""
         with self._lock:
             row = self._db.execute(
-                "SELECT session_id, user_id, store_id FROM gateway_sessions WHERE session_id = ?",
-                (session_id,),
+                "SELECT session_id, user_id, store_id FROM user_sessions"
+                " WHERE user_id = ? AND session_id = ?",
+                (user_id, session_id),
             ).fetchone()
         return Owner(*row) if row else None
 
@@ -65,10 +83,10 @@ class SessionOwners:
         """Record a new session (or point an existing one at a new stored session)."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO gateway_sessions (session_id, user_id, store_id, channel, created)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET"
+                "INSERT INTO user_sessions (user_id, session_id, store_id, channel, created)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT(user_id, session_id) DO UPDATE SET"
                 " store_id = excluded.store_id",
-                (session_id, user_id, store_id, channel, time.time()),
+                (user_id, session_id, store_id, channel, time.time()),
             )
         return Owner(session_id, user_id, store_id)
 

@@ -70,23 +70,20 @@ class Gateway:
     # -- sessions -------------------------------------------------------------------------
 
     def owner(self, request: AgentRequest) -> Owner | None:
-        """The request's session if it exists; 404 when another user_id owns it."""
+        """The request's session among its user_id's sessions, if it exists."""
         if not request.session_id:
             return None
-        owner = self.owners.get(request.session_id)
-        if owner is not None and owner.user_id != (request.user_id or ""):
-            raise GatewayError(
-                "session_not_found",
-                f"no session {request.session_id!r} for user_id {request.user_id or ''!r}",
-            )
-        return owner
+        return self.owners.get(request.user_id or "", request.session_id)
 
     def _existing(self, request: AgentRequest, what: str) -> Owner:
         if not request.session_id:
             raise GatewayError("invalid_request", f"session_id: required with {what}")
         owner = self.owner(request)
         if owner is None:
-            raise GatewayError("session_not_found", f"no session {request.session_id!r}")
+            raise GatewayError(
+                "session_not_found",
+                f"no session {request.session_id!r} for user_id {request.user_id or ''!r}",
+            )
         return owner
 
     def _load(self, owner: Owner | None, request: AgentRequest) -> tuple[str, LiveSession]:
@@ -128,7 +125,6 @@ class Gateway:
         """`biz_params.tool`: one tool call."""
         assert request.biz_params is not None and request.biz_params.tool is not None
         tool = request.biz_params.tool
-        self.owner(request)
         key = _session_key(request.user_id or "", request.session_id)
         return await self.tools.run(tool.name, tool.input, key)
 
