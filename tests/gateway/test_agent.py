@@ -261,6 +261,56 @@ async def test_a_streamed_turn_pauses_and_a_streamed_answer_continues_it(
     assert rest[-1].data["answer"] == "Fixed."
 
 
+def follow(stream: bool = False, session: str = "s1", user: str = "u1") -> dict[str, Any]:
+    """A request body that follows the session's latest turn again."""
+    return {
+        "session_id": session,
+        "user_id": user,
+        "stream": stream,
+        "biz_params": {"follow": True},
+    }
+
+
+async def test_a_client_that_lost_the_stream_follows_the_turn_again(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    paused = await pause_on_edit(agent_rig, fake_llm)  # the client saw only the pause
+    r = await agent_rig.post(follow(stream=True), headers={"Last-Event-ID": "2"})
+    again = parse_sse(r.text)
+    assert [e.id for e in again[:-1]] == list(range(3, len(again) + 2))
+    assert (again[-2].event, again[-1].event) == ("toolAwaitingPermission", "pending_permission")
+    assert again[-1].data["pending"] == paused["pending"]
+    r = await agent_rig.post(follow())  # no Last-Event-ID: nothing new, the same pause
+    assert (r.status_code, r.json()["pending"]) == (202, paused["pending"])
+
+    fake_llm.script("Fixed.")
+    await agent_rig.post(answer(paused["pending"][0]["tool_call_id"], "allow"))
+    r = await agent_rig.post(follow())  # the turn has ended: its result
+    assert (r.status_code, r.json()["answer"]) == (200, "Fixed.")
+    replay = parse_sse(
+        (await agent_rig.post(follow(stream=True), headers={"Last-Event-ID": "0"})).text
+    )
+    assert replay[0].event == "turnStarted" and replay[-1].event == "result"
+    assert [e.id for e in replay[:-1]] == list(range(1, len(replay)))
+
+
+async def test_following_needs_a_turn_and_a_valid_event_id(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    r = await agent_rig.post(follow(session="nope"))
+    assert (r.status_code, r.json()["error"]["code"]) == (404, "session_not_found")
+    fake_llm.script("Hello.")
+    await agent_rig.post(turn("hi"))
+    r = await agent_rig.post(follow(), headers={"Last-Event-ID": "abc"})
+    assert r.status_code == 400
+    assert r.json()["error"]["message"] == (
+        "Last-Event-ID: expected an event id (a number), got 'abc'"
+    )
+    body = follow() | {"input": turn("more")["input"]}
+    r = await agent_rig.post(body)
+    assert r.json()["error"]["message"] == "input: must be empty with biz_params.follow"
+
+
 async def test_a_pause_nobody_answers_cancels_the_turn_and_frees_the_session(
     make: Make, fake_llm: FakeModelServer, ws_root: Path
 ) -> None:

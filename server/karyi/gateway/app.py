@@ -59,6 +59,18 @@ def _sse(kind: str, data: Any, event_id: int | None = None) -> bytes:
     return f"{head}event: {kind}\ndata: {text}\n\n".encode()
 
 
+def _last_event_id(request: Request) -> int | None:
+    """The SSE `Last-Event-ID` header a reconnecting client sends (None: absent)."""
+    value = request.headers.get("last-event-id")
+    if value is None:
+        return None
+    if not value.strip().isdigit():
+        raise GatewayError(
+            "invalid_request", f"Last-Event-ID: expected an event id (a number), got {value!r}"
+        )
+    return int(value)
+
+
 def _final(turn: Turn, step: Finished | Paused) -> tuple[int, str, dict[str, Any]]:
     """(status, SSE event name, body) for how a response ends."""
     if isinstance(step, Paused):
@@ -90,12 +102,12 @@ async def _respond(turn: Turn, stream: bool) -> Response:
     return JSON(body, status_code=status)
 
 
-async def process(gateway: Gateway, request: AgentRequest) -> Response:
+async def process(
+    gateway: Gateway, request: AgentRequest, last_event_id: int | None = None
+) -> Response:
     """Dispatch one validated request."""
     biz = request.biz_params
-    asked = [n for n in ("tool", "permission") if biz and getattr(biz, n)]
-    if biz and biz.cancel:
-        asked.append("cancel")
+    asked = [n for n in ("tool", "permission", "cancel", "follow") if biz and getattr(biz, n)]
     if len(asked) > 1:
         names = " and ".join(f"biz_params.{n}" for n in asked)
         raise GatewayError("invalid_request", f"{names}: give only one of them")
@@ -108,8 +120,12 @@ async def process(gateway: Gateway, request: AgentRequest) -> Response:
                 "invalid_request", "input: must be empty when answering biz_params.permission"
             )
         return await _respond(gateway.answer(request), request.stream)
+    if biz and biz.follow and request.input:
+        raise GatewayError("invalid_request", "input: must be empty with biz_params.follow")
     if biz and biz.cancel:
         return await _respond(gateway.cancel(request), request.stream)
+    if biz and biz.follow:
+        return await _respond(gateway.follow(request, last_event_id), request.stream)
     return await _respond(gateway.start_turn(request), request.stream)
 
 
@@ -173,7 +189,8 @@ def create_app(
     @app.post("/agent/process", summary="Run a tool or an agent turn (seed 004)")
     async def agent_process(request: Request) -> Response:
         media = request.headers.get("content-type")
-        return await process(gateway, parse_request(await request.body(), media))
+        parsed = parse_request(await request.body(), media)
+        return await process(gateway, parsed, _last_event_id(request))
 
     @app.get("/agent/tools", summary="The tools biz_params.tool can name")
     async def agent_tools() -> list[ToolInfo]:

@@ -74,6 +74,12 @@ class BizParams(_Strict):
     tool: ToolRequest | None = None
     permission: PermissionAnswer | None = None
     cancel: bool = Field(False, description="cancel the session's running turn")
+    follow: bool = Field(
+        False,
+        description="follow the session's latest turn again (after a lost connection): its "
+        "events after the Last-Event-ID header (or those no response showed yet), then how "
+        "it ends or pauses",
+    )
 
 
 class AgentRequest(_Strict):

@@ -139,6 +139,16 @@ def build_schema(app: FastAPI, tools: list[Tool]) -> dict[str, Any]:
         "content": {"application/json": {"schema": _ref(m.AgentRequest)}},
     }
     operation["responses"] = _process_responses()
+    operation["parameters"] = [
+        {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": False,
+            "description": "with biz_params.follow: the id of the last SSE event received; "
+            "the response starts after it",
+            "schema": {"type": "string", "pattern": "^[0-9]+$"},
+        }
+    ]
     for path, item in schema["paths"].items():
         if path != "/agent/process":
             for op in item.values():

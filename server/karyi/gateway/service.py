@@ -172,11 +172,25 @@ class Gateway:
         self.host.cancel(owner.store_id)
         return turn
 
+    def follow(self, request: AgentRequest, last_event_id: int | None) -> Turn:
+        """`biz_params.follow`: the session's latest turn, from where the client lost it."""
+        owner = self._existing(request, "biz_params.follow")
+        turn = self.turns.latest(owner.store_id)
+        if turn is None:
+            raise GatewayError(
+                "not_pending",
+                f"session {owner.session_id!r} has run no turn since the server started",
+            )
+        if last_event_id is not None:
+            turn.rewind(last_event_id)
+        return turn
+
     def _unload_idle(self) -> None:
         loaded = self.host.loaded()
         idle = [live for live in loaded if not live.agent.busy]
         for live in idle[: max(0, len(loaded) - MAX_LOADED)]:
             self.host.forget(live.id)
+            self.turns.forget(live.id)
             task = asyncio.ensure_future(live.agent.provider.aclose())
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)

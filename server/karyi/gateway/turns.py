@@ -80,6 +80,10 @@ class Turn:
             self._signal = asyncio.get_running_loop().create_future()
         return self._signal
 
+    def rewind(self, last_event_id: int) -> None:
+        """Show again the events after SSE id `last_event_id` (a client reconnecting)."""
+        self.shown = max(0, min(self.shown, last_event_id))
+
     def pending(self) -> list[PendingApproval]:
         """Calls waiting for an answer that has not been given yet."""
         return [p for p in self.live.pending.values() if not p.future.done()]
@@ -152,7 +156,12 @@ class TurnHub:
         self.host = host
         self.permission_timeout = permission_timeout
         self._turns: dict[str, Turn] = {}
+        self._last: dict[str, Turn] = {}
         self._watchers: set[asyncio.Task[None]] = set()
+
+    def latest(self, store_id: str) -> Turn | None:
+        """The session's running turn, else the last one that ended (while loaded)."""
+        return self._turns.get(store_id) or self._last.get(store_id)
 
     def running(self, store_id: str) -> Turn | None:
         """The session's turn while it runs."""
@@ -169,6 +178,7 @@ class TurnHub:
         def done(_: object) -> None:
             if self._turns.get(live.id) is turn:
                 del self._turns[live.id]
+            self._last[live.id] = turn
             if not task.cancelled() and (exc := task.exception()) is not None:
                 log.error("turn in session %s failed: %r", session_id, exc, exc_info=exc)
             turn.wake()
@@ -181,6 +191,10 @@ class TurnHub:
             self._watchers.add(watcher)
             watcher.add_done_callback(self._watchers.discard)
         return turn
+
+    def forget(self, store_id: str) -> None:
+        """Drop the session's ended turn (the session was unloaded)."""
+        self._last.pop(store_id, None)
 
     def all(self) -> list[Turn]:
         """Every running turn."""
