@@ -10,6 +10,7 @@ import type { PreviewManager } from './preview/manager';
 import type { Secrets } from './secrets';
 import type { KaryiServer } from './server';
 import type { AgentTerminal } from './terminal';
+import { showTools } from './toolsView';
 
 /** The tasks' instructions (the same wording as the server's `workspace/executeCommand` tasks). */
 export const TASKS = {
@@ -153,6 +154,7 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
       if (await p.server.restart()) p.chat.dispatch({ kind: 'notice', level: 'info', text: 'The Karyi server was restarted; the chat goes on in the same session.' });
     }),
     reg('karyi.showServerLog', () => p.server.output.show(true)),
+    reg('karyi.showTools', () => showTools(p.server)),
     reg('karyi.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:karyi.karyi')),
   ];
 }

@@ -180,6 +180,24 @@ export interface CheckpointInfo {
   turnId?: string;
 }
 
+/** One MCP server's state (`karyi/tools`, `karyi/restartMcpServer`). */
+export interface McpServerStatus {
+  name: string;
+  state: 'idle' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'invalid';
+  transport: string;
+  where: string;
+  tools: string[];
+  error: string;
+  starts: number;
+}
+
+/** `karyi/tools`: what the agent can call, and the MCP servers behind some of it. */
+export interface ToolsInfo {
+  tools: { name: string; description: string; source: 'builtin' | 'discovered' | 'mcp' }[];
+  servers: McpServerStatus[];
+  warnings: string[];
+}
+
 /** The custom methods, by name. */
 export const Methods = {
   chat: 'karyi/chat',
@@ -192,6 +210,8 @@ export const Methods = {
   deleteSession: 'karyi/deleteSession',
   checkpoints: 'karyi/checkpoints',
   restoreCheckpoint: 'karyi/restoreCheckpoint',
+  tools: 'karyi/tools',
+  restartMcpServer: 'karyi/restartMcpServer',
   terminalInput: 'karyi/terminalInput',
   turnUpdate: 'karyi/turnUpdate',
   terminalOutput: 'karyi/terminalOutput',

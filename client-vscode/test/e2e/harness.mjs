@@ -89,6 +89,14 @@ export async function startCodeServer({ codeServer, vsix, fake, folders }) {
     'karyi.server.env': { KARYI_API_KEY: 'test-key', KARYI_CONFIG_DIR: path.join(dir, 'karyi-config') },
   };
   fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  // Karyi's own user settings: one real MCP server (the test server of tests/support).
+  const calc = {
+    command: path.join(REPO, '.venv', 'bin', 'python'),
+    args: ['-m', 'tests.support.mcp_server', 'stdio'],
+    cwd: REPO,
+    includeTools: ['add'],
+  };
+  fs.writeFileSync(path.join(dir, 'karyi-config', 'settings.json'), JSON.stringify({ mcpServers: { calc } }, null, 2));
   const env = {
     ...process.env,
     XDG_CONFIG_HOME: path.join(dir, 'config'),

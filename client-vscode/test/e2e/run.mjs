@@ -272,6 +272,18 @@ async function uiSteps(page, base, ws, fake) {
     await shot(page, 'vscode-chat.png');
   });
 
+  await step('Show Tools lists the MCP server and its tool; picking the server restarts it', async () => {
+    await palette(page, 'Karyi: Show Tools and MCP Servers');
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    const server = rows.filter({ hasText: 'calc' }).filter({ hasText: 'connected' });
+    await server.first().waitFor({ timeout: WAIT });
+    await page.locator('.quick-input-widget input.input').fill('calc__add');
+    await rows.filter({ hasText: 'calc__add' }).filter({ hasText: 'mcp' }).first().waitFor({ timeout: WAIT });
+    await page.locator('.quick-input-widget input.input').fill('calc');
+    await server.first().click();
+    await page.locator('.notifications-toasts', { hasText: 'MCP server calc is connected' }).waitFor({ timeout: WAIT });
+  });
+
   await step('Checkpoints restores the files from before the last change', async () => {
     // The latest checkpoint was taken before the two-file turn changed README.md.
     assert.match(fs.readFileSync(path.join(ws, 'README.md'), 'utf8'), /# Demo project/);

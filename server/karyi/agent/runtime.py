@@ -50,6 +50,7 @@ from karyi.tools.registry import ToolRegistry
 from karyi.workspace.editor import Editor
 
 if TYPE_CHECKING:
+    from karyi.tools.mcp.connection import ServerStatus
     from karyi.tools.mcp.manager import McpManager
 from karyi.workspace.paths import PathPolicy
 from karyi.workspace.workspace import Workspace
@@ -163,6 +164,14 @@ class Runtime:
                 warnings += mcp.warnings
         tools = [t for p in DYNAMIC_PROFILES for t in self.registry.profile(p).values()]
         return tools, warnings
+
+    async def restart_mcp(self, name: str) -> ServerStatus:
+        """Start MCP server `name` again (KeyError when the settings have no such server);
+        its tools replace the ones it had, from the next model call on."""
+        async with self._tools_lock:
+            status = await self.mcp.restart(name)
+            self.registry.set_profile("mcp", self.mcp.tools())
+        return status
 
     def artifact_store(self, persisted: bool = True) -> ArtifactStore:
         """Artifacts of stored sessions (in the session database), or of unstored ones."""

@@ -95,6 +95,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "karyi/deleteSession": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
     "karyi/checkpoints": {"properties": {"sessionId": _OPT_STR}},
     "karyi/restoreCheckpoint": {"properties": {"checkpointId": _STR}, "required": ["checkpointId"]},
+    "karyi/tools": {"properties": {}},
+    "karyi/restartMcpServer": {"properties": {"name": _STR}, "required": ["name"]},
     "karyi/terminalInput": {
         "properties": {"sessionId": _STR, "data": {"type": "string"}},
         "required": ["sessionId", "data"],

@@ -74,9 +74,9 @@ class KaryiServer(LanguageServer):
 
 def create_server() -> KaryiServer:
     """A server with every feature registered."""
-    from karyi.lsp import chat, commands, documents, history, lifecycle
+    from karyi.lsp import chat, commands, documents, history, lifecycle, toolinfo
 
     server = KaryiServer()
-    for feature in (lifecycle, documents, chat, history, commands):
+    for feature in (lifecycle, documents, chat, history, toolinfo, commands):
         feature.register(server)
     return server

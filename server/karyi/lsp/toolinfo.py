@@ -1,0 +1,53 @@
+"""What the agent can call: its tools by source, the MCP servers' state, restarting one.
+
+`karyi/tools` starts what the settings configure (the discovery command, the MCP
+servers) as a turn would, so an editor can show a failing server before the user
+wonders why a tool is missing; `karyi/restartMcpServer` tries a server again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from karyi.lsp.errors import RequestFailed, rpc
+from karyi.lsp.params import checked
+from karyi.lsp.server import KaryiServer
+
+
+def register(server: KaryiServer) -> None:
+    """Add the tool and MCP handlers."""
+
+    @server.feature("karyi/tools")
+    @rpc
+    async def tools(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+        checked("karyi/tools", raw)
+        runtime = ls.require_host().runtime
+        builtin = list(runtime.spec().toolkit)
+        extra, warnings = await runtime.extra_tools()
+        mcp = {t.name for t in runtime.registry.profile("mcp").values()}
+        listed = [(t, "builtin") for t in builtin]
+        listed += [(t, "mcp" if t.name in mcp else "discovered") for t in extra]
+        servers = runtime.mcp.status() if runtime.settings.values.get("mcpServers") else []
+        return {
+            "tools": [
+                {"name": t.name, "description": t.description, "source": source}
+                for t, source in listed
+            ],
+            "servers": [dataclasses.asdict(s) for s in servers],
+            "warnings": warnings,
+        }
+
+    @server.feature("karyi/restartMcpServer")
+    @rpc
+    async def restart(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+        p = checked("karyi/restartMcpServer", raw)
+        runtime = ls.require_host().runtime
+        try:
+            status = await runtime.restart_mcp(p["name"])
+        except KeyError:
+            names = ", ".join(s.name for s in runtime.mcp.status()) or "none"
+            raise RequestFailed(
+                f"no MCP server {p['name']!r} in the settings (servers: {names})"
+            ) from None
+        return dataclasses.asdict(status)

@@ -1,0 +1,52 @@
+"""`karyi/tools` and `karyi/restartMcpServer`: what the agent can call, as an editor asks."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pygls.exceptions import JsonRpcException
+
+from tests.lsp.conftest import Start
+
+REPO = Path(__file__).resolve().parents[2]
+SERVERS = {
+    "calc": {
+        "command": sys.executable,
+        "args": ["-m", "tests.support.mcp_server", "stdio"],
+        "cwd": str(REPO),
+        "includeTools": ["add"],
+    },
+    "broken": {"command": "/no/such/server"},
+}
+
+
+async def test_tools_lists_each_tool_by_source_and_each_server_by_state(lsp: Start) -> None:
+    client = await lsp(settings={"mcpServers": SERVERS})
+    info: Any = await client.protocol.send_request_async("karyi/tools", {})
+    sources = {t.name: t.source for t in info.tools}
+    assert sources["calc__add"] == "mcp" and sources["read"] == "builtin"
+    servers = {s.name: s for s in info.servers}
+    assert servers["calc"].state == "connected" and "add" in servers["calc"].tools
+    assert "calc__echo" not in sources  # the server lists it; includeTools leaves it out
+    assert servers["broken"].state == "failed" and "/no/such/server" in servers["broken"].error
+    assert any("broken" in w for w in info.warnings)
+
+    again: Any = await client.protocol.send_request_async(
+        "karyi/restartMcpServer", {"name": "calc"}
+    )
+    assert (again.name, again.state, again.starts) == ("calc", "connected", 2)
+    with pytest.raises(
+        JsonRpcException, match=r"no MCP server 'nope' in the settings \(servers: calc, broken\)"
+    ):
+        await client.protocol.send_request_async("karyi/restartMcpServer", {"name": "nope"})
+    with pytest.raises(JsonRpcException, match="name"):
+        await client.protocol.send_request_async("karyi/restartMcpServer", {})
+
+
+async def test_without_servers_only_the_builtin_tools(lsp: Start) -> None:
+    client = await lsp()
+    info: Any = await client.protocol.send_request_async("karyi/tools", {})
+    assert info.servers == [] and {t.source for t in info.tools} == {"builtin"}
