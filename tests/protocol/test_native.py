@@ -51,6 +51,24 @@ def test_openai_slots_in_order_and_early_completion() -> None:
     assert summary(rest) == [(1, "c1", "grep", {"pattern": "x"}, None, "")]
 
 
+def test_a_name_streamed_in_pieces_is_announced_whole() -> None:
+    p = native()
+    events = p.feed_call(0, call_id="c0", name="rea")
+    events += p.feed_call(0, name="d_file")
+    events += p.feed_call(0, arguments='{"path": "a.py"}')
+    events += p.close()
+    assert [e for e in events if isinstance(e, CallStarted)] == [CallStarted(0, "read_file")]
+    assert summary(events) == [(0, "c0", "read_file", {"path": "a.py"}, None, "")]
+
+
+def test_a_call_without_arguments_is_announced_when_it_ends() -> None:
+    p = native()
+    events = p.feed_call(0, call_id="t0", name="list_tools")
+    assert events == []
+    events = p.end_call(0)
+    assert [type(e).__name__ for e in events] == ["CallStarted", "CallReady"]
+
+
 def test_several_slots_in_one_chunk_and_text_between() -> None:
     p = native()
     events = p.feed("A")

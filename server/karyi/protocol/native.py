@@ -84,10 +84,16 @@ class NativeParser(StreamParser):
             p.name = name if not p.name else p.name + name  # some servers stream the name
         if arguments:
             p.parts.append(arguments)
-        if p.name and not p.announced:
+        # Some servers stream the name in pieces: announce it once the arguments begin
+        # (or the call ends), when it is whole.
+        if p.name and p.parts:
+            self._announce(p)
+        return self._drain()
+
+    def _announce(self, p: _Pending) -> None:
+        if not p.announced:
             p.announced = True
             self._out.append(CallStarted(p.index, p.name))
-        return self._drain()
 
     def end_call(self, slot: int) -> list[ParseEvent]:
         """The provider closed slot `slot` (Anthropic `content_block_stop`)."""
@@ -126,6 +132,8 @@ class NativeParser(StreamParser):
 
     def _finish(self, slot: int) -> None:
         p = self._pending.pop(slot)
+        if p.name:
+            self._announce(p)
         index = p.index
         raw = "".join(p.parts)
         self.state.calls_seen += 1
