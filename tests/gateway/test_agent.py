@@ -247,10 +247,10 @@ async def test_a_streamed_turn_pauses_and_a_streamed_answer_continues_it(
 ) -> None:
     fake_llm.script(EDIT)
     first = parse_sse((await agent_rig.post(turn("fix", stream=True))).text)
-    assert first[-2].event == "toolAwaitingPermission"
     assert first[-1].event == "pending_permission"
     call_id = first[-1].data["pending"][0]["tool_call_id"]
-    assert first[-2].data["call"]["id"] == call_id
+    [awaiting] = [e for e in first if e.event == "toolAwaitingPermission"]  # usage may follow
+    assert awaiting.data["call"]["id"] == call_id
     fake_llm.script("Fixed.")
     rest = parse_sse((await agent_rig.post(answer(call_id, "allow", stream=True))).text)
     kinds = [e.event for e in rest]
@@ -278,7 +278,8 @@ async def test_a_client_that_lost_the_stream_follows_the_turn_again(
     r = await agent_rig.post(follow(stream=True), headers={"Last-Event-ID": "2"})
     again = parse_sse(r.text)
     assert [e.id for e in again[:-1]] == list(range(3, len(again) + 2))
-    assert (again[-2].event, again[-1].event) == ("toolAwaitingPermission", "pending_permission")
+    assert again[-1].event == "pending_permission"
+    assert "toolAwaitingPermission" in [e.event for e in again]  # (usage may come after it)
     assert again[-1].data["pending"] == paused["pending"]
     r = await agent_rig.post(follow())  # no Last-Event-ID: nothing new, the same pause
     assert (r.status_code, r.json()["pending"]) == (202, paused["pending"])
