@@ -315,12 +315,12 @@ async def test_following_needs_a_turn_and_a_valid_event_id(
 async def test_a_pause_nobody_answers_cancels_the_turn_and_frees_the_session(
     make: Make, fake_llm: FakeModelServer, ws_root: Path
 ) -> None:
-    rig = make(fake=fake_llm, gateway={"permissionTimeoutSeconds": 0.2})
+    rig = make(fake=fake_llm, gateway={"permissionTimeoutSeconds": 1.0})
     paused = await pause_on_edit(rig, fake_llm)
     assert paused["status"] == "pending_permission"
     [turn_] = rig.gateway.turns.all()
     assert turn_.task is not None
-    # the client went away: the watcher cancels the turn once the call waited 0.2 s
+    # the client went away: the watcher cancels the turn once the call waited 1 s
     _, result = await asyncio.wait_for(turn_.task, 30)
     assert result.stop_reason == "cancelled"
     assert any(
