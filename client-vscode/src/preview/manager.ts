@@ -11,38 +11,13 @@ import * as vscode from 'vscode';
 import type { EditDecider } from '../chat/controller';
 import type { ChatController } from '../chat/controller';
 import type { FileState } from '../chat/state';
-import type { FileProposal, Range, TurnUpdate } from '../protocol';
-import { allDecided, applyEdits, confirmation, type FileDecision, hunkLines, type HunkState, mapRangeThrough } from './hunks';
+import type { TurnUpdate } from '../protocol';
+import { allDecided, applyEdits, confirmation, type FileDecision, type HunkState, mapRangeThrough } from './hunks';
+import { lensesFor } from './lenses';
+import { PreviewPainter } from './painter';
+import { PROPOSAL_SCHEME } from './scheme';
+import type { CallView, FileView } from './views';
 
-export const PROPOSAL_SCHEME = 'karyi-proposal';
-
-interface HunkView {
-  id: string;
-  range: Range;
-  newText: string;
-  state: HunkState;
-  touched: boolean;
-}
-
-interface FileView {
-  proposal: FileProposal;
-  uri: vscode.Uri;
-  key: string;
-  hunks: HunkView[];
-  modified?: string;
-  gone?: boolean;
-  closed?: boolean;
-  draft?: vscode.TextDocument;
-}
-
-interface CallView {
-  sessionId: string;
-  callId: string;
-  files: FileView[];
-  sent: boolean;
-}
-
-const toVs = (r: Range) => new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
 
 export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly calls = new Map<string, CallView>();
@@ -51,21 +26,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   private readonly proposalChanged = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.proposalChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly removed = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
-    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
-    overviewRulerLane: vscode.OverviewRulerLane.Left,
-  });
-  private readonly added = vscode.window.createTextEditorDecorationType({
-    after: { color: new vscode.ThemeColor('gitDecoration.addedResourceForeground'), margin: '0 0 0 1.5em', fontStyle: 'normal' },
-  });
-  private readonly insertion = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
-    after: { color: new vscode.ThemeColor('gitDecoration.addedResourceForeground'), margin: '0 0 0 1.5em' },
-  });
-  private readonly decided = vscode.window.createTextEditorDecorationType({ isWholeLine: true, opacity: '0.6' });
+  private readonly painter = new PreviewPainter();
 
   constructor(private readonly chat: ChatController) {
     this.disposables.push(
@@ -76,7 +37,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
       vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => this.onDeleted(u))),
       vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: PROPOSAL_SCHEME }, { scheme: 'untitled' }], this),
       vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this),
-      this.removed, this.added, this.insertion, this.decided, this.lensChanged, this.proposalChanged,
+      this.painter, this.lensChanged, this.proposalChanged,
     );
   }
 
@@ -166,56 +127,9 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   }
 
   private paint(editor: vscode.TextEditor): void {
-    const removed: vscode.DecorationOptions[] = [];
-    const added: vscode.DecorationOptions[] = [];
-    const inserted: vscode.DecorationOptions[] = [];
-    const decided: vscode.DecorationOptions[] = [];
-    const doc = editor.document;
-    const text = doc.getText();
-    for (const [, f] of this.fileViews(doc.uri)) {
-      if (f.closed) {
-        f.closed = false;
-      }
-      f.hunks.forEach((h, i) => {
-        const { removed: old, added: neu } = hunkLines(text, h.range, h.newText);
-        const hover = new vscode.MarkdownString(
-          `**Karyi proposes** (hunk ${i + 1} of ${f.hunks.length}${h.touched ? ', you changed these lines since' : ''}):\n\n` +
-            '```diff\n' + [...old.map((l) => `-${l}`), ...neu.map((l) => `+${l}`)].join('\n') + '\n```',
-        );
-        if (h.state !== 'pending') {
-          const r = toVs(h.range);
-          decided.push({ range: new vscode.Range(r.start.line, 0, Math.max(r.start.line, r.end.line - (r.end.character === 0 && r.end.line > r.start.line ? 1 : 0)), 0), hoverMessage: `Hunk ${h.state}` });
-          return;
-        }
-        if (old.length === 0) {
-          const line = Math.min(h.range.start.line, doc.lineCount - 1);
-          const anchor = h.range.start.line > 0 ? line - (h.range.start.character === 0 ? 1 : 0) : line;
-          inserted.push({
-            range: new vscode.Range(Math.max(anchor, 0), 0, Math.max(anchor, 0), 0),
-            hoverMessage: hover,
-            renderOptions: { after: { contentText: `＋ ${neu.join('  ⏎  ')}` } },
-          });
-          return;
-        }
-        old.forEach((_, k) => {
-          const line = h.range.start.line + k;
-          if (line >= doc.lineCount) return;
-          const end = doc.lineAt(line).range.end;
-          removed.push({ range: new vscode.Range(line, 0, line, end.character), hoverMessage: hover });
-          let shown: string | undefined;
-          if (k < old.length - 1) shown = neu[k] !== undefined ? `→ ${neu[k]}` : undefined;
-          else {
-            const rest = neu.slice(k);
-            shown = rest.length ? `→ ${rest.join('  ⏎  ')}` : '(removed)';
-          }
-          if (shown !== undefined) added.push({ range: new vscode.Range(line, end.character, line, end.character), renderOptions: { after: { contentText: shown } } });
-        });
-      });
-    }
-    editor.setDecorations(this.removed, removed);
-    editor.setDecorations(this.added, added);
-    editor.setDecorations(this.insertion, inserted);
-    editor.setDecorations(this.decided, decided);
+    const files = this.fileViews(editor.document.uri).map(([, f]) => f);
+    for (const f of files) f.closed = false;
+    this.painter.paint(editor, files);
   }
 
   private updateContext(): void {
@@ -226,52 +140,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    const lenses: vscode.CodeLens[] = [];
-    if (doc.uri.scheme === 'untitled') {
-      for (const call of this.calls.values()) {
-        for (const f of call.files) {
-          if (f.draft === doc && !call.sent) {
-            const top = new vscode.Range(0, 0, 0, 0);
-            lenses.push(new vscode.CodeLens(top, { title: `$(check) Use this version of ${f.proposal.path}`, command: 'karyi.useDraft', arguments: [call.callId, f.key] }));
-            lenses.push(new vscode.CodeLens(top, { title: 'Discard', command: 'karyi.discardDraft', arguments: [call.callId, f.key] }));
-          }
-        }
-      }
-      return lenses;
-    }
-    if (doc.uri.scheme === PROPOSAL_SCHEME) {
-      const call = this.calls.get(doc.uri.query);
-      const f = call?.files.find((x) => '/' + x.proposal.path === doc.uri.path);
-      if (call && f && !call.sent) {
-        const top = new vscode.Range(0, 0, 0, 0);
-        const what = f.proposal.created ? 'new file' : 'proposal';
-        lenses.push(new vscode.CodeLens(top, { title: `$(check) Accept ${what}`, command: 'karyi.acceptFile', arguments: [call.callId, f.key] }));
-        lenses.push(new vscode.CodeLens(top, { title: '$(close) Reject', command: 'karyi.rejectFile', arguments: [call.callId, f.key] }));
-      }
-      return lenses;
-    }
-    for (const [call, f] of this.fileViews(doc.uri)) {
-      const pending = f.hunks.filter((h) => h.state === 'pending').length;
-      const top = new vscode.Range(0, 0, 0, 0);
-      lenses.push(new vscode.CodeLens(top, { title: `Karyi: ${pending} of ${f.hunks.length} change${f.hunks.length === 1 ? '' : 's'} to review`, command: '' }));
-      lenses.push(new vscode.CodeLens(top, { title: 'Accept all', command: 'karyi.acceptAll', arguments: [call.callId] }));
-      lenses.push(new vscode.CodeLens(top, { title: 'Reject all', command: 'karyi.rejectAll', arguments: [call.callId] }));
-      lenses.push(new vscode.CodeLens(top, { title: 'Edit proposal', command: 'karyi.editProposal', arguments: [call.callId, f.key] }));
-      lenses.push(new vscode.CodeLens(top, { title: 'Diff', command: 'karyi.showProposalDiff', arguments: [call.callId, f.key] }));
-      f.hunks.forEach((h, i) => {
-        const line = Math.min(h.range.start.line, Math.max(doc.lineCount - 1, 0));
-        const at = new vscode.Range(line, 0, line, 0);
-        if (h.state !== 'pending') {
-          lenses.push(new vscode.CodeLens(at, { title: `Hunk ${i + 1}: ${h.state}`, command: '' }));
-          return;
-        }
-        const label = `Hunk ${i + 1}/${f.hunks.length}${h.touched ? ' (you edited here)' : ''}:`;
-        lenses.push(new vscode.CodeLens(at, { title: label, command: '' }));
-        lenses.push(new vscode.CodeLens(at, { title: 'Accept', command: 'karyi.acceptHunk', arguments: [call.callId, f.key, h.id] }));
-        lenses.push(new vscode.CodeLens(at, { title: 'Reject', command: 'karyi.rejectHunk', arguments: [call.callId, f.key, h.id] }));
-      });
-    }
-    return lenses;
+    return lensesFor(doc, [...this.calls.values()], this.fileViews(doc.uri));
   }
 
   // ---- following the user ------------------------------------------------------------
