@@ -147,7 +147,9 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
         void vscode.window.showInformationMessage('Karyi: the key is saved; it is used after the current turn, when the server restarts (Karyi: Restart Server).');
         return;
       }
-      await p.server.restart();
+      if (await p.server.restart()) {
+        p.chat.dispatch({ kind: 'notice', level: 'info', text: "The API key is saved in VS Code's secret storage; the server was restarted with it." });
+      }
     }),
     reg('karyi.restartServer', async () => {
       p.previews.forgetAll();

@@ -6,6 +6,7 @@ until stdin closes. The control server takes:
   POST /fault   {"stall": true, "after": 3}   (the next request streams 3 events, then stalls)
   POST /reset                                   (drop queued replies and faults)
   GET  /requests                                (every request body received so far)
+  GET  /headers                                 (every request's headers, lower-case names)
 """
 
 from __future__ import annotations
@@ -49,7 +50,10 @@ def control_handler(fake: FakeModelServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
         def do_GET(self) -> None:
-            self._send([r.body for r in fake.requests])
+            if self.path == "/headers":
+                self._send([r.headers for r in fake.requests])
+            else:
+                self._send([r.body for r in fake.requests])
 
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("content-length", "0")))

@@ -27,7 +27,7 @@ function freePort() {
   });
 }
 
-/** The fake model server process; `script(...)`, `fault(...)`, `requests()`. */
+/** The fake model server process; `script(...)`, `fault(...)`, `requests()`, `headers()`. */
 export async function startFakeModel() {
   const python = path.join(REPO, '.venv', 'bin', 'python');
   const proc = spawn(python, [path.join(EXT_DIR, 'test', 'e2e', 'fake_model.py')], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -48,6 +48,7 @@ export async function startFakeModel() {
     fault: (f) => post('/fault', f),
     reset: () => post('/reset', {}),
     requests: async () => (await fetch(`${control}/requests`)).json(),
+    headers: async () => (await fetch(`${control}/headers`)).json(),
     stop: () => proc.stdin.end(),
   };
 }

@@ -4,7 +4,8 @@
 //   2. the UI in headless Chromium: ask in the sidebar and see the answer stream, cancel
 //      a turn, approve one hunk and reject another of a proposed edit (and see the disk),
 //      run a palette task on a selection, answer a <get_value> in a password box,
-//      restore a checkpoint, load a session from History after New chat.
+//      show the tools and restart an MCP server, restore a checkpoint, load a session
+//      from History after New chat, set the API key.
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures)
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -128,7 +129,7 @@ async function uiTests(context, base, ws, fake, dir) {
     if (m.type() === 'error') log(`browser console: ${m.text()}`);
   });
   try {
-    await uiSteps(page, base, ws, fake);
+    await uiSteps(page, base, ws, fake, dir);
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
@@ -138,7 +139,8 @@ async function uiTests(context, base, ws, fake, dir) {
   }
 }
 
-async function uiSteps(page, base, ws, fake) {
+async function uiSteps(page, base, ws, fake, dir) {
+  const settingsDir = path.join(dir, 'user', 'User');
   await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: WAIT });
   const chat = chatFrame(page);
@@ -305,6 +307,23 @@ async function uiSteps(page, base, ws, fake) {
     await chat.locator('.item.user', { hasText: 'What is wrong with the converter?' }).waitFor({ timeout: WAIT });
     await chat.locator('.item.user', { hasText: 'Deploy it' }).waitFor({ timeout: WAIT });
     await chat.locator('.item.turn', { hasText: 'Deployed with the token' }).waitFor({ timeout: WAIT });
+  });
+
+  await step('Set API Key keeps the key in secret storage and the restarted server sends it', async () => {
+    const key = 'sk-e2e-from-secret-storage';
+    await palette(page, 'Karyi: Set API Key');
+    const box = page.locator('.quick-input-widget input[type="password"]');
+    await box.waitFor({ timeout: WAIT });
+    await box.fill(key);
+    await page.keyboard.press('Enter');
+    await chat.locator('.item.notice', { hasText: 'the server was restarted with it' }).waitFor({ timeout: WAIT });
+    await fake.script('Using the new key.');
+    await send(chat, 'Are you there?');
+    await chat.locator('.item.turn.done .md', { hasText: 'Using the new key.' }).waitFor({ timeout: WAIT });
+    assert.equal((await fake.headers()).at(-1).authorization, `Bearer ${key}`);
+    assert.ok(!(await chat.locator('body').innerText()).includes(key), 'the chat never shows the key');
+    const userSettings = fs.readFileSync(path.join(settingsDir, 'settings.json'), 'utf8');
+    assert.ok(!userSettings.includes(key), 'the key is not written to settings');
   });
 }
 
