@@ -154,6 +154,10 @@ SCHEMA: dict[str, dict[str, Any]] = {
             },
             "maxAttempts": {"type": "integer", "minimum": 1, "maximum": 20},
             "contextWindow": {"type": ["integer", "null"], "minimum": 1024},
+            "promptCaching": {
+                "type": "boolean",
+                "description": "Anthropic: cache the system prompt and conversation prefix",
+            },
             "thinkingBudget": {
                 "type": ["integer", "null"],
                 "minimum": 1024,
@@ -204,6 +208,7 @@ DEFAULTS: dict[str, Any] = {
         "maxAttempts": 5,
         "contextWindow": None,
         "thinkingBudget": None,
+        "promptCaching": True,
     },
 }
 
@@ -358,6 +363,11 @@ class Settings:
         """The model's context window when the user states it (else known per model)."""
         value = self.values["llm"].get("contextWindow")
         return int(value) if value else None
+
+    @property
+    def prompt_caching(self) -> bool:
+        """Whether Anthropic requests mark cache breakpoints."""
+        return bool(self.values["llm"].get("promptCaching", True))
 
     @property
     def thinking_budget(self) -> int:

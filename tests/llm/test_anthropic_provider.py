@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -111,7 +112,7 @@ async def test_messages_are_sent_in_anthropic_shapes(
         temperature=0.0,
         extra={"metadata": {"user_id": "u-1"}},
     )
-    await collect(make_provider("anthropic", model="claude-test"), request)
+    await collect(make_provider("anthropic", model="claude-test", prompt_caching=False), request)
     [received] = fake_llm.requests
     assert received.path == "/v1/messages"
     assert received.headers["authorization"] == "Bearer sk-test"  # this SDK's way with api_key
@@ -257,3 +258,46 @@ def test_a_thinking_budget_leaves_room_to_answer_and_drops_temperature() -> None
     body = messages_body(request, thinking)
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 10_000}
     assert body["max_tokens"] > 10_000 and "temperature" not in body
+
+
+def test_prompt_caching_marks_the_system_prompt_and_the_last_two_user_messages() -> None:
+    request = Request(
+        [
+            Message("system", "You are Karyi."),
+            Message("user", "Read a.py"),
+            Message("assistant", "", tool_calls=(NativeCall("t1", "read_file", "{}"),)),
+            Message("tool", "print('a')", tool_call_id="t1"),
+            Message("assistant", "", tool_calls=(NativeCall("t2", "read_file", "{}"),)),
+            Message("tool", "print('b')", tool_call_id="t2"),
+        ]
+    )
+    endpoint = Endpoint(model="claude-sonnet-4-5", api_key="k", label="anthropic:x")
+    body = messages_body(request, endpoint)
+    ephemeral = {"type": "ephemeral"}
+    assert body["system"] == [
+        {"type": "text", "text": "You are Karyi.", "cache_control": ephemeral}
+    ]
+    marked = [
+        (i, b["type"])
+        for i, m in enumerate(body["messages"])
+        for b in m["content"]
+        if b.get("cache_control") == ephemeral
+    ]
+    assert marked == [(2, "tool_result"), (4, "tool_result")]  # the last two user messages
+    assert "cache_control" not in body["messages"][0]["content"][-1]
+    plain = messages_body(
+        request, Endpoint(model="m", api_key="k", label="x", prompt_caching=False)
+    )
+    assert plain["system"] == "You are Karyi." and "cache_control" not in json.dumps(plain)
+
+
+async def test_a_cached_request_goes_out_marked_and_cache_reads_count_as_input(
+    fake_llm: FakeModelServer, make_provider: MakeProvider
+) -> None:
+    fake_llm.script(Reply(text="ok", input_tokens=100, cached_tokens=2000))
+    request = Request([Message("system", "You are Karyi."), Message("user", "hello")])
+    events = await collect(make_provider("anthropic"), request)
+    assert Usage(input_tokens=2100, output_tokens=7, cache_read_tokens=2000) in events
+    body = fake_llm.requests[0].body
+    assert body["system"][0]["cache_control"] == {"type": "ephemeral"}
+    assert body["messages"][0]["content"][-1]["cache_control"] == {"type": "ephemeral"}

@@ -26,6 +26,8 @@ class Endpoint:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     context_window: int = 128_000
     headers: Mapping[str, str] = field(default_factory=dict, repr=False)  # may hold the key
+    prompt_caching: bool = True
+    """Anthropic: mark cache breakpoints so repeated prefixes are read from the cache."""
     thinking_budget: int = 0
     """Anthropic extended thinking: tokens the model may think for (0: off)."""
     max_tokens_field: str = "max_tokens"

@@ -93,6 +93,7 @@ def endpoint_for(settings: Settings, env: Mapping[str, str] | None = None) -> En
         headers=headers,
         max_tokens_field=fam.max_tokens_field,
         thinking_budget=settings.thinking_budget,
+        prompt_caching=settings.prompt_caching,
     )
 
 
