@@ -87,7 +87,7 @@ export type TurnEvent =
   | { type: 'toolDone'; call: Call; result: ToolResultJson; decision: string; seconds: number }
   | { type: 'fileChanged'; call: Call; files: unknown[] }
   | { type: 'notice'; topic: string; message: string }
-  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  | { type: 'usage'; inputTokens: number; outputTokens: number; cachedTokens?: number }
   | { type: 'error'; errorKind: string; message: string }
   | {
       type: 'turnFinished';
@@ -97,6 +97,7 @@ export type TurnEvent =
       inputTokens: number;
       outputTokens: number;
       steps: number;
+      cachedTokens?: number;
     };
 
 export interface TurnUpdate {
@@ -118,7 +119,7 @@ export interface ChatResult {
   turnId: string;
   stopReason: string;
   finalAnswer: string | null;
-  usage: { inputTokens: number; outputTokens: number };
+  usage: Usage;
 }
 
 export type ConfirmOutcome = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectAlways';
@@ -196,6 +197,13 @@ export interface ToolsInfo {
   tools: { name: string; description: string; source: 'builtin' | 'discovered' | 'mcp' }[];
   servers: McpServerStatus[];
   warnings: string[];
+}
+
+/** Tokens of a turn; `cachedTokens` of the input were read from the provider's prompt cache. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens?: number;
 }
 
 /** The custom methods, by name. */

@@ -90,9 +90,10 @@ class TerminalView:
         if isinstance(event, UsageUpdate) and self.verbose:
             return Text(f"tokens: {event.input_tokens} in / {event.output_tokens} out", style="dim")
         if isinstance(event, TurnFinished):
+            cached = f" ({event.cached_tokens:,} cached)" if event.cached_tokens else ""
             return Text(
                 f"— {event.stop_reason.replace('_', ' ')} · {event.steps} step(s) · "
-                f"{event.input_tokens:,} in / {event.output_tokens:,} out tokens",
+                f"{event.input_tokens:,} in{cached} / {event.output_tokens:,} out tokens",
                 style="dim",
             )
         return None

@@ -203,13 +203,14 @@ async def test_extended_thinking_with_tools_over_the_anthropic_api(
     first, second, final = replies("native")
     fake_llm.script(
         Reply(thinking="I should read main.py first.", text=first.text, calls=first.calls),
-        Reply(thinking="Now fix and run it.", calls=second.calls),
-        final,
+        Reply(thinking="Now fix and run it.", calls=second.calls, cached_tokens=900),
+        Reply(text=final.text, cached_tokens=1500),
     )
     agent = r.agent()
     result = await agent.run("make main.py greet the world")
     assert result.final_answer == "Done: it prints hello, world.", result
     assert all(q.body["thinking"]["budget_tokens"] == 2048 for q in fake_llm.requests)
+    assert result.cached_tokens == 2400  # prompt-cache reads, summed over the turn's calls
     sent = r.sent(2)
     assert [b["type"] for b in sent[1]["content"]] == ["thinking", "text", "tool_use"]
     assert sent[3]["content"][0]["thinking"] == "Now fix and run it."

@@ -4,7 +4,14 @@
  * survives a reloaded webview and a restarted server); the webview runs the same
  * reducer on the same actions to render incrementally.
  */
-import type { ChatResult, Confirmation, LoadedSession, TurnUpdate } from '../protocol';
+import type { ChatResult, Confirmation, LoadedSession, TurnUpdate, Usage } from '../protocol';
+
+/** A turn's usage from an event (`cachedTokens` only when some input was cached). */
+function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number }): Usage {
+  const usage: Usage = { inputTokens: ev.inputTokens, outputTokens: ev.outputTokens };
+  if (ev.cachedTokens) usage.cachedTokens = ev.cachedTokens;
+  return usage;
+}
 
 export type FileState = 'pending' | 'accepted' | 'partial' | 'rejected' | 'edited' | 'gone' | 'closed';
 
@@ -65,7 +72,7 @@ export interface TurnItem {
   blocks: Block[];
   done: boolean;
   stopReason?: string;
-  usage?: { inputTokens: number; outputTokens: number };
+  usage?: Usage;
   steps?: number;
 }
 
@@ -286,7 +293,7 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
         : s;
     case 'usage': {
       const [s2, turn] = openTurn(s, turnId);
-      return replaceTurn(s2, { ...turn, usage: { inputTokens: ev.inputTokens, outputTokens: ev.outputTokens } });
+      return replaceTurn(s2, { ...turn, usage: usageOf(ev) });
     }
     case 'error':
       return addBlock(s, turnId, { kind: 'notice', level: 'error', text: ev.message });
@@ -301,7 +308,7 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
         done: true,
         stopReason: ev.stopReason,
         steps: ev.steps,
-        usage: { inputTokens: ev.inputTokens, outputTokens: ev.outputTokens },
+        usage: usageOf(ev),
       };
       return settleTools({ ...replaceTurn(s2, done), busy: false });
     }

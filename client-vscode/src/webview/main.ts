@@ -83,7 +83,10 @@ function renderTool(id: string): HTMLElement {
 function usageLine(turn: TurnItem): HTMLElement | null {
   if (!turn.done && !turn.usage) return null;
   const parts: string[] = [];
-  if (turn.usage && (turn.usage.inputTokens || turn.usage.outputTokens)) parts.push(`${turn.usage.inputTokens.toLocaleString()} in · ${turn.usage.outputTokens.toLocaleString()} out`);
+  if (turn.usage && (turn.usage.inputTokens || turn.usage.outputTokens)) {
+    const cached = turn.usage.cachedTokens ? ` (${turn.usage.cachedTokens.toLocaleString()} cached)` : '';
+    parts.push(`${turn.usage.inputTokens.toLocaleString()} in${cached} · ${turn.usage.outputTokens.toLocaleString()} out`);
+  }
   if (turn.steps) parts.push(`${turn.steps} step${turn.steps === 1 ? '' : 's'}`);
   if (turn.done && turn.stopReason && !['end_turn', 'final_answer'].includes(turn.stopReason)) parts.push(`stopped: ${turn.stopReason.replace(/_/g, ' ')}`);
   return parts.length ? h('div', { class: 'usage' }, parts.join(' · ')) : null;

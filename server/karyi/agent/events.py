@@ -183,6 +183,8 @@ class UsageUpdate(Event):
     kind = "usage"
     input_tokens: int
     output_tokens: int
+    cached_tokens: int = 0
+    """Of the input tokens, how many were read from the provider's prompt cache."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +207,7 @@ class TurnFinished(Event):
     input_tokens: int = 0
     output_tokens: int = 0
     steps: int = 0
+    cached_tokens: int = 0
 
 
 @dataclass(frozen=True)

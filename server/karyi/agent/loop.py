@@ -86,6 +86,8 @@ class TurnResult:
     steps: int
     input_tokens: int
     output_tokens: int
+    cached_tokens: int = 0
+    """Of the input tokens, how many were read from the provider's prompt cache."""
 
 
 @dataclass
@@ -136,7 +138,7 @@ class Agent:
             ctx.workspace.root, session_keys=conversation.approved
         )
         self._task: asyncio.Task[TurnResult] | None = None
-        self._usage = [0, 0]
+        self._usage = [0, 0, 0]
         self._system: tuple[str, str] = ("", "")  # (memory it was built with, prompt)
         self._facts: dict[str, str] = {}
 
@@ -171,7 +173,7 @@ class Agent:
 
     async def _turn(self, turn_id: str, text: str, context: str) -> TurnResult:
         conv = self.conversation
-        self._usage = [0, 0]
+        self._usage = [0, 0, 0]
         self._facts = await asyncio.to_thread(workspace_facts, self.ctx.workspace)
         await self._load_tools()
         self._system = ("", "")
@@ -312,7 +314,8 @@ class Agent:
         elif isinstance(event, Usage):
             self._usage[0] += event.input_tokens
             self._usage[1] += event.output_tokens
-            self.events.emit(UsageUpdate(self._usage[0], self._usage[1]))
+            self._usage[2] += event.cache_read_tokens
+            self.events.emit(UsageUpdate(*self._usage))
         elif isinstance(event, Finish):
             reply.finish = event.reason
         elif isinstance(event, Retrying):
@@ -434,9 +437,11 @@ class Agent:
 
     def _finish(self, turn_id: str, reason: str, answer: str | None, steps: int) -> TurnResult:
         conv = self.conversation
-        tokens_in, tokens_out = self._usage
-        result = TurnResult(turn_id, reason, answer, steps, tokens_in, tokens_out)
+        tokens_in, tokens_out, cached = self._usage
+        result = TurnResult(turn_id, reason, answer, steps, tokens_in, tokens_out, cached)
         if conv.store is not None:
             conv.store.finish_turn(conv.id, turn_id, reason, tokens_in, tokens_out)
-        self.events.emit(TurnFinished(turn_id, reason, answer, tokens_in, tokens_out, steps))
+        self.events.emit(
+            TurnFinished(turn_id, reason, answer, tokens_in, tokens_out, steps, cached)
+        )
         return result

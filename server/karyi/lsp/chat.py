@@ -58,7 +58,11 @@ async def run_chat(
         "turnId": result.turn_id,
         "stopReason": result.stop_reason,
         "finalAnswer": result.final_answer,
-        "usage": {"inputTokens": result.input_tokens, "outputTokens": result.output_tokens},
+        "usage": {
+            "inputTokens": result.input_tokens,
+            "outputTokens": result.output_tokens,
+            "cachedTokens": result.cached_tokens,
+        },
     }
 
 

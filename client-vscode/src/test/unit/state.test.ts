@@ -20,7 +20,7 @@ describe('chat reducer', () => {
       up({ type: 'text', text: 'think', channel: 'thinking' }),
       up({ type: 'text', text: 'Hel', channel: 'text' }),
       up({ type: 'text', text: 'lo', channel: 'text' }),
-      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: null, inputTokens: 10, outputTokens: 3, steps: 1 }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: null, inputTokens: 10, outputTokens: 3, steps: 1, cachedTokens: 8 }),
     ]);
     assert.equal(s.sessionId, S);
     assert.equal(s.model, 'openai:fake');
@@ -33,7 +33,7 @@ describe('chat reducer', () => {
       { kind: 'text', channel: 'text', text: 'Hello' },
     ]);
     assert.equal(turn.done, true);
-    assert.deepEqual(turn.usage, { inputTokens: 10, outputTokens: 3 });
+    assert.deepEqual(turn.usage, { inputTokens: 10, outputTokens: 3, cachedTokens: 8 });
     assert.equal(s.busy, false);
     assert.equal(turnState(s), 'idle');
   });
