@@ -48,7 +48,7 @@ def answer(call_id: str, outcome: str, session: str = "s1", user: str = "u1", **
 
 def completed(answer_text: str | None, session: str = "s1", **kw: Any) -> dict[str, Any]:
     """The body of an ended turn (turn_id compared separately)."""
-    usage = kw.pop("usage", {"input_tokens": 11, "output_tokens": 7})
+    usage = kw.pop("usage", {"input_tokens": 11, "output_tokens": 7, "cached_tokens": 0})
     output = (
         [
             {

@@ -146,6 +146,9 @@ class Usage(_Strict):
 
     input_tokens: int
     output_tokens: int
+    cached_tokens: int = Field(
+        0, description="of the input tokens, those read from the prompt cache"
+    )
 
 
 class OutputText(_Strict):

@@ -68,7 +68,11 @@ def turn_response(turn: Turn, result: TurnResult) -> dict[str, Any]:
         "stop_reason": result.stop_reason,
         "answer": answer,
         "steps": result.steps,
-        "usage": {"input_tokens": result.input_tokens, "output_tokens": result.output_tokens},
+        "usage": {
+            "input_tokens": result.input_tokens,
+            "output_tokens": result.output_tokens,
+            "cached_tokens": result.cached_tokens,
+        },
         "output": [
             {
                 "role": "assistant",
