@@ -307,6 +307,11 @@ async def test_following_needs_a_turn_and_a_valid_event_id(
     assert r.json()["error"]["message"] == (
         "Last-Event-ID: expected an event id (a number), got 'abc'"
     )
+    r = await agent_rig.post(follow(), headers={"Last-Event-ID": "²".encode()})
+    assert r.status_code == 400  # a digit to str.isdigit, not a number
+    fake_llm.script("Again.")
+    r = await agent_rig.post(turn("again"), headers={"Last-Event-ID": "opaque"})
+    assert r.status_code == 200  # without biz_params.follow the header is not ours
     body = follow() | {"input": turn("more")["input"]}
     r = await agent_rig.post(body)
     assert r.json()["error"]["message"] == "input: must be empty with biz_params.follow"

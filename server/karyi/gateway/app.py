@@ -18,7 +18,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from karyi import __version__
-from karyi.agent.events import Event
 from karyi.agent.runtime import Runtime
 from karyi.gateway.config import GatewayConfig
 from karyi.gateway.errors import GatewayError, error_body
@@ -27,7 +26,7 @@ from karyi.gateway.models import AgentRequest, Health, ToolInfo
 from karyi.gateway.openapi import build_schema, docs_page
 from karyi.gateway.parse import parse_request
 from karyi.gateway.service import Gateway
-from karyi.gateway.turns import Finished, Paused, Turn
+from karyi.gateway.turns import Finished, Paused, Shown, Turn
 from karyi.gateway.views import pending_response, turn_response
 from karyi.llm.base import Provider
 
@@ -64,7 +63,8 @@ def _last_event_id(request: Request) -> int | None:
     value = request.headers.get("last-event-id")
     if value is None:
         return None
-    if not value.strip().isdigit():
+    value = value.strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 18):
         raise GatewayError(
             "invalid_request", f"Last-Event-ID: expected an event id (a number), got {value!r}"
         )
@@ -81,11 +81,11 @@ def _final(turn: Turn, step: Finished | Paused) -> tuple[int, str, dict[str, Any
     return 200, "result", turn_response(turn, step.result)
 
 
-async def _stream(turn: Turn) -> AsyncIterator[bytes]:
+async def _stream(turn: Turn, after: int | None) -> AsyncIterator[bytes]:
     try:
-        async for step in turn.follow():
-            if isinstance(step, Event):
-                yield _sse(step.kind, step.to_dict(), turn.shown)
+        async for step in turn.follow(after):
+            if isinstance(step, Shown):
+                yield _sse(step.event.kind, step.event.to_dict(), step.id)
             else:
                 _, kind, body = _final(turn, step)
                 yield _sse(kind, body)
@@ -94,11 +94,13 @@ async def _stream(turn: Turn) -> AsyncIterator[bytes]:
         yield _sse("error", error_body("internal_error", f"{type(exc).__name__}: {exc}"))
 
 
-async def _respond(turn: Turn, stream: bool) -> Response:
+async def _respond(turn: Turn, stream: bool, after: int | None = None) -> Response:
     if stream:
         headers = {"cache-control": "no-store", "x-accel-buffering": "no"}
-        return StreamingResponse(_stream(turn), media_type="text/event-stream", headers=headers)
-    status, _, body = _final(turn, await turn.outcome())
+        return StreamingResponse(
+            _stream(turn, after), media_type="text/event-stream", headers=headers
+        )
+    status, _, body = _final(turn, await turn.outcome(after))
     return JSON(body, status_code=status)
 
 
@@ -125,7 +127,7 @@ async def process(
     if biz and biz.cancel:
         return await _respond(gateway.cancel(request), request.stream)
     if biz and biz.follow:
-        return await _respond(gateway.follow(request, last_event_id), request.stream)
+        return await _respond(gateway.follow(request), request.stream, last_event_id)
     return await _respond(gateway.start_turn(request), request.stream)
 
 
@@ -190,7 +192,8 @@ def create_app(
     async def agent_process(request: Request) -> Response:
         media = request.headers.get("content-type")
         parsed = parse_request(await request.body(), media)
-        return await process(gateway, parsed, _last_event_id(request))
+        follow = parsed.biz_params is not None and parsed.biz_params.follow
+        return await process(gateway, parsed, _last_event_id(request) if follow else None)
 
     @app.get("/agent/tools", summary="The tools biz_params.tool can name")
     async def agent_tools() -> list[ToolInfo]:

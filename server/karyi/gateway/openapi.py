@@ -144,9 +144,9 @@ def build_schema(app: FastAPI, tools: list[Tool]) -> dict[str, Any]:
             "name": "Last-Event-ID",
             "in": "header",
             "required": False,
-            "description": "with biz_params.follow: the id of the last SSE event received; "
-            "the response starts after it",
-            "schema": {"type": "string", "pattern": "^[0-9]+$"},
+            "description": "with biz_params.follow: the id (a number) of the last SSE event "
+            "received; the response starts after it. Ignored without biz_params.follow.",
+            "schema": {"type": "string"},
         }
     ]
     for path, item in schema["paths"].items():

@@ -172,8 +172,8 @@ class Gateway:
         self.host.cancel(owner.store_id)
         return turn
 
-    def follow(self, request: AgentRequest, last_event_id: int | None) -> Turn:
-        """`biz_params.follow`: the session's latest turn, from where the client lost it."""
+    def follow(self, request: AgentRequest) -> Turn:
+        """`biz_params.follow`: the session's latest turn, running or ended."""
         owner = self._existing(request, "biz_params.follow")
         turn = self.turns.latest(owner.store_id)
         if turn is None:
@@ -181,8 +181,6 @@ class Gateway:
                 "not_pending",
                 f"session {owner.session_id!r} has run no turn since the server started",
             )
-        if last_event_id is not None:
-            turn.rewind(last_event_id)
         return turn
 
     def _unload_idle(self) -> None:

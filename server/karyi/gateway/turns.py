@@ -38,7 +38,15 @@ class Finished:
     crash: str = ""
 
 
-Step = Event | Paused | Finished
+@dataclass(frozen=True)
+class Shown:
+    """One event of the turn with its number (1-based: the SSE id)."""
+
+    id: int
+    event: Event
+
+
+Step = Shown | Paused | Finished
 
 
 class Turn:
@@ -80,10 +88,6 @@ class Turn:
             self._signal = asyncio.get_running_loop().create_future()
         return self._signal
 
-    def rewind(self, last_event_id: int) -> None:
-        """Show again the events after SSE id `last_event_id` (a client reconnecting)."""
-        self.shown = max(0, min(self.shown, last_event_id))
-
     def pending(self) -> list[PendingApproval]:
         """Calls waiting for an answer that has not been given yet."""
         return [p for p in self.live.pending.values() if not p.future.done()]
@@ -100,21 +104,27 @@ class Turn:
             return Finished(None, f"{type(exc).__name__}: {exc}")
         return Finished(task.result()[1])
 
-    async def follow(self) -> AsyncIterator[Step]:
-        """Events not shown yet, then `Finished` or `Paused` (and stop)."""
+    async def follow(self, after: int | None = None) -> AsyncIterator[Step]:
+        """The events after number `after` (default: those no response has shown yet),
+        then `Finished` or `Paused` (and stop). Each response keeps its own position, so
+        a stale response of a dropped connection takes nothing from a reconnected one."""
+        pos = self.shown if after is None else max(0, min(after, len(self.events)))
         while True:
             changed = self.signal()
-            while self.shown < len(self.events):
-                event = self.events[self.shown]
-                self.shown += 1
-                yield event
+            while pos < len(self.events):
+                event = self.events[pos]
+                pos += 1
+                self.shown = max(self.shown, pos)
+                yield Shown(pos, event)
             if (end := self.ended()) is not None:
                 yield end
                 return
             if pending := self.pending():
                 yield Paused(pending)
                 return
-            await changed
+            # shielded: a response cancelled by its client's disconnect must not cancel
+            # the future every other follower and the pause watcher wait on
+            await asyncio.shield(changed)
 
     async def expire_pauses(self, limit: float, cancel: Callable[[], object]) -> None:
         """Cancel the turn once a call has waited `limit` seconds for its answer."""
@@ -125,7 +135,7 @@ class Turn:
             now = loop.time()
             since = {p.request.call.id: since.get(p.request.call.id, now) for p in self.pending()}
             if not since:
-                await changed
+                await asyncio.shield(changed)
                 continue
             oldest = min(since, key=since.__getitem__)
             left = since[oldest] + limit - now
@@ -141,9 +151,9 @@ class Turn:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(changed), left)
 
-    async def outcome(self) -> Finished | Paused:
+    async def outcome(self, after: int | None = None) -> Finished | Paused:
         """Follow without showing events: how this response ends."""
-        async for step in self.follow():
+        async for step in self.follow(after):
             if isinstance(step, Finished | Paused):
                 return step
         raise AssertionError("follow() always ends with Finished or Paused")
