@@ -403,3 +403,13 @@ def test_finds_too_common_for_one_pass_fall_back_to_a_scan_each() -> None:
     assert FindIndex.build(text, ["a", "b", "end"], 1000) is None
     out = edit(text, ("end", "END"), ("\nEND", "\nfin"), ("fin\n", "fin!\n"))
     assert out.text.endswith("\nfin!\n")
+
+
+def test_a_find_at_the_match_limit_counts_like_a_scan() -> None:
+    # 1001 x's, one of them inside text the first pair replaces: 1000 valid matches
+    text = "yx" + " x" * 1000
+    pairs = [Pair("yx", "yz"), Pair("x", "w", expected=1000), Pair(" w\n", " w.\n")]
+    one_pass = outcome(text + "\n", pairs)
+    with patch.object(edits, "FIND_INDEX_MIN", 10**9):
+        assert outcome(text + "\n", pairs) == one_pass
+    assert isinstance(one_pass, tuple) and one_pass[0] == "yz" + " w" * 999 + " w.\n"

@@ -55,7 +55,7 @@ class FindIndex:
 
     A separate `str.find` per find text costs a scan of the whole file each; an edit of
     a hundred one-line pairs on a large file spends nearly all its time there. Every
-    occurrence is recorded, overlapping ones too, up to `limit` per find.
+    occurrence is recorded, overlapping ones too; a find with more than `limit` is left out.
     """
 
     def __init__(self, where: dict[str, list[int]]) -> None:
@@ -77,9 +77,11 @@ class FindIndex:
             if seen > MAX_FIND_HITS:
                 return None
             hits = where[find]
-            if len(hits) < limit:
+            if len(hits) <= limit:
                 hits.append(end - len(find) + 1)
-        return cls(where)
+        # A find with more than `limit` hits is left to a scan: some hits may lie in text
+        # earlier pairs replace, and only a scan counts the limit among the valid ones.
+        return cls({find: hits for find, hits in where.items() if len(hits) <= limit})
 
 
 def inner_lines(find: str) -> list[tuple[str, int]]:
