@@ -161,6 +161,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
             "thinkingBudget": {
                 "type": ["integer", "null"],
                 "minimum": 1024,
+                "maximum": 32000,
                 "description": "Anthropic extended thinking: tokens the model may think for",
             },
         },

@@ -301,3 +301,30 @@ async def test_a_cached_request_goes_out_marked_and_cache_reads_count_as_input(
     body = fake_llm.requests[0].body
     assert body["system"][0]["cache_control"] == {"type": "ephemeral"}
     assert body["messages"][0]["content"][-1]["cache_control"] == {"type": "ephemeral"}
+
+
+def test_a_tool_loop_whose_thinking_block_was_lost_goes_on_without_thinking() -> None:
+    endpoint = Endpoint(model="claude-sonnet-4-5", api_key="k", label="x", thinking_budget=4096)
+    lost = Request(
+        [
+            Message("user", "fix it"),
+            Message("assistant", "", tool_calls=(NativeCall("t1", "read_file", "{}"),)),
+            Message("tool", "x = 1", tool_call_id="t1"),
+        ]
+    )
+    assert "thinking" not in messages_body(lost, endpoint)
+    thought = {"type": "thinking", "thinking": "Hm.", "signature": "c2ln"}
+    kept = Request(
+        [
+            Message("user", "fix it"),
+            Message(
+                "assistant",
+                "",
+                tool_calls=(NativeCall("t1", "read_file", "{}"),),
+                reasoning=(thought,),
+            ),
+            Message("tool", "x = 1", tool_call_id="t1"),
+        ]
+    )
+    assert messages_body(kept, endpoint)["thinking"]["budget_tokens"] == 4096
+    assert messages_body(Request([Message("user", "hi")]), endpoint)["thinking"]

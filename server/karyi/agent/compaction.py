@@ -21,7 +21,10 @@ RESULTS = "tool_results"  # Message.name marking a text-dialect results message
 def estimate_tokens(messages: list[Message], extra: str = "") -> int:
     """A cheap, deliberately generous token estimate (characters / 4 plus overhead)."""
     chars = len(extra) + sum(
-        len(m.content) + sum(len(c.arguments) + len(c.name) for c in m.tool_calls) + 16
+        len(m.content)
+        + sum(len(c.arguments) + len(c.name) for c in m.tool_calls)
+        + sum(len(str(b.get("thinking") or b.get("data") or "")) for b in m.reasoning)
+        + 16
         for m in messages
     )
     return chars // CHARS_PER_TOKEN + 1

@@ -153,11 +153,26 @@ def messages_body(request: Request, endpoint: Endpoint) -> dict[str, Any]:
         body["tools"] = [tool_declaration(t) for t in request.tools]
     if request.stop:
         body["stop_sequences"] = list(request.stop)
-    if budget:
+    if budget and not _thinking_breaks(messages):
         body["thinking"] = {"type": "enabled", "budget_tokens": budget}
     elif request.temperature is not None:  # thinking allows no temperature but the default
         body["temperature"] = request.temperature
     return body
+
+
+def _thinking_breaks(messages: list[dict[str, Any]]) -> bool:
+    """Whether turning thinking on would get this request refused.
+
+    With thinking on, the API wants the last assistant message that used tools to start
+    with its signed thinking block. A block can be missing: dropped from the session file
+    (a secret's redaction would have altered it), from a session stored before thinking
+    was carried, or thinking was switched on mid-loop. Such a request goes without
+    thinking; the model thinks again once the tool loop is over.
+    """
+    last = next((m for m in reversed(messages) if m["role"] == "assistant"), None)
+    if last is None or not any(b["type"] == "tool_use" for b in last["content"]):
+        return False
+    return last["content"][0]["type"] not in ("thinking", "redacted_thinking")
 
 
 EPHEMERAL = {"type": "ephemeral"}
