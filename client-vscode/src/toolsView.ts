@@ -26,7 +26,7 @@ function serverItem(s: McpServerStatus): Item {
     label: `$(${ok ? 'pass' : 'error'}) ${s.name}`,
     description: `${s.state}${s.transport ? ` · ${s.transport}` : ''}${s.where ? ` · ${s.where}` : ''}`,
     detail: s.error || `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}: ${s.tools.join(', ')}`,
-    server: s.name,
+    server: s.state === 'invalid' ? undefined : s.name, // fix its settings entry first
   };
 }
 

@@ -20,6 +20,7 @@ SERVERS = {
         "includeTools": ["add"],
     },
     "broken": {"command": "/no/such/server"},
+    "bad": {"command": 5},
 }
 
 
@@ -39,9 +40,12 @@ async def test_tools_lists_each_tool_by_source_and_each_server_by_state(lsp: Sta
     )
     assert (again.name, again.state, again.starts) == ("calc", "connected", 2)
     with pytest.raises(
-        JsonRpcException, match=r"no MCP server 'nope' in the settings \(servers: calc, broken\)"
+        JsonRpcException,
+        match=r"no MCP server 'nope' in the settings \(servers: calc, broken, bad\)",
     ):
         await client.protocol.send_request_async("karyi/restartMcpServer", {"name": "nope"})
+    with pytest.raises(JsonRpcException, match=r"cannot start 'bad': mcpServers.bad: command"):
+        await client.protocol.send_request_async("karyi/restartMcpServer", {"name": "bad"})
     with pytest.raises(JsonRpcException, match="name"):
         await client.protocol.send_request_async("karyi/restartMcpServer", {})
 

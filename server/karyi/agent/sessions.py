@@ -140,9 +140,10 @@ class SessionStore:
 
     def _upgrade(self) -> None:
         """Add what a store written by an older Karyi lacks."""
-        columns = {r["name"] for r in self._db.execute("PRAGMA table_info(messages)")}
-        if "reasoning" not in columns:
-            self._db.execute("ALTER TABLE messages ADD COLUMN reasoning TEXT NOT NULL DEFAULT '[]'")
+        with self._tx() as db:  # one process upgrades; another finds it done
+            columns = {r["name"] for r in db.execute("PRAGMA table_info(messages)")}
+            if "reasoning" not in columns:
+                db.execute("ALTER TABLE messages ADD COLUMN reasoning TEXT NOT NULL DEFAULT '[]'")
 
     @classmethod
     def for_workspace(cls, root: Path, redact: Redactor = _no_redaction) -> SessionStore:

@@ -53,16 +53,22 @@ class SessionOwners:
 
     def _upgrade(self) -> None:
         """Carry the rows of a table written by an older Karyi over to this one."""
-        found = self._db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_OLD_TABLE,)
-        ).fetchone()
-        if found:
-            self._db.execute(
-                "INSERT OR IGNORE INTO user_sessions"
-                " (user_id, session_id, store_id, channel, created)"
-                f" SELECT user_id, session_id, store_id, channel, created FROM {_OLD_TABLE}"
-            )
-            self._db.execute(f"DROP TABLE {_OLD_TABLE}")
+        self._db.execute("BEGIN IMMEDIATE")  # one process upgrades; another finds it done
+        try:
+            found = self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_OLD_TABLE,)
+            ).fetchone()
+            if found:
+                self._db.execute(
+                    "INSERT OR IGNORE INTO user_sessions"
+                    " (user_id, session_id, store_id, channel, created)"
+                    f" SELECT user_id, session_id, store_id, channel, created FROM {_OLD_TABLE}"
+                )
+                self._db.execute(f"DROP TABLE {_OLD_TABLE}")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     @classmethod
     def for_workspace(cls, root: Path) -> SessionOwners:

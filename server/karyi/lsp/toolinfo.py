@@ -43,6 +43,9 @@ def register(server: KaryiServer) -> None:
     async def restart(ls: KaryiServer, raw: Any) -> dict[str, Any]:
         p = checked("karyi/restartMcpServer", raw)
         runtime = ls.require_host().runtime
+        invalid = {s.name: s.error for s in runtime.mcp.status() if s.state == "invalid"}
+        if p["name"] in invalid:
+            raise RequestFailed(f"cannot start {p['name']!r}: {invalid[p['name']]}")
         try:
             status = await runtime.restart_mcp(p["name"])
         except KeyError:

@@ -110,6 +110,7 @@ class Input(Tool):
     changes_files = True  # an answer to "overwrite? (y/n)" changes files
     name = "input"
     display_name = "Terminal input"
+    runs_programs = True  # typed into whatever runs: `pytest\n` runs the tests
     description = (
         "Type text to the command running in the terminal (a prompt, `read`, an "
         "interpreter). C escapes are interpreted: \\n (Enter), \\t, \\r, \\\\, \\xNN; no "
@@ -145,6 +146,7 @@ class Ctrl(Tool):
 
     name = "ctrl"
     display_name = "Terminal control key"
+    runs_programs = True
     description = (
         "Send a control key to the command running in the terminal: a letter "
         "(case-insensitive; `c` interrupts, `d` ends input, `z` suspends) or one of "
