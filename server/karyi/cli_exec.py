@@ -135,10 +135,6 @@ async def _with_runtime_tools(runtime: Runtime, toolkit: Toolkit) -> Toolkit:
     return toolkit.extended(tools)
 
 
-def _has_runtime_tools(settings: Settings) -> bool:
-    return bool(settings.values["tools"].get("discoveryCommand") or settings.values["mcpServers"])
-
-
 async def _tools_of(root: Path, settings: Settings, toolkit: Toolkit) -> Toolkit:
     runtime = Runtime.open(root, settings)
     try:
@@ -152,7 +148,7 @@ def cmd_tools(args: argparse.Namespace) -> int:
     root = workspace_root(args.workspace)
     settings = settings_for(root, args)
     toolkit = toolkit_for(settings)
-    if not args.builtin and _has_runtime_tools(settings):
+    if not args.builtin and settings.has_runtime_tools:
         toolkit = asyncio.run(_tools_of(root, settings, toolkit))
     if args.json:
         print(json.dumps(declarations(toolkit), ensure_ascii=False, indent=2))

@@ -366,6 +366,16 @@ class Settings:
         return int(value) if value else None
 
     @property
+    def mcp_servers(self) -> dict[str, Any]:
+        """The `mcpServers` entries, by name."""
+        return dict(self.values.get("mcpServers") or {})
+
+    @property
+    def has_runtime_tools(self) -> bool:
+        """Whether tools come at run time: a discovery command or MCP servers."""
+        return bool(self.values["tools"].get("discoveryCommand") or self.mcp_servers)
+
+    @property
     def prompt_caching(self) -> bool:
         """Whether Anthropic requests mark cache breakpoints."""
         return bool(self.values["llm"].get("promptCaching", True))

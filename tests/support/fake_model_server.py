@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from .quiet_http import QuietHTTPServer
+from .quiet_http import QuietHTTPServer, serve_in_background, stop_serving
 from .replies import (
     Event,
     Fault,
@@ -74,7 +74,6 @@ class FakeModelServer:
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
         self._httpd: QuietHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
@@ -111,22 +110,13 @@ class FakeModelServer:
 
     def start(self) -> FakeModelServer:
         """Listen on a random port and serve in a daemon thread."""
-        self._httpd = QuietHTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.daemon_threads = True
-        self._httpd.fake = self  # type: ignore[attr-defined]
-        # A short poll interval keeps `stop()` (which waits for the next poll) quick.
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
-        )
-        self._thread.start()
+        self._httpd = serve_in_background(_Handler, fake=self)
         return self
 
     def stop(self) -> None:
         """Stop serving; stalled streams end."""
         self.closing.set()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
+        stop_serving(self._httpd)
 
     def _take(self, received: Received) -> tuple[Fault | None, Reply | None]:
         with self._arrived:

@@ -7,7 +7,8 @@ would print each reset to stderr and bury real failures in noise.
 from __future__ import annotations
 
 import sys
-from http.server import ThreadingHTTPServer
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
@@ -19,3 +20,24 @@ class QuietHTTPServer(ThreadingHTTPServer):
         if isinstance(sys.exc_info()[1], ConnectionError):
             return
         super().handle_error(request, client_address)
+
+
+def serve_in_background(handler: type[BaseHTTPRequestHandler], **attrs: Any) -> QuietHTTPServer:
+    """A server on a random loopback port, serving in a daemon thread; `attrs` are set on
+    it for the handler to read (`self.server.<name>`). Stop it with `stop_serving`."""
+    httpd = QuietHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    for name, value in attrs.items():
+        setattr(httpd, name, value)
+    # A short poll interval keeps `stop_serving()` (which waits for the next poll) quick.
+    threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+    ).start()
+    return httpd
+
+
+def stop_serving(httpd: QuietHTTPServer | None) -> None:
+    """Stop a server `serve_in_background` started (None: it never started)."""
+    if httpd is not None:
+        httpd.shutdown()
+        httpd.server_close()

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .quiet_http import QuietHTTPServer
+from .quiet_http import QuietHTTPServer, serve_in_background, stop_serving
 
 Handler = Callable[["Request"], tuple[int, dict[str, str], bytes]]
 
@@ -76,20 +76,13 @@ class WebServer:
 
     def start(self) -> WebServer:
         """Serve in a daemon thread."""
-        self._httpd = QuietHTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.daemon_threads = True
-        self._httpd.web = self  # type: ignore[attr-defined]
-        threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
-        ).start()
+        self._httpd = serve_in_background(_Handler, web=self)
         return self
 
     def stop(self) -> None:
         """Stop serving; stalled bodies end."""
         self.closing.set()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
+        stop_serving(self._httpd)
 
 
 class _Handler(BaseHTTPRequestHandler):

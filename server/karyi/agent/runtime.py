@@ -127,7 +127,7 @@ class Runtime:
 
         if self._mcp is None:
             self._mcp = McpManager(
-                self.settings.values.get("mcpServers") or {},
+                self.settings.mcp_servers,
                 root=self.workspace.root,
                 lookup=self.vault.lookup,
                 log_dir=local_dir(self.workspace.root) / "mcp",
@@ -157,7 +157,7 @@ class Runtime:
             if self._discovery is None:
                 await self.rediscover()
             warnings = list(self._discovery or [])
-            if self.settings.values.get("mcpServers") or self._mcp is not None:
+            if self.settings.mcp_servers or self._mcp is not None:
                 mcp = self.mcp
                 await mcp.start()
                 self.registry.set_profile("mcp", mcp.tools())

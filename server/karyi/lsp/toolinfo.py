@@ -22,13 +22,17 @@ def register(server: KaryiServer) -> None:
     @rpc
     async def tools(ls: KaryiServer, raw: Any) -> dict[str, Any]:
         checked("karyi/tools", raw)
+        from karyi.tools.profiles import DYNAMIC_PROFILES  # not at start-up: see lifecycle
+
         runtime = ls.require_host().runtime
-        builtin = list(runtime.spec().toolkit)
-        extra, warnings = await runtime.extra_tools()
-        mcp = {t.name for t in runtime.registry.profile("mcp").values()}
-        listed = [(t, "builtin") for t in builtin]
-        listed += [(t, "mcp" if t.name in mcp else "discovered") for t in extra]
-        servers = runtime.mcp.status() if runtime.settings.values.get("mcpServers") else []
+        _, warnings = await runtime.extra_tools()
+        listed = [(t, "builtin") for t in runtime.spec().toolkit]
+        listed += [
+            (t, profile)  # the profile is the source: "discovered" or "mcp"
+            for profile in DYNAMIC_PROFILES
+            for t in runtime.registry.profile(profile).values()
+        ]
+        servers = runtime.mcp.status() if runtime.settings.mcp_servers else []
         return {
             "tools": [
                 {"name": t.name, "description": t.description, "source": source}
