@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from karyi.settings import Settings
-from karyi.tools.base import ToolContext
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
 from karyi.workspace.search import base_args, rg_binary
 from karyi.workspace.workspace import Workspace

@@ -25,7 +25,7 @@ from karyi.agent.sessions import SessionStore
 from karyi.llm.base import Finish, Provider, Request, StreamEvent, TextChunk
 from karyi.protocol import get_dialect
 from karyi.settings import Settings
-from karyi.tools.base import ToolContext
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry, default_toolkit
 from karyi.workspace.workspace import Workspace
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from karyi.settings import Settings
-from karyi.tools.base import ToolContext
+from karyi.tools.context import ToolContext
 from karyi.workspace.workspace import Workspace
 from tests.support.fixtures import fake_llm  # noqa: F401  (re-exported fixture)
 

@@ -33,7 +33,7 @@ from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
 from karyi.settings import Settings
 from karyi.terminal import TerminalApprover, TerminalValueAsker
-from karyi.tools.base import ToolContext
+from karyi.tools.context import ToolContext
 from karyi.tools.prompt import declarations, tool_prompt
 from karyi.tools.registry import Toolkit
 

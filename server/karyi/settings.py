@@ -27,10 +27,10 @@ from typing import Any
 
 from platformdirs import user_config_dir
 
+from karyi.core.schema import ParamValidator
 from karyi.llm.families import key_variable
 from karyi.protocol import DIALECTS
 from karyi.protocol.jsonscan import strip_trailing_commas
-from karyi.tools.schema import ParamValidator
 
 _PERMISSION = {"type": "string", "enum": ["auto", "confirm", "deny"]}
 _PATTERNS = {"type": "array", "items": {"type": "string"}}

@@ -18,15 +18,10 @@ from karyi.agent.executor import (
     permission_for,
     run_calls,
 )
+from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.protocol.calls import ToolCall
-from karyi.tools.base import (
-    Confirmation,
-    Permission,
-    PermissionVerdict,
-    Tool,
-    ToolContext,
-    ToolResult,
-)
+from karyi.tools.base import Confirmation, Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.registry import Toolkit, ToolRegistry
 
 LOG: list[str] = []

@@ -16,7 +16,7 @@ from karyi.agent.events import ToolDone
 from karyi.agent.executor import ApprovalRequest, Decision, approve_all
 from karyi.agent.sessions import SCHEMA, SessionStore
 from karyi.llm.base import Message, ProviderError
-from karyi.tools.base import ToolContext
+from karyi.tools.context import ToolContext
 from tests.support.harness import Harness
 from tests.support.scripted import NativeReply, ScriptedProvider
 

@@ -8,7 +8,7 @@ from karyi.agent.conversation import Conversation
 from karyi.agent.executor import ApprovalRequest, Decision
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.sessions import SessionStore
-from karyi.tools.base import ToolContext
+from karyi.tools.context import ToolContext
 from tests.support.harness import Harness
 
 

@@ -19,7 +19,7 @@ from karyi.agent.runtime import Runtime
 from karyi.agent.subagents import MAX_DEPTH, Subagents, definitions
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings
-from karyi.tools.base import ToolContext
+from karyi.tools.context import ToolContext
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
 
@@ -240,9 +240,9 @@ def test_the_terminal_shows_nested_calls_indented() -> None:
     from rich.console import Console
 
     from karyi.agent.events import ToolQueued
+    from karyi.core.results import ToolResult
     from karyi.protocol.calls import ToolCall
     from karyi.terminal import TerminalView
-    from karyi.tools.base import ToolResult
 
     out, err = io.StringIO(), io.StringIO()
     view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))

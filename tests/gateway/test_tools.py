@@ -11,9 +11,11 @@ import httpx
 import pytest
 
 from karyi.agent.runtime import Runtime
+from karyi.core.results import ToolResult
 from karyi.gateway.app import create_app
 from karyi.settings import Settings
-from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 from tests.gateway.conftest import Make, Rig
 from tests.gateway.schema_check import conforms
 

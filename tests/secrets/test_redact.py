@@ -8,9 +8,9 @@ import json
 import logging
 from urllib.parse import quote
 
+from karyi.core.errors import ErrorCode
+from karyi.core.results import ToolResult
 from karyi.secrets.redact import RedactingFilter, Redactor
-from karyi.tools.base import ToolResult
-from karyi.tools.errors import ErrorCode
 
 SECRET = "ghp_Zx9!secret/token+value"
 R = Redactor({"GH": SECRET, "TINY": "abc"})

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from karyi.core.errors import ToolFailure
 from karyi.secrets.vault import Vault
 from karyi.shell.manager import ShellManager
 from karyi.shell.procs import alive
-from karyi.tools.errors import ToolFailure
 
 from .conftest import make_manager
 

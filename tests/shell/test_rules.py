@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from karyi.core.results import Permission
 from karyi.shell.rules import CommandRules, Pattern, analyse
-from karyi.tools.base import Permission
 
 RULES = CommandRules(
     allow=["git status", "git show *", "ls *", "echo *", "npm run *", "cat *", "grep *"],

@@ -12,8 +12,10 @@ from karyi.agent.events import Event
 from karyi.agent.executor import approve_all
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.sessions import SessionStore
+from karyi.core.results import Permission, ToolResult
 from karyi.protocol import get_dialect
-from karyi.tools.base import Permission, Tool, ToolContext, ToolResult
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
 from karyi.tools.registry import Toolkit
 from tests.support.scripted import ScriptedProvider

@@ -10,13 +10,13 @@ import pytest
 from karyi.agent.artifacts import ArtifactStore
 from karyi.agent.sessions import SessionStore
 from karyi.settings import Settings
-from karyi.tools.base import ToolContext
 from karyi.tools.builtin.artifacts import (
     CreateArtifact,
     ReadArtifact,
     RewriteArtifact,
     UpdateArtifact,
 )
+from karyi.tools.context import ToolContext
 from karyi.workspace.workspace import Workspace
 
 PLAN = """# Task: Research AI Safety

@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
-from karyi.tools.base import Permission, Tool, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode, ToolFailure, gateway_code
+from karyi.core.errors import ErrorCode, ToolFailure, gateway_code
+from karyi.core.results import Permission, ToolResult
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import PROFILES, builtin_registry, default_toolkit
 from karyi.tools.registry import ToolLookupError, ToolRegistry
 

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from karyi.agent.runtime import Runtime
+from karyi.core.results import Permission
 from karyi.settings import Settings
-from karyi.tools.base import Permission, ToolContext
+from karyi.tools.context import ToolContext
 from karyi.tools.discovery import DiscoveryError, declarations_of, discover
 from karyi.workspace.workspace import Workspace
 

@@ -14,8 +14,10 @@ import pytest
 import pytest_asyncio
 
 from karyi.agent.runtime import Runtime
+from karyi.core.results import Permission
 from karyi.settings import Settings
-from karyi.tools.base import Permission, Tool, ToolContext
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.mcp.config import ConfigError, parse_server
 from karyi.tools.mcp.manager import McpManager
 from karyi.tools.mcp.naming import tool_name

@@ -8,8 +8,8 @@ import pytest
 
 from karyi.agent.prompt import system_prompt
 from karyi.protocol import get_dialect
-from karyi.tools.base import ToolContext
 from karyi.tools.builtin.memory import HEADING, SaveMemory, append_fact, load_memory
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry, default_toolkit
 
 

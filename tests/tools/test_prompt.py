@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from karyi.core.results import ToolResult
 from karyi.protocol import get_dialect
-from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry, default_toolkit
 from karyi.tools.prompt import declarations, describe_tool, format_tool_result, tool_prompt
 from karyi.tools.registry import ToolRegistry

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from karyi.tools.base import ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode
+from karyi.core.errors import ErrorCode
+from karyi.core.results import ToolResult
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
 
 REG = builtin_registry()

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from karyi.tools.base import ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode
+from karyi.core.errors import ErrorCode
+from karyi.core.results import ToolResult
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry, default_toolkit
 from karyi.workspace import search
 from karyi.workspace.globs import Found, Matcher, recent_first

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from karyi.core.results import Permission
 from karyi.settings import Settings
-from karyi.tools.base import Permission, ToolContext
 from karyi.tools.builtin.web import WebFetch, WebFetchV
+from karyi.tools.context import ToolContext
 from karyi.tools.web.fetch import raw_github
 from karyi.workspace.workspace import Workspace
 from tests.support.web_server import WebServer, minimal_pdf, serve

@@ -10,8 +10,8 @@ import pytest
 
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
-from karyi.tools.base import ToolContext
 from karyi.tools.builtin.web import SearchWeb, WebSearch, WebSearchV
+from karyi.tools.context import ToolContext
 from karyi.workspace.workspace import Workspace
 from tests.support.web_server import Request, WebServer, serve
 

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from karyi.tools.base import Permission, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode
+from karyi.core.errors import ErrorCode
+from karyi.core.results import Permission, ToolResult
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
 
 REG = builtin_registry()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from karyi.tools.errors import ErrorCode, ToolFailure
-from karyi.workspace.atomic import TEMP_SUFFIX, write_atomic
+from karyi.core.atomic import TEMP_SUFFIX, write_atomic
+from karyi.core.errors import ErrorCode, ToolFailure
 
 
 def test_write_replaces_content_and_keeps_the_mode(tmp_path: Path) -> None:

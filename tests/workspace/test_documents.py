@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.workspace.documents import Change, DocumentStore
 from karyi.workspace.workspace import Workspace
 

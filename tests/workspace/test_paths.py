@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from karyi.tools.errors import ErrorCode
+from karyi.core.errors import ErrorCode
 from karyi.workspace.paths import SYSTEM_DIRS, PathError, PathPolicy
 
 

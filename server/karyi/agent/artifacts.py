@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from karyi.tools.errors import ErrorCode, ToolFailure
-from karyi.tools.services import Artifact
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.tools.context import Artifact
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS artifacts (

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
-from karyi.tools.base import Confirmation, ToolResult
+from karyi.tools.base import Confirmation
 from karyi.workspace.editor import PlannedWrite
 
 log = logging.getLogger(__name__)

@@ -34,18 +34,13 @@ from karyi.agent.events import (
     ToolRunning,
 )
 from karyi.agent.permissions import PermissionMemory, Scope
+from karyi.core.errors import ErrorCode
+from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.protocol.calls import CallOutcome, ToolCall
 from karyi.secrets.redact import StreamRedactor
 from karyi.secrets.substitute import UnknownVariable, placeholders, substitute
-from karyi.tools.base import (
-    Confirmation,
-    Permission,
-    PermissionVerdict,
-    Tool,
-    ToolContext,
-    ToolResult,
-)
-from karyi.tools.errors import ErrorCode
+from karyi.tools.base import Confirmation, Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.registry import Toolkit
 from karyi.workspace.editor import WriteRecord
 

@@ -56,7 +56,8 @@ from karyi.protocol.base import Dialect, StreamParser
 from karyi.protocol.calls import CallReady, CallStarted, ParseEvent, ToolCall
 from karyi.protocol.calls import TextDelta as ParsedText
 from karyi.protocol.native import Native, NativeParser
-from karyi.tools.base import Tool, ToolContext
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.prompt import declarations
 from karyi.tools.registry import Toolkit
 

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from karyi.core.atomic import write_atomic
 from karyi.settings import user_settings_path
 
 Scope = Literal["session", "workspace", "user"]
@@ -38,11 +37,8 @@ def _load(path: Path) -> set[str]:
 
 
 def _save(path: Path, keys: set[str], extra: Mapping[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".perm.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump({**extra, "allow": sorted(keys)}, fh, indent=2)
-    os.replace(tmp, path)
+    data = json.dumps({**extra, "allow": sorted(keys)}, indent=2).encode()
+    write_atomic(path, data, display=str(path), make_parents=True)
 
 
 class PermissionMemory:

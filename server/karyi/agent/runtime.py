@@ -41,9 +41,10 @@ from karyi.secrets.store import SecretStore
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
 from karyi.shell.manager import ShellManager
-from karyi.tools.base import Tool, ToolContext
+from karyi.tools.base import Tool
 from karyi.tools.builtin.memory import load_memory
 from karyi.tools.builtin.subagent import configured
+from karyi.tools.context import ToolContext
 from karyi.tools.discovery import DiscoveryError, discover
 from karyi.tools.profiles import DYNAMIC_PROFILES, PROFILES, builtin_registry, default_toolkit
 from karyi.tools.registry import ToolRegistry

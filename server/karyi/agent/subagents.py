@@ -22,26 +22,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, EventStream, SubagentEvent, ToolDone, TurnError
 from karyi.agent.executor import ApprovalRequest, Approver, Decision
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.prompt import template
+from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.factory import create_provider
 from karyi.protocol import get_dialect
 from karyi.protocol.calls import ToolCall
 from karyi.settings import Settings
-from karyi.tools.base import Tool, ToolContext
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.base import Tool
+from karyi.tools.context import SubagentAnswer, ToolContext
 from karyi.tools.registry import Toolkit, ToolLookupError, ToolRegistry
-from karyi.tools.services import SubagentAnswer
-
-if TYPE_CHECKING:
-    from karyi.agent.runtime import Runtime
 
 MAX_DEPTH = 2
 """How deep subagents may nest: the top agent's subagents are depth 1."""
@@ -181,12 +179,23 @@ def scoped_event(event: Event, scope: str) -> Event:
     return event
 
 
+class AgentHome(Protocol):
+    """What a subagent takes from the runtime it runs in (`agent.runtime.Runtime`)."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def registry(self) -> ToolRegistry: ...
+    @property
+    def checkpoints(self) -> Checkpoints: ...
+
+
 class Subagents:
     """Runs the settings' agents for one session (the `SubagentRunner` of its tools)."""
 
     def __init__(
         self,
-        runtime: Runtime,
+        runtime: AgentHome,
         *,
         provider: Provider,
         approver: Approver,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from karyi.tools.errors import ErrorCode
+from karyi.core.errors import ErrorCode
 
 TOOL_STATUS: dict[str, int] = {
     ErrorCode.INVALID_TOOL_INPUT: 400,

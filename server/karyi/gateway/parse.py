@@ -14,9 +14,9 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
+from karyi.core.errors import ErrorCode
 from karyi.gateway.errors import GatewayError
 from karyi.gateway.models import AgentRequest, BizParams, PermissionAnswer, ToolRequest
-from karyi.tools.errors import ErrorCode
 
 _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number"}
 _JSON_TYPES.update({bool: "a boolean", type(None): "null"})

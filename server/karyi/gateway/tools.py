@@ -20,10 +20,12 @@ from typing import Any
 
 from karyi.agent.executor import approve_all, run_calls
 from karyi.agent.runtime import Runtime
+from karyi.core.errors import ErrorCode, gateway_code
+from karyi.core.results import ToolResult
 from karyi.gateway.errors import TOOL_STATUS, GatewayError, error_body
 from karyi.protocol.calls import ToolCall
-from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode, gateway_code
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.profiles import default_toolkit
 from karyi.tools.registry import Toolkit
 

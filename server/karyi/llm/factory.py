@@ -16,18 +16,45 @@ import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any, Protocol
 
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.families import FAMILIES, Family, context_window, family
 from karyi.llm.retry import RetryPolicy, Sleep
-from karyi.settings import Settings
+
+
+class ProviderSettings(Protocol):
+    """What the factory reads of the user's settings (`karyi.settings.Settings` has it).
+
+    Settings sit above this layer (they know the providers' key variables from
+    families.py), so the factory names only what it needs.
+    """
+
+    @property
+    def values(self) -> Mapping[str, Any]: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def base_url(self) -> str | None: ...
+    @property
+    def llm_timeouts(self) -> tuple[float, float]: ...
+    @property
+    def llm_max_attempts(self) -> int: ...
+    @property
+    def context_window(self) -> int | None: ...
+    @property
+    def prompt_caching(self) -> bool: ...
+    @property
+    def thinking_budget(self) -> int: ...
+    def api_key(self, env: Mapping[str, str] | None = None) -> str | None: ...
+
 
 NO_KEY = "not-needed"
 """Sent as the key to servers that take none (the SDKs insist on a string)."""
 
 
-def _family(settings: Settings) -> tuple[Family, str, str]:
+def _family(settings: ProviderSettings) -> tuple[Family, str, str]:
     prefix, _, name = settings.model.partition(":")
     found = family(prefix)
     if found is None:
@@ -44,7 +71,7 @@ def _family(settings: Settings) -> tuple[Family, str, str]:
     return found, prefix, name
 
 
-def _key_hint(settings: Settings, fam: Family) -> str:
+def _key_hint(settings: ProviderSettings, fam: Family) -> str:
     named = settings.values.get("apiKeyEnv")
     if named:
         return f"{named} (named by the apiKeyEnv setting) or KARYI_API_KEY"
@@ -53,7 +80,9 @@ def _key_hint(settings: Settings, fam: Family) -> str:
     return "KARYI_API_KEY"
 
 
-def _api_key(settings: Settings, fam: Family, env: Mapping[str, str], custom_url: bool) -> str:
+def _api_key(
+    settings: ProviderSettings, fam: Family, env: Mapping[str, str], custom_url: bool
+) -> str:
     key = settings.api_key(env) or (env.get(fam.key_env) if fam.key_env else None)
     if key:
         return key
@@ -65,7 +94,7 @@ def _api_key(settings: Settings, fam: Family, env: Mapping[str, str], custom_url
     return NO_KEY
 
 
-def endpoint_for(settings: Settings, env: Mapping[str, str] | None = None) -> Endpoint:
+def endpoint_for(settings: ProviderSettings, env: Mapping[str, str] | None = None) -> Endpoint:
     """The endpoint an OpenAI-compatible or Anthropic model is reached at."""
     env = os.environ if env is None else env
     fam, prefix, name = _family(settings)
@@ -98,7 +127,7 @@ def endpoint_for(settings: Settings, env: Mapping[str, str] | None = None) -> En
 
 
 def create_provider(
-    settings: Settings, env: Mapping[str, str] | None = None, *, sleep: Sleep | None = None
+    settings: ProviderSettings, env: Mapping[str, str] | None = None, *, sleep: Sleep | None = None
 ) -> Provider:
     """The provider `settings.model` names. `sleep` replaces the waits between retries
     (and the script's pacing): tests pass one that returns at once."""

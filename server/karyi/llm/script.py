@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from karyi.core.schema import ParamValidator
 from karyi.llm.base import (
     Finish,
     Message,
@@ -35,7 +36,6 @@ from karyi.llm.base import (
     Usage,
 )
 from karyi.llm.retry import RetryPolicy, Sleep, retrying
-from karyi.tools.schema import ParamValidator
 
 _CHUNKS = {"type": ["string", "array"], "items": {"type": "string"}}
 _REPLY = {

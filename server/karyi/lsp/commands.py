@@ -50,7 +50,7 @@ def _args(command: str, args: Any) -> dict[str, Any]:
         first = {"message": first}
     if not isinstance(first, dict):
         raise ValueError(f"{command}: expected one object argument")
-    from karyi.tools.schema import ParamValidator
+    from karyi.core.schema import ParamValidator
 
     errors = ParamValidator(TASK_ARGS_SCHEMA, noun="argument").errors(first)
     if errors:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pygls.exceptions import JsonRpcInvalidParams
 
 if TYPE_CHECKING:
-    from karyi.tools.schema import ParamValidator
+    from karyi.core.schema import ParamValidator
 
 
 _STR = {"type": "string", "minLength": 1}
@@ -106,7 +106,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 
 @functools.cache
 def _validator(method: str) -> ParamValidator:
-    from karyi.tools.schema import ParamValidator  # jsonschema: loaded on the first request
+    from karyi.core.schema import ParamValidator  # jsonschema: loaded on the first request
 
     schema = {"type": "object", "additionalProperties": False, **SCHEMAS[method]}
     return ParamValidator(schema, noun="field")

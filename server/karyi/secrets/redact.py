@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, quote_plus
 
 if TYPE_CHECKING:
-    from karyi.tools.base import ToolResult
+    from karyi.core.results import ToolResult
 
 MIN_LENGTH = 4
 MIN_ENCODED = 8

@@ -10,12 +10,10 @@ mode is checked on every read: a file others can read is tightened back to 0600.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,6 +22,7 @@ from typing import Any
 
 from platformdirs import user_config_dir
 
+from karyi.core.atomic import write_atomic
 from karyi.secrets.substitute import NAME
 
 log = logging.getLogger(__name__)
@@ -152,18 +151,8 @@ class SecretStore:
             "version": 1,
             "variables": {name: _entry_json(e) for name, e in sorted(entries.items())},
         }
-        fd, tmp = tempfile.mkstemp(prefix=".secrets-", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                os.fchmod(out.fileno(), 0o600)
-                json.dump(data, out, indent=2, ensure_ascii=False)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+        write_atomic(self.path, text.encode(), display=str(self.path), mode=0o600)
 
     def entries(self) -> list[StoredSecret]:
         """Every stored variable, by name."""

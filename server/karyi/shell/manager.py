@@ -19,6 +19,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.llm.families import FAMILIES
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
@@ -27,7 +28,6 @@ from karyi.shell.output import OutputLog, Report
 from karyi.shell.procs import kill_tree
 from karyi.shell.pty_session import Limits, PtyShell, ShellStartError
 from karyi.shell.terminal import Mirror, Terminal, TerminalResult
-from karyi.tools.errors import ErrorCode, ToolFailure
 from karyi.workspace.workspace import Workspace
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-from karyi.tools.base import Permission, PermissionVerdict
+from karyi.core.results import Permission, PermissionVerdict
 
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 _WRAPPERS = {

@@ -15,10 +15,10 @@ import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
+from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.shell.output import OutputLog, Report
 from karyi.shell.procs import kill_group
 from karyi.shell.pty_session import Limits, Outcome, PtyShell
-from karyi.tools.errors import ErrorCode, ToolFailure
 
 Mirror = Callable[[str], None]
 StartShell = Callable[[int], Awaitable[PtyShell]]

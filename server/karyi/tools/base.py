@@ -12,116 +12,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from enum import StrEnum
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from karyi.tools.errors import ErrorCode, ToolFailure
-from karyi.tools.schema import ParamValidator
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import Permission, PermissionVerdict, ToolResult
+from karyi.core.schema import ParamValidator
+from karyi.tools.context import ToolContext
 
 if TYPE_CHECKING:
-    from karyi.secrets.request import ValueAnswer, ValueRequest
-    from karyi.secrets.vault import Vault
-    from karyi.settings import Settings
-    from karyi.shell.manager import ShellManager
-    from karyi.tools.services import ArtifactBook, SubagentRunner
-    from karyi.workspace.editor import Editor, PlannedWrite, WriteRecord
-    from karyi.workspace.workspace import Workspace
+    from karyi.workspace.editor import PlannedWrite
 
 log = logging.getLogger(__name__)
-
-
-class Permission(StrEnum):
-    """Whether a call runs at once, waits for the user, or is refused."""
-
-    AUTO = "auto"
-    CONFIRM = "confirm"
-    DENY = "deny"
-
-
-@dataclass(frozen=True)
-class PermissionVerdict:
-    """A tool's own judgement of one call (`Tool.permission_for`), with the reason.
-
-    `permission` None means "no verdict": the user's setting or the tool's default
-    applies, and `reason` still tells the user why the call was not cleared.
-    """
-
-    permission: Permission | None
-    reason: str
-
-
-@dataclass(frozen=True)
-class ToolError:
-    """A failure's machine code and the sentence that explains it."""
-
-    code: str
-    message: str
-
-
-@dataclass
-class ToolResult:
-    """What a call produced: text for the model, a view for the user, data for programs."""
-
-    success: bool
-    llm_content: str
-    display: str | dict[str, Any] = ""
-    data: Any = None
-    error: ToolError | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
-    status: str = ""
-
-    @classmethod
-    def ok(
-        cls,
-        llm_content: str,
-        *,
-        display: str | dict[str, Any] = "",
-        data: Any = None,
-        status: str = "",
-        **metadata: Any,
-    ) -> ToolResult:
-        """A successful result."""
-        return cls(True, llm_content, display or llm_content, data, None, metadata, status)
-
-    @classmethod
-    def fail(
-        cls,
-        code: ErrorCode | str,
-        message: str,
-        *,
-        llm_content: str | None = None,
-        display: str | dict[str, Any] = "",
-        data: Any = None,
-        **metadata: Any,
-    ) -> ToolResult:
-        """A failed result; `llm_content` defaults to the message."""
-        return cls(
-            False,
-            message if llm_content is None else llm_content,
-            display or message,
-            data,
-            ToolError(str(code), message),
-            metadata,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The canonical JSON form (seed 002's `ToolResult.to_dict`)."""
-        out: dict[str, Any] = {
-            "success": self.success,
-            "llm_content": self.llm_content,
-            "display": self.display,
-            "data": self.data,
-            "error": (
-                {"code": self.error.code, "message": self.error.message} if self.error else None
-            ),
-            "metadata": self.metadata,
-        }
-        if self.status:
-            out["status"] = self.status
-        return out
 
 
 @dataclass(frozen=True)
@@ -135,38 +39,6 @@ class Confirmation:
     url: str | None = None
     files: tuple[PlannedWrite, ...] = ()
     """For edits: each file's text before and after, for an editor's inline preview."""
-
-
-@dataclass
-class ToolContext:
-    """Everything a running tool may use: the workspace, settings, the session.
-
-    `shell` runs commands (one terminal per session); `secrets` resolves `$KARYI{NAME}`
-    and redacts results; `ask_value` is how a front end asks its user for a secret
-    (None when it cannot). Front ends create them and close the shell manager at exit.
-    `emit` publishes an event (an `agent.events.Event`) on the stream of the turn the
-    call belongs to (the executor sets it per call); `subagents` and `artifacts` are the
-    agent-layer services of `tools.services` (None where there is no agent).
-    """
-
-    workspace: Workspace
-    settings: Settings
-    session_id: str = "default"
-    call_id: str = ""
-    on_output: Callable[[str], None] | None = None
-    shell: ShellManager | None = None
-    secrets: Vault | None = None
-    ask_value: Callable[[ValueRequest], Awaitable[ValueAnswer | None]] | None = None
-    editor: Editor | None = None
-    """An editor owning open files (the language server): their writes go through it."""
-    journal: list[WriteRecord] | None = None
-    """Where this call's writes are recorded (the executor gives each call its own)."""
-    overrides: Mapping[str, tuple[str, str]] | None = None
-    """The user's final text per file (absolute path -> (the text they saw, their final
-    text)), written instead of the tool's, rebased onto the file if it changed since."""
-    emit: Callable[[Any], None] | None = None
-    subagents: SubagentRunner | None = None
-    artifacts: ArtifactBook | None = None
 
 
 class Tool(ABC):

@@ -29,11 +29,13 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import Permission, ToolResult
 from karyi.settings import Settings
 from karyi.shell.capture import Captured, capture
 from karyi.shell.manager import HIDDEN_ENV
-from karyi.tools.base import Confirmation, Permission, Tool, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.base import Confirmation, Tool
+from karyi.tools.context import ToolContext
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
 _LISTS = ("function_declarations", "functionDeclarations")

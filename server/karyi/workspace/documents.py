@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
-from karyi.tools.errors import ErrorCode, ToolFailure
-from karyi.workspace.atomic import write_atomic
+from karyi.core.atomic import write_atomic
+from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.workspace.files import (
     MAX_READ_BYTES,
     SNIFF_BYTES,

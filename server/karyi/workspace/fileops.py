@@ -8,17 +8,15 @@ file in the target directory renamed into place).
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import shutil
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from karyi.tools.errors import ErrorCode, ToolFailure
-from karyi.workspace.atomic import TEMP_SUFFIX
+from karyi.core.atomic import copy_atomic
+from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.workspace.documents import DocumentStore
 
 
@@ -98,17 +96,12 @@ def copy_file(store: DocumentStore, source: Path, target: Path, display: str) ->
     """Copy a file to a new path (atomically, metadata kept); returns its size."""
     st = require_regular(source, display, dir_hint="only files can be copied")
     _parent(target, display)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
-    os.close(fd)
-    try:
-        shutil.copy2(source, tmp)
+
+    def still_free() -> None:
         if os.path.lexists(target):
             raise ToolFailure(ErrorCode.CONFLICT, f"targetPath {display} was created meanwhile")
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+
+    copy_atomic(source, target, display=display, before_rename=still_free)
     store.forget(target)
     return st.st_size
 

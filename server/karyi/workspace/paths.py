@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from karyi.tools.errors import ErrorCode
+from karyi.core.errors import ErrorCode
 
 SYSTEM_DIRS: tuple[str, ...] = (
     "/bin",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.core.errors import ErrorCode, ToolFailure
 
 MAX_MATCHES = 200
 MAX_LINE = 500

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from karyi.tools.errors import ToolFailure
+from karyi.core.errors import ToolFailure
 from karyi.workspace.documents import DocumentStore
 from karyi.workspace.ignore import GitIgnore
 from karyi.workspace.paths import PathError, PathPolicy

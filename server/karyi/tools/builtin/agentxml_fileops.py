@@ -12,10 +12,11 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.tools.base import ToolContext, ToolResult
+from karyi.core.errors import ToolFailure
+from karyi.core.results import ToolResult
 from karyi.tools.builtin.fileio import current, file_keys, store
 from karyi.tools.builtin.writing import MutatingTool
-from karyi.tools.errors import ToolFailure
+from karyi.tools.context import ToolContext
 from karyi.workspace import fileops
 from karyi.workspace.diffs import diff_texts
 

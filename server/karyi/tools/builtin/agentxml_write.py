@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.tools.base import ToolContext, ToolResult
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import ToolResult
 from karyi.tools.builtin.editing import apply_plan, plan_edit
 from karyi.tools.builtin.fileio import (
     WritePlan,
@@ -22,7 +23,7 @@ from karyi.tools.builtin.fileio import (
     with_file_endings,
 )
 from karyi.tools.builtin.writing import MutatingTool, WholeFileTool
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.context import ToolContext
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair
 

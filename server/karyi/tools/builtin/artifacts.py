@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import ToolResult
+from karyi.tools.base import Tool
 from karyi.tools.builtin.vecli_write import file_diff
-from karyi.tools.errors import ErrorCode, ToolFailure
-from karyi.tools.services import Artifact, ArtifactBook
+from karyi.tools.context import Artifact, ArtifactBook, ToolContext
 from karyi.workspace.edits import EditError, Pair, apply_edits
 
 CONTENT_TYPES = ("markdown", "txt", "python", "html", "json")

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from karyi.tools.base import ToolContext
+from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.tools.builtin.fileio import commit, current, editable, stale_reason
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.context import ToolContext
 from karyi.workspace.edits import EditError, EditOutcome, Pair, apply_edits
 from karyi.workspace.snapshots import Snapshot
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from karyi.tools.base import ToolContext
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.tools.context import ToolContext
 from karyi.workspace.diffs import FileDiff, diff_texts
 from karyi.workspace.documents import DocumentStore
 from karyi.workspace.editor import WriteRecord

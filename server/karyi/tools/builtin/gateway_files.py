@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.core.results import ToolResult
+from karyi.tools.base import Tool
 from karyi.tools.builtin.fileio import file_keys, read_text
+from karyi.tools.context import ToolContext
 
 GATEWAY_READ_LIMIT = 1024 * 1024
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.tools.base import ToolContext, ToolResult
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import ToolResult
 from karyi.tools.builtin.fileio import WritePlan, commit, refuse_if_stale, with_file_endings
 from karyi.tools.builtin.writing import WholeFileTool
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.context import ToolContext
 
 PATH = {"type": "string", "description": "relative or absolute path"}
 

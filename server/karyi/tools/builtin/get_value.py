@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import ToolResult
 from karyi.secrets.request import ValueRequest
 from karyi.secrets.store import SecretStoreError
 from karyi.secrets.substitute import NAME
-from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 
 
 class GetValue(Tool):

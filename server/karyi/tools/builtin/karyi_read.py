@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from karyi.core.errors import ToolFailure
+from karyi.core.results import ToolResult
 from karyi.protocol.xmltext import start_tag
-from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.tools.base import Tool
 from karyi.tools.builtin.fileio import file_keys, read_text
-from karyi.tools.errors import ToolFailure
+from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size, list_dir, text_window
 from karyi.workspace.search import MAX_MATCHES, grep
 

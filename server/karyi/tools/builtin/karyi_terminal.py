@@ -14,9 +14,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.tools.base import Permission, Tool, ToolContext, ToolResult
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import Permission, ToolResult
+from karyi.tools.base import Tool
 from karyi.tools.builtin.shell_common import CommandTool, shell_of, terminal_result
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.context import ToolContext
 
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|[ntr\\0ae])")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "0": "\0", "a": "\a", "e": "\x1b"}

@@ -8,15 +8,16 @@ content in the same file is kept.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from karyi.core.atomic import write_atomic
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import ToolResult
 from karyi.settings import user_settings_path
-from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 
 FILE_NAME = "KARYI.md"
 HEADING = "## Karyi Added Memories"
@@ -45,19 +46,7 @@ def load_memory(root: Path, env: Mapping[str, str] | None = None) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text.encode(), display=str(path), make_parents=True)
 
 
 def append_fact(path: Path, fact: str) -> None:

@@ -11,15 +11,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.shell.manager import OneShotResult
-from karyi.tools.base import Permission, PermissionVerdict, ToolContext, ToolResult
 from karyi.tools.builtin.shell_common import (
     CommandTool,
     oneshot_failure,
     oneshot_summary,
     shell_of,
 )
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.context import ToolContext
 
 _DISABLED = "shell is disabled on this server (settings gateway.enableShell is false)"
 _COMMAND = {"type": "string", "minLength": 1, "description": "the command line (bash)"}

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import PermissionVerdict, ToolResult
 from karyi.shell.manager import OneShotResult, ShellManager
 from karyi.shell.rules import CommandRules
 from karyi.shell.terminal import TerminalResult
-from karyi.tools.base import Confirmation, PermissionVerdict, Tool, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.base import Confirmation, Tool
+from karyi.tools.context import ToolContext
 
 
 def shell_of(ctx: ToolContext) -> ShellManager:

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import ToolResult
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 
 DESCRIPTION = (
     "Delegate a task to a subagent: it works on its own, with its own instructions and "

@@ -17,10 +17,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import Permission, ToolResult
 from karyi.secrets.looks import looks_like_credential_name, mask_credentials
-from karyi.tools.base import Permission, Tool, ToolContext, ToolResult
+from karyi.tools.base import Tool
 from karyi.tools.builtin.shell_common import shell_of
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.context import ToolContext
 
 _NAME = {
     "type": "string",

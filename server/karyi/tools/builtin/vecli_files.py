@@ -11,8 +11,10 @@ import fnmatch
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.core.results import ToolResult
+from karyi.tools.base import Tool
 from karyi.tools.builtin.fileio import file_keys, read_text
+from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, list_dir, text_window
 
 

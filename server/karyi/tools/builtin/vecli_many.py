@@ -17,9 +17,11 @@ from typing import Any
 
 from wcmatch import glob as wglob
 
-from karyi.tools.base import Tool, ToolContext, ToolResult
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import ToolResult
+from karyi.tools.base import Tool
 from karyi.tools.builtin.fileio import read_text
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, text_window
 from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher
 from karyi.workspace.search import list_files

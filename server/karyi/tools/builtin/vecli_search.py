@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from karyi.tools.base import Tool, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import ToolResult
+from karyi.tools.base import Tool
+from karyi.tools.context import ToolContext
 from karyi.workspace.globs import Matcher, recent_first, with_mtimes
 from karyi.workspace.search import MAX_MATCHES, grep, list_files
 

@@ -20,15 +20,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.tools.base import (
-    Confirmation,
-    Permission,
-    PermissionVerdict,
-    Tool,
-    ToolContext,
-    ToolResult,
-)
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import Permission, PermissionVerdict, ToolResult
+from karyi.tools.base import Confirmation, Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.web.extract import Page, to_page
 from karyi.tools.web.fetch import Fetched, FetchError, FetchLimits, check_url, fetch
 from karyi.tools.web.search import (

@@ -11,9 +11,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from karyi.tools.base import Confirmation, Permission, Tool, ToolContext
+from karyi.core.errors import ToolFailure
+from karyi.core.results import Permission
+from karyi.tools.base import Confirmation, Tool
 from karyi.tools.builtin.fileio import WritePlan, file_keys, plan_write
-from karyi.tools.errors import ToolFailure
+from karyi.tools.context import ToolContext
 from karyi.workspace.editor import PlannedWrite
 
 

@@ -25,8 +25,8 @@ from mcp_types import (
     TextResourceContents,
 )
 
-from karyi.tools.base import ToolResult
-from karyi.tools.errors import ErrorCode
+from karyi.core.errors import ErrorCode
+from karyi.core.results import ToolResult
 from karyi.workspace.files import human_size
 
 MAX_TEXT = 100_000

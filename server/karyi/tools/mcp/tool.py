@@ -9,8 +9,10 @@ from typing import Any
 import mcp_types
 from mcp.shared.exceptions import MCPError
 
-from karyi.tools.base import Confirmation, Permission, Tool, ToolContext, ToolResult
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.results import Permission, ToolResult
+from karyi.tools.base import Confirmation, Tool
+from karyi.tools.context import ToolContext
 from karyi.tools.mcp.connection import McpUnavailable, ServerConnection, describe
 from karyi.tools.mcp.naming import tool_name
 from karyi.tools.mcp.results import to_result

@@ -1,4 +1,7 @@
-"""What some tools need from the agent around them, as interfaces the tools can name.
+"""What a running tool may use: the `ToolContext`, and the agent's services in it.
+
+The context carries the workspace, settings, session, shell, secrets and editor a call
+runs with. Some tools also need the agent around them, as interfaces they can name:
 
 `call_subagent` runs another agent and the artifact tools keep versioned documents per
 session: both are provided by the agent layer (`agent/subagents.py`,
@@ -9,12 +12,17 @@ fail with a clear message instead.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from karyi.tools.base import ToolContext
+    from karyi.secrets.request import ValueAnswer, ValueRequest
+    from karyi.secrets.vault import Vault
+    from karyi.settings import Settings
+    from karyi.shell.manager import ShellManager
+    from karyi.workspace.editor import Editor, WriteRecord
+    from karyi.workspace.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -73,3 +81,35 @@ class ArtifactBook(Protocol):
     def list(self) -> list[Artifact]:
         """The latest version of every artifact, oldest first."""
         ...
+
+
+@dataclass
+class ToolContext:
+    """Everything a running tool may use: the workspace, settings, the session.
+
+    `shell` runs commands (one terminal per session); `secrets` resolves `$KARYI{NAME}`
+    and redacts results; `ask_value` is how a front end asks its user for a secret
+    (None when it cannot). Front ends create them and close the shell manager at exit.
+    `emit` publishes an event (an `agent.events.Event`) on the stream of the turn the
+    call belongs to (the executor sets it per call); `subagents` and `artifacts` are the
+    agent-layer services of `tools.services` (None where there is no agent).
+    """
+
+    workspace: Workspace
+    settings: Settings
+    session_id: str = "default"
+    call_id: str = ""
+    on_output: Callable[[str], None] | None = None
+    shell: ShellManager | None = None
+    secrets: Vault | None = None
+    ask_value: Callable[[ValueRequest], Awaitable[ValueAnswer | None]] | None = None
+    editor: Editor | None = None
+    """An editor owning open files (the language server): their writes go through it."""
+    journal: list[WriteRecord] | None = None
+    """Where this call's writes are recorded (the executor gives each call its own)."""
+    overrides: Mapping[str, tuple[str, str]] | None = None
+    """The user's final text per file (absolute path -> (the text they saw, their final
+    text)), written instead of the tool's, rebased onto the file if it changed since."""
+    emit: Callable[[Any], None] | None = None
+    subagents: SubagentRunner | None = None
+    artifacts: ArtifactBook | None = None

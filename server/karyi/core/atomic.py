@@ -1,4 +1,7 @@
-"""Writing a file so that it is never seen half-written (SPEC §4).
+"""Writing a file so that it is never seen half-written: the one way Karyi replaces a file.
+
+Workspace writes, copies, the secrets file, "allow always" grants and memory files all
+go through `write_atomic` or `copy_atomic`.
 
 The new content goes to a temporary file in the same directory (same file system),
 is flushed and fsynced, gets the old file's permissions, and is renamed over the old
@@ -11,12 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from karyi.tools.errors import ErrorCode, ToolFailure
+from karyi.core.errors import ErrorCode, ToolFailure
 
 TEMP_SUFFIX = ".karyi-tmp"
 
@@ -39,6 +43,22 @@ def _fsync_dir(directory: Path) -> None:
             os.close(fd)
 
 
+@contextlib.contextmanager
+def _temp_beside(path: Path, display: str) -> Iterator[str]:
+    """A new empty temporary file next to `path`, removed again if anything fails."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    except PermissionError:
+        raise ToolFailure(ErrorCode.TOOL_ERROR, f"{display}: permission denied") from None
+    os.close(fd)
+    try:
+        yield tmp
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def write_atomic(
     path: Path,
     data: bytes,
@@ -46,11 +66,14 @@ def write_atomic(
     display: str,
     make_parents: bool = False,
     before_rename: Callable[[], None] | None = None,
+    mode: int | None = None,
 ) -> os.stat_result:
     """Replace `path`'s content with `data` atomically; returns the new file's stat.
 
     `before_rename` runs last, just before the rename, and may raise to abort (the
-    document store checks there that nobody changed the file meanwhile).
+    document store checks there that nobody changed the file meanwhile). `mode` sets the
+    permissions (the temporary file is 0600 until then); by default an existing file
+    keeps its own and a new one gets the umask's.
     """
     parent = path.parent
     if make_parents:
@@ -70,16 +93,13 @@ def write_atomic(
         old = None
     if old is not None and stat.S_ISDIR(old.st_mode):
         raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, f"{display} is a directory, not a file")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
-    except PermissionError:
-        raise ToolFailure(ErrorCode.TOOL_ERROR, f"{display}: permission denied") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
+    with _temp_beside(path, display) as tmp:
+        with open(tmp, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_UMASK
+        if mode is None:
+            mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_UMASK
         os.chmod(tmp, mode)
         if old is not None and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
             with contextlib.suppress(PermissionError):
@@ -87,9 +107,18 @@ def write_atomic(
         if before_rename is not None:
             before_rename()
         os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
     _fsync_dir(parent)
     return os.stat(path)
+
+
+def copy_atomic(
+    source: Path, target: Path, *, display: str, before_rename: Callable[[], None] | None = None
+) -> None:
+    """Copy `source` (content and metadata) to `target` in one rename; `before_rename`
+    may raise to abort, leaving nothing behind."""
+    with _temp_beside(target, display) as tmp:
+        shutil.copy2(source, tmp)
+        if before_rename is not None:
+            before_rename()
+        os.replace(tmp, target)
+    _fsync_dir(target.parent)
