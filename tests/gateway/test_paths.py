@@ -1,4 +1,4 @@
-"""Seed 004's security boundary over HTTP: the one path policy decides every path.
+"""The gateway's security boundary over HTTP: the one path policy decides every path.
 
 With `allowedRoots: ["/"]` every path is inside an allowed root, so these tests show
 the system-directory blacklist still wins, as written and after symlinks resolve.

@@ -221,7 +221,7 @@ async def test_with_a_token_any_host_is_served(make: Make) -> None:
 
 
 async def test_seed_example_body_with_input_and_tool(rig: Rig) -> None:
-    """Seed 004's own example: `input` beside `biz_params.tool` (the tool runs)."""
+    """docs/gateway.md's example: `input` beside `biz_params.tool` (the tool runs)."""
     body = {
         "input": [
             {

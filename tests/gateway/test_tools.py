@@ -1,4 +1,4 @@
-"""`biz_params.tool`: every tool's success shape (seed 004) and every error code with its
+"""`biz_params.tool`: every tool's success shape (docs/gateway.md) and every error code with its
 HTTP status, over HTTP to the app in-process; every response is held to the schema."""
 
 from __future__ import annotations

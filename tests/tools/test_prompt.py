@@ -1,4 +1,4 @@
-"""The prompt generator: per-tool sections in each dialect, seed 002's exact layout."""
+"""The prompt generator: per-tool sections in each dialect, the research design's exact layout."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from karyi.tools.registry import ToolRegistry
 
 
 class WebSearchLike(Tool):
-    """The seed 002 example tool, to check the exact layout."""
+    """The research design's example tool, to check the exact layout."""
 
     name = "web_search"
     description = "Search the web for information using Bocha AI search engine"

@@ -1,7 +1,7 @@
 """The machine codes a tool result can fail with, shared by every front end.
 
-The first six are seed 004's gateway codes; the rest name failures the gateway folds
-into them (see `gateway_code`). A code tells a program what happened; the message that
+The first six are the gateway's codes (docs/gateway.md); the rest name failures the
+gateway folds into them (see `gateway_code`). A code tells a program what happened; the message that
 goes with it tells the model and the user what to do about it.
 """
 
@@ -42,7 +42,7 @@ _GATEWAY = {
 
 
 def gateway_code(code: str) -> str:
-    """Fold any code into seed 004's six."""
+    """Fold any code into the gateway's six (docs/gateway.md)."""
     try:
         return _GATEWAY.get(ErrorCode(code), ErrorCode(code)).value
     except ValueError:

@@ -90,7 +90,7 @@ class ToolResult:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The canonical JSON form (seed 002's `ToolResult.to_dict`)."""
+        """The canonical JSON form every front end and the gateway return (docs/tools.md)."""
         out: dict[str, Any] = {
             "success": self.success,
             "llm_content": self.llm_content,

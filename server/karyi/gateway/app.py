@@ -188,7 +188,7 @@ def create_app(
     app.state.gateway = gateway
     _install_handlers(app)
 
-    @app.post("/agent/process", summary="Run a tool or an agent turn (seed 004)")
+    @app.post("/agent/process", summary="Run a tool or an agent turn")
     async def agent_process(request: Request) -> Response:
         media = request.headers.get("content-type")
         parsed = parse_request(await request.body(), media)

@@ -1,6 +1,6 @@
 """Every error the gateway answers with: a code, an HTTP status, one JSON envelope.
 
-Tool failures carry seed 004's six codes (`tools.errors.gateway_code` folds the finer
+Tool failures carry the gateway's six codes (`tools.errors.gateway_code` folds the finer
 ones into them, the finer one is kept as `cause`); the request-level codes below are the
 gateway's own. The status of each code is fixed here and documented in docs/gateway.md.
 """
@@ -22,7 +22,7 @@ TOOL_STATUS: dict[str, int] = {
     # The server's configuration refuses the tool: forbidden, like a refused path.
     ErrorCode.DISABLED: 403,
 }
-"""Seed 004's tool error codes and their statuses."""
+"""The gateway's tool error codes and their statuses (docs/gateway.md)."""
 
 REQUEST_STATUS: dict[str, int] = {
     "invalid_request": 400,

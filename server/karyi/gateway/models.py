@@ -1,6 +1,6 @@
 """The request and response bodies of `POST /agent/process`, as pydantic models.
 
-The request follows seed 004 (`input`, `session_id`, `user_id`, `channel`, `stream`,
+The request follows docs/gateway.md (`input`, `session_id`, `user_id`, `channel`, `stream`,
 `biz_params.tool`), plus the gateway's answers to a paused turn
 (`biz_params.permission`) and `biz_params.cancel`. Validation is strict: a wrong type is
 refused with the field's path, never coerced (`"stream": "yes"` is an error, not true).
@@ -43,7 +43,7 @@ def _text_as_parts(value: Any) -> Any:
 
 
 class InputMessage(_Open):
-    """A user message of seed 004's `input` list (`content` may be a plain string)."""
+    """A user message of the request's `input` list (`content` may be a plain string)."""
 
     role: Literal["user"] = "user"
     type: Literal["message"] = "message"
@@ -102,7 +102,7 @@ class AgentRequest(_Strict):
 
 
 class ReadFileResult(_Strict):
-    """Seed 004 `read_file` success."""
+    """The gateway's `read_file` success."""
 
     ok: Literal[True]
     path: str
@@ -113,7 +113,7 @@ class ReadFileResult(_Strict):
 
 
 class CreateFileResult(_Strict):
-    """Seed 004 `create_file` success."""
+    """The gateway's `create_file` success."""
 
     ok: Literal[True]
     path: str
@@ -122,7 +122,7 @@ class CreateFileResult(_Strict):
 
 
 class UpdateFileResult(_Strict):
-    """Seed 004 `update_file` success."""
+    """The gateway's `update_file` success."""
 
     ok: Literal[True]
     path: str
@@ -132,7 +132,7 @@ class UpdateFileResult(_Strict):
 
 
 class ShellResult(_Strict):
-    """Seed 004 `shell` success (`exit_code` null when a signal ended the command)."""
+    """The gateway's `shell` success (`exit_code` null when a signal ended the command)."""
 
     ok: Literal[True]
     command: str

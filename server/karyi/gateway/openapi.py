@@ -27,7 +27,7 @@ REF = "#/components/schemas/{model}"
 SUCCESSES: tuple[type[BaseModel], ...] = (*m.TOOL_RESULTS, m.TurnResponse)
 RESPONSES: tuple[type[BaseModel], ...] = (*SUCCESSES, m.PendingResponse, m.ErrorResponse)
 DESCRIPTION = (
-    "Seed 004's gateway: `biz_params.tool` runs one tool (read_file, create_file, "
+    "Karyi's gateway: `biz_params.tool` runs one tool (read_file, create_file, "
     "update_file, shell); without it the request runs an agent turn on `input` for "
     "`session_id`. See docs/gateway.md."
 )
@@ -112,7 +112,7 @@ def _process_responses() -> dict[str, Any]:
     results = [_ref(model) for model in SUCCESSES]
     out: dict[str, Any] = {
         "200": {
-            "description": "A tool's result (seed 004's shape), an ended turn, or with "
+            "description": "A tool's result (its documented shape), an ended turn, or with "
             "`stream: true` the turn's server-sent events",
             "content": {
                 "application/json": {"schema": {"oneOf": results}},

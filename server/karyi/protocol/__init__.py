@@ -1,4 +1,7 @@
-"""The dialects the model speaks: streaming parsers and result renderers (SPEC §2)."""
+"""The dialects the model speaks: streaming parsers and result renderers.
+
+Each dialect's format is documented in docs/protocol.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""`agentxml`: JSON-in-XML (seed 001): `<thinking>`, `<tools>[…]</tools>`, `<final_answer>`.
+"""`agentxml`: JSON-in-XML: `<thinking>`, `<tools>[…]</tools>`, `<final_answer>`.
+
+The format is documented in docs/protocol.md ("agentxml — JSON-in-XML").
 
 Each object of the `<tools>` array becomes a call the moment its closing brace
 streams in. Ids must be unique across the whole session; a reused id is an error result.
@@ -22,7 +24,7 @@ _PARAM_KEYS = ("parameters", "params", "arguments", "input")
 
 
 class AgentXmlParser(ScannerParser):
-    """Streaming parser for seed 001 replies."""
+    """Streaming parser for Agent XML replies."""
 
     def run(self) -> Generator[None, None, None]:
         """Prose and the three tags, until the reply ends."""
@@ -159,10 +161,10 @@ def _at(sc: Scanner, text: str) -> Generator[None, None, bool]:
 
 
 class AgentXml(Dialect):
-    """Seed 001's Agent XML."""
+    """The Agent XML dialect."""
 
     name = "agentxml"
-    summary = "Agent XML: <thinking>, <tools> JSON array, <final_answer> (seed 001)"
+    summary = "Agent XML: <thinking>, <tools> JSON array, <final_answer>"
 
     def parser(
         self, schemas: SchemaLookup = no_schemas, state: DialectState | None = None

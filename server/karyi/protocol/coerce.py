@@ -2,7 +2,8 @@
 
 XML carries only text; the tool's JSON Schema says what each parameter should be, so
 `"10"` becomes `10` where an integer is expected and stays `"10"` where a string is.
-Only where no schema says anything does seed 002's blind rule apply.
+Only where no schema says anything does the blind rule apply (`blind`: booleans,
+integers, floats, else the text), as the `toolcall` format defines it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ class CoerceError(ValueError):
 
 
 def blind(value: str) -> Any:
-    """Seed 002's rule for untyped values: booleans, integers, floats, else the text."""
+    """The `toolcall` format's rule for untyped values: booleans, integers, floats, else
+    the text."""
     text = value.strip()
     if text in ("true", "false"):
         return text == "true"

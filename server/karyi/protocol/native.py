@@ -1,4 +1,4 @@
-"""`native`: provider function calling (seed 003).
+"""`native`: provider function calling (docs/protocol.md#native--provider-function-calling).
 
 The provider streams text and function-call fragments separately; this dialect
 assembles each call's argument fragments (OpenAI `tool_calls` deltas, Anthropic
@@ -240,7 +240,7 @@ class Native(Dialect):
     """Provider function calling."""
 
     name = "native"
-    summary = "provider function calling (OpenAI tools / Anthropic tool_use) (seed 003)"
+    summary = "provider function calling (OpenAI tools / Anthropic tool_use)"
 
     def parser(
         self, schemas: SchemaLookup = no_schemas, state: DialectState | None = None

@@ -1,8 +1,8 @@
-"""`toolcall`: CDATA tool calls (seed 002), any number per reply.
+"""`toolcall`: CDATA tool calls (docs/protocol.md#toolcall--cdata-tool-calls), any number per reply.
 
 `<tool_call><name>N</name><params><p><![CDATA[v]]></p>…</params></tool_call>`. The
 text of each call is fed to lxml's incremental `XMLPullParser` as it streams; values
-are typed by the tool's JSON Schema (seed 002's blind rule only where it says nothing).
+are typed by the tool's JSON Schema (the blind rule of `coerce.py` only where it says nothing).
 Malformed XML falls back to a regex reading of the same text.
 """
 
@@ -179,10 +179,10 @@ def _typed(
 
 
 class ToolCallXml(Dialect):
-    """Seed 002's `<tool_call>` format."""
+    """The `<tool_call>` format (docs/protocol.md)."""
 
     name = "toolcall"
-    summary = "CDATA tool calls: <tool_call><name/><params/></tool_call> (seed 002)"
+    summary = "CDATA tool calls: <tool_call><name/><params/></tool_call>"
 
     def parser(
         self, schemas: SchemaLookup = no_schemas, state: DialectState | None = None
@@ -195,7 +195,7 @@ class ToolCallXml(Dialect):
         return "\n".join(format_tool_result(o) for o in outcomes)
 
     def format_call(self, name: str, params: Mapping[str, Any]) -> str:
-        """Seed 002's exact call layout."""
+        """The format's exact call layout."""
         lines = [OPEN, f"  <name>{escape_text(name)}</name>", "  <params>"]
         for key, value in params.items():
             lines.append(f"    <{key}>{cdata(_text(value))}</{key}>")
@@ -216,7 +216,7 @@ def _text(value: Any) -> str:
 
 
 def format_tool_result(outcome: CallOutcome) -> str:
-    """Seed 002's `format_tool_result`: one call's result as XML."""
+    """One call's result as XML, in the format's `format_tool_result` layout."""
     status = "success" if outcome.success else "error"
     if outcome.status and outcome.status not in ("ok", "error"):
         status = outcome.status

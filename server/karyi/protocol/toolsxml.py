@@ -1,4 +1,4 @@
-"""`toolsxml`: KaryiAgent ToolsXML v1.0 (seed 000), parsed as it streams.
+"""`toolsxml`: KaryiAgent ToolsXML v1.0 (docs/protocol.md), parsed as it streams.
 
 A reply is prose plus one `<tools>` block. Inside it, `<command>`, `<edit>`, `<read>`,
 `<input>` and `<ctrl>` have the seed's structure; every other registered tool is a tag
@@ -403,7 +403,7 @@ class ToolsXml(Dialect):
     """KaryiAgent ToolsXML v1.0."""
 
     name = "toolsxml"
-    summary = "KaryiAgent ToolsXML v1.0: one <tools> block of tags, raw code inside (seed 000)"
+    summary = "KaryiAgent ToolsXML v1.0: one <tools> block of tags, raw code inside"
 
     def parser(
         self, schemas: SchemaLookup = no_schemas, state: DialectState | None = None

@@ -1,4 +1,4 @@
-"""Secure variables (SPEC §5): a store with notes, `$KARYI{NAME}` substitution at
+"""Secure variables (docs/security.md): a store with notes, `$KARYI{NAME}` substitution at
 execution time, and redaction of every value (and its usual encodings) from results."""
 
 from karyi.secrets.redact import Redactor

@@ -1,6 +1,6 @@
 """Heuristics for what looks like a credential: a variable's name, or a value's shape.
 
-Used by `get_env_variable` (seed 001), which refuses credential-looking names and masks
+Used by `get_env_variable` (the agentxml profile), which refuses credential-looking names and masks
 credential-looking values. Heuristics have false negatives; they are a second line
 behind the rule that secrets live in the vault, not in the environment the model reads.
 """

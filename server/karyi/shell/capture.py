@@ -1,6 +1,6 @@
 """Run a program to completion with input on stdin and stdout, stderr captured apart.
 
-What the discovery and call commands of seed 003 need (`tools/discovery.py`): unlike
+What the discovery and call commands need (`tools/discovery.py`): unlike
 `oneshot`, the program reads its input from stdin, and stderr is kept apart so it can
 be reported as such. It runs as `bash -c` in a new session; at the time limit, on
 cancellation, or when it exits, everything it started is killed (by session id and by

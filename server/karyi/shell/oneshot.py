@@ -1,4 +1,4 @@
-"""One-shot commands (seed 001 `run_command`, seed 003 and 004 `shell`).
+"""One-shot commands (agentxml's `run_command`, the `shell` of vecli and the gateway).
 
 Each command runs as `bash -c` in a new session and process group, stdin from
 /dev/null (a command that wants input gets end-of-file at once instead of hanging),

@@ -1,4 +1,4 @@
-"""Command permission rules (SPEC §5): every simple command of a line must pass.
+"""Command permission rules (docs/security.md): every simple command of a line must pass.
 
 Settings `permissions.commands.allow|deny|confirm` hold patterns. A pattern is written
 like a command: words separated by spaces (quote a word that contains spaces). Each

@@ -1,4 +1,4 @@
-"""The tool contract (SPEC §3; seeds 002 and 003 merged).
+"""The tool contract every tool follows (docs/tools.md).
 
 A tool declares its name, description, JSON Schema and permission default; it can
 validate parameters with a precise message, describe what a call will do in one line,

@@ -1,4 +1,4 @@
-"""Tools from a discovery command (seed 003, as Gemini CLI's `tools.discoveryCommand`).
+"""Tools from a discovery command (as Gemini CLI's `tools.discoveryCommand`).
 
 Settings `tools.discoveryCommand` is run in the workspace root and prints function
 declarations as JSON: a bare array, `{"function_declarations": [...]}`,

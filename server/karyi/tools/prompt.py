@@ -1,6 +1,6 @@
-"""The prompt generator (SPEC §2.5, seed 002): tool instructions for a toolkit and a dialect.
+"""The prompt generator: tool instructions for a toolkit and a dialect.
 
-Every dialect gets the same per-tool layout (seed 002's): name, description, each
+Every dialect gets the same per-tool layout: name, description, each
 parameter with type, required/optional and default, and an example call written in
 that dialect. For `native`, the tools travel as function declarations instead.
 """
@@ -40,7 +40,7 @@ def type_text(schema: Mapping[str, Any]) -> str:
 
 
 def example_params(tool: Tool) -> dict[str, Any]:
-    """The tool's own example, or one made from its schema (seed 002's style)."""
+    """The tool's own example, or one made from its schema."""
     if tool.example is not None:
         return dict(tool.example)
     props: Mapping[str, Any] = tool.parameters.get("properties", {})
@@ -115,7 +115,7 @@ def declarations(toolkit: Toolkit) -> list[dict[str, Any]]:
 
 
 def format_tool_result(name: str, result: Mapping[str, Any]) -> str:
-    """Seed 002's `ToolPromptGenerator.format_tool_result(name, result)`.
+    """`ToolPromptGenerator.format_tool_result(name, result)`: one result as the model reads it.
 
     `result` is a `ToolResult.to_dict()`.
     """

@@ -1,4 +1,4 @@
-"""What an edit changed, in the forms its consumers need (SPEC §4).
+"""What an edit changed, in the forms its consumers need.
 
 From an original text and a set of non-overlapping replacements this builds
 character-precise `TextEdit`s (for LSP `workspace/applyEdit`), line `Hunk`s with

@@ -1,4 +1,4 @@
-"""The document store (SPEC §4): the one place every tool reads and writes files through.
+"""The document store: the one place every tool reads and writes files through.
 
 Reads: a buffer the editor has open (fed by the LSP layer's didOpen/didChange through
 `open_buffer`/`change_buffer`/`close_buffer`) wins over the disk, unsaved changes

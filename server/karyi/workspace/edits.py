@@ -1,4 +1,4 @@
-"""The edit engine (SPEC §4): ordered find/replace pairs applied to one file's text.
+"""The edit engine (docs/tools.md#edit): ordered find/replace pairs applied to one file's text.
 
 Pure functions: text in, new text and its diff out; nothing here touches the disk.
 Each pair is looked for in the text as the earlier pairs left it: exactly first, then

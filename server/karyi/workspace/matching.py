@@ -1,9 +1,9 @@
-"""Where a find text that is not in the file verbatim was meant to go (SPEC §4).
+"""Where a find text that is not in the file verbatim was meant to go (docs/tools.md#edit).
 
 Models copy code with small slips: wrong line endings, whitespace at line ends, a
 first line copied without its indentation, a block shifted left or right, text escaped
 once too often, different spacing between tokens, a character or two off. Each layer
-here forgives one kind of slip, tried in the SPEC's order; the first layer that finds
+here forgives one kind of slip, tried in the documented order; the first layer that finds
 anything decides, and the caller refuses when it found more than one place. Nothing
 here guesses between candidates.
 

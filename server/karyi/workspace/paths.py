@@ -1,8 +1,8 @@
-"""The one path policy every tool and every entry point goes through (SPEC §4, seed 004).
+"""The one path policy every tool and every entry point goes through (docs/security.md).
 
 A path is resolved against the workspace root, normalised, and must stay inside the
 workspace or an extra allowed root both as written and after every symlink is
-resolved; the system directories of seed 004 are refused even inside an allowed root.
+resolved; the system directories (docs/security.md) are refused even inside an allowed root.
 Each refusal says which rule refused it, so the model can correct the call.
 """
 

@@ -1,1 +1,1 @@
-"""MCP servers' tools, through the official `mcp` SDK (seed 003, SPEC §3)."""
+"""MCP servers' tools, through the official `mcp` SDK (docs/extensions.md)."""

@@ -112,7 +112,7 @@ class SearxngBackend(SearchBackend):
 
 
 class BochaBackend(SearchBackend):
-    """Bocha AI web search (seed 002)."""
+    """Bocha AI web search (docs/tools.md#web_search)."""
 
     name = "bocha"
 
