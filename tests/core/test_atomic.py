@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from karyi.core.atomic import TEMP_SUFFIX, write_atomic
+from karyi.core.atomic import TEMP_SUFFIX, copy_atomic, write_atomic
 from karyi.core.errors import ErrorCode, ToolFailure
 
 
@@ -75,3 +75,35 @@ def test_a_directory_is_not_overwritten(tmp_path: Path) -> None:
     with pytest.raises(ToolFailure) as info:
         write_atomic(tmp_path / "d", b"x", display="d")
     assert info.value.message == "d is a directory, not a file"
+
+
+def test_an_explicit_mode_is_set_before_the_file_appears(tmp_path: Path) -> None:
+    path = tmp_path / "secrets.json"
+    path.write_text("{}")
+    path.chmod(0o644)
+    write_atomic(path, b'{"a": 1}', display="secrets.json", mode=0o600)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_bytes() == b'{"a": 1}'
+
+
+def test_copy_keeps_content_and_mode_and_leaves_no_temp_file(tmp_path: Path) -> None:
+    source = tmp_path / "a.sh"
+    source.write_text("echo a\n")
+    source.chmod(0o750)
+    target = tmp_path / "b.sh"
+    copy_atomic(source, target, display="b.sh")
+    assert target.read_text() == "echo a\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o750
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sh", "b.sh"]
+
+
+def test_an_aborted_copy_leaves_neither_target_nor_temp_file(tmp_path: Path) -> None:
+    source = tmp_path / "a.txt"
+    source.write_text("a")
+
+    def abort() -> None:
+        raise ToolFailure(ErrorCode.CONFLICT, "taken meanwhile")
+
+    with pytest.raises(ToolFailure):
+        copy_atomic(source, tmp_path / "b.txt", display="b.txt", before_rename=abort)
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
