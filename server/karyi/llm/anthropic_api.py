@@ -7,6 +7,8 @@ slot of their content block (`input_json_delta` → arguments, `content_block_st
 translated to the contract's words. Messages are mapped to Anthropic's rules: the
 system prompt is the `system` parameter, tool results are `tool_result` blocks in a user
 message (first in it, as the API requires), consecutive same-role messages are merged.
+The bookkeeping every SDK provider shares (tool-call slots, usage, the finish check,
+one attempt's error handling, retries) is in streaming.py.
 
 Prompt caching (`llm.promptCaching`, on by default): cache breakpoints on the system
 prompt (which caches the tool declarations before it too) and on the last two user
@@ -22,18 +24,17 @@ when the reply used tools.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Mapping, Sequence
 from typing import Any
 
 import anthropic
 import httpx2
+from anthropic import AsyncStream
 from anthropic.types import RawMessageStreamEvent
 
 from karyi.llm import errors
 from karyi.llm.base import (
-    Finish,
     Message,
-    Provider,
     ProviderError,
     ReasoningBlock,
     Request,
@@ -41,11 +42,9 @@ from karyi.llm.base import (
     TextChunk,
     ThinkingChunk,
     ToolCallChunk,
-    ToolCallEnd,
-    Usage,
 )
 from karyi.llm.endpoint import Endpoint
-from karyi.llm.retry import retrying
+from karyi.llm.streaming import ReplyReader, StreamingProvider, stream_reply
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 THINKING_ANSWER_ROOM = 8192
@@ -188,18 +187,15 @@ def _mark_cache_breakpoints(messages: list[dict[str, Any]]) -> None:
         last["cache_control"] = EPHEMERAL
 
 
-class EventReader:
+class EventReader(ReplyReader[RawMessageStreamEvent]):
     """Turns Messages API stream events into contract events."""
 
+    always_usage = True
+
     def __init__(self, label: str) -> None:
-        self.label = label
-        self.seen = False
+        super().__init__(label)
         self.stopped = False
         self.reason = "stop"
-        self.input_tokens = 0
-        self.output_tokens = 0
-        self.cached = 0
-        self._tools: set[int] = set()
         self._thinking: dict[int, dict[str, Any]] = {}
 
     def read(self, event: RawMessageStreamEvent) -> list[StreamEvent]:
@@ -211,9 +207,8 @@ class EventReader:
             return self._start(event.index, event.content_block)
         elif event.type == "content_block_delta":
             return self._delta(event.index, event.delta)
-        elif event.type == "content_block_stop" and event.index in self._tools:
-            self._tools.discard(event.index)
-            return [ToolCallEnd(event.index)]
+        elif event.type == "content_block_stop" and event.index in self.tools:
+            return self.tools.close(event.index)
         elif event.type == "content_block_stop" and event.index in self._thinking:
             return [ReasoningBlock(self._thinking.pop(event.index))]
         elif event.type == "message_delta":
@@ -226,20 +221,17 @@ class EventReader:
 
     def end(self) -> list[StreamEvent]:
         """Usage and the finish reason, or the error for a stream cut short."""
-        if not self.stopped:
-            raise errors.truncated(self.label, self.seen)
-        usage = Usage(self.input_tokens, self.output_tokens, self.cached)
-        return [*(ToolCallEnd(slot) for slot in sorted(self._tools)), usage, Finish(self.reason)]
+        return self.closing(self.reason if self.stopped else None)
 
     def _usage(self, usage: Any) -> None:
         # Input = uncached + cache writes + cache reads, like OpenAI's prompt_tokens.
         parts = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-        if any(getattr(usage, p, None) is not None for p in parts):
-            self.input_tokens = sum(getattr(usage, p, None) or 0 for p in parts)
-        if getattr(usage, "cache_read_input_tokens", None) is not None:
-            self.cached = usage.cache_read_input_tokens
-        if getattr(usage, "output_tokens", None) is not None:
-            self.output_tokens = usage.output_tokens
+        given = any(getattr(usage, p, None) is not None for p in parts)
+        self.usage.update(
+            input_tokens=sum(getattr(usage, p, None) or 0 for p in parts) if given else None,
+            output_tokens=getattr(usage, "output_tokens", None),
+            cached=getattr(usage, "cache_read_input_tokens", None),
+        )
 
     def _start(self, index: int, block: Any) -> list[StreamEvent]:
         if block.type == "text" and block.text:
@@ -255,7 +247,7 @@ class EventReader:
             self._thinking[index] = {"type": "redacted_thinking", "data": block.data}
             return []
         if block.type == "tool_use":
-            self._tools.add(index)
+            self.tools.open(index)
             given = json.dumps(block.input) if block.input else ""
             return [ToolCallChunk(index, id=block.id, name=block.name, arguments=given)]
         return []  # server tools: nothing the agent acts on
@@ -269,20 +261,18 @@ class EventReader:
             return [ThinkingChunk(delta.thinking)] if delta.thinking else []
         if delta.type == "signature_delta" and index in self._thinking:
             self._thinking[index]["signature"] += delta.signature
-        if delta.type == "input_json_delta" and index in self._tools:
+        if delta.type == "input_json_delta" and index in self.tools:
             return (
                 [ToolCallChunk(index, arguments=delta.partial_json)] if delta.partial_json else []
             )
         return []
 
 
-class AnthropicProvider(Provider):
+class AnthropicProvider(StreamingProvider):
     """A Claude model behind the Messages API (or a compatible proxy)."""
 
     def __init__(self, endpoint: Endpoint, *, http_client: httpx2.AsyncClient | None = None):
-        self.label = endpoint.label
-        self.context_window = endpoint.context_window
-        self._endpoint = endpoint
+        super().__init__(endpoint)
         self._client = anthropic.AsyncAnthropic(
             api_key=endpoint.api_key,
             base_url=endpoint.base_url or ANTHROPIC_BASE_URL,
@@ -292,36 +282,22 @@ class AnthropicProvider(Provider):
             http_client=http_client,
         )
 
-    def stream(self, request: Request) -> AsyncIterator[StreamEvent]:
-        """Stream one reply, retrying failures that happen before any output."""
-        return retrying(lambda: self._attempt(request), self._endpoint.retry)
-
     async def aclose(self) -> None:
         """Close the SDK's connection pool."""
         await self._client.close()
 
-    async def _attempt(self, request: Request) -> AsyncGenerator[StreamEvent, None]:
-        reader = EventReader(self.label)
+    def _attempt(self, request: Request) -> AsyncGenerator[StreamEvent, None]:
         body = messages_body(request, self._endpoint) | dict(request.extra)
         # Only what the API requires goes through named parameters; the rest rides in
         # `extra_body`, so a parameter the installed SDK does not name (its signature
         # changes between versions) still reaches the API.
         required = {k: body.pop(k) for k in ("model", "max_tokens", "messages")}
-        try:
-            stream = await self._client.messages.create(
-                **required, stream=True, extra_body=body or None
-            )
-        except (anthropic.AnthropicError, httpx2.HTTPError) as exc:
-            raise self._error(exc) from exc
-        try:
-            async with stream:
-                async for event in stream:
-                    for out in reader.read(event):
-                        yield out
-        except (anthropic.AnthropicError, httpx2.HTTPError, *errors.MALFORMED) as exc:
-            raise self._error(exc) from exc
-        for out in reader.end():
-            yield out
+
+        def start() -> Awaitable[AsyncStream[RawMessageStreamEvent]]:
+            return self._client.messages.create(**required, stream=True, extra_body=body or None)
+
+        reader = EventReader(self.label)
+        return stream_reply(start, reader, anthropic.AnthropicError, self._error)
 
     def _error(self, exc: Exception) -> ProviderError:
         label, hint = self.label, self._endpoint.key_hint
@@ -333,5 +309,4 @@ class AnthropicProvider(Provider):
             return errors.timeout(label)
         if isinstance(exc, anthropic.APIConnectionError):
             return errors.connection(label, exc)
-        found = errors.transport(exc, label=label) or errors.malformed(exc, label=label)
-        return found or errors.ApiError("malformed", f"{label}: {exc}")
+        return errors.unexpected(exc, label=label)

@@ -184,6 +184,13 @@ def malformed(exc: BaseException, *, label: str) -> ApiError | None:
     return None
 
 
+def unexpected(exc: BaseException, *, label: str) -> ApiError:
+    """The error for what an SDK raised besides its own API errors: a raw transport
+    error, a stream it could not parse, or anything else (reported as malformed)."""
+    found = transport(exc, label=label) or malformed(exc, label=label)
+    return found or ApiError("malformed", f"{label}: {exc}")
+
+
 def truncated(label: str, anything: bool) -> ApiError:
     """The error for a stream that ended before the reply said it was finished."""
     if not anything:

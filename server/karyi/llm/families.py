@@ -1,7 +1,8 @@
 """The provider prefixes of `settings.model` (`openai:`, `anthropic:`, `deepseek:`, ...).
 
-Pure data, no SDK imports: settings.py reads the usual key variables from here, and the
-factory the API each prefix speaks, its default base URL and whether it needs a key.
+Pure data, no SDK imports: the settings (settings/accessors.py) read the usual key
+variables from here, and the factory the API each prefix speaks, its default base URL
+and whether it needs a key.
 Every prefix but `anthropic:` and `script:` is an OpenAI-compatible server.
 """
 

@@ -4,36 +4,34 @@ One provider for every server that speaks `/chat/completions`: OpenAI, Azure Ope
 v1 API, Volcengine Ark, DeepSeek, vLLM, Ollama, llama.cpp's server, LM Studio. It
 streams text, `reasoning_content`/`reasoning` deltas (DeepSeek, vLLM, OpenRouter) as
 thinking, native tool calls per `index`, usage (`stream_options.include_usage`) and the
-finish reason; retries are ours (see retry.py), the SDK's are off.
+finish reason; the bookkeeping around them and the retries are shared (streaming.py,
+retry.py), the SDK's own retries are off.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Mapping
 from typing import Any
 
 import httpx2
 import openai
+from openai import AsyncStream
 from openai.types.chat import ChatCompletionChunk
 from openai.types.chat.chat_completion_chunk import ChoiceDelta, ChoiceDeltaToolCall
 from openai.types.completion_usage import CompletionUsage
 
 from karyi.llm import errors
 from karyi.llm.base import (
-    Finish,
     Message,
-    Provider,
     ProviderError,
     Request,
     StreamEvent,
     TextChunk,
     ThinkingChunk,
     ToolCallChunk,
-    ToolCallEnd,
-    Usage,
 )
 from karyi.llm.endpoint import Endpoint
-from karyi.llm.retry import retrying
+from karyi.llm.streaming import ReplyReader, StreamingProvider, stream_reply
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 _THINKING_FIELDS = ("reasoning_content", "reasoning")
@@ -89,29 +87,19 @@ def chat_body(request: Request, endpoint: Endpoint) -> dict[str, Any]:
     return body
 
 
-def _usage(usage: CompletionUsage) -> Usage:
-    details = usage.prompt_tokens_details
-    cached = (details.cached_tokens or 0) if details is not None else 0
-    return Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0, cached)
-
-
-class ChunkReader:
+class ChunkReader(ReplyReader[ChatCompletionChunk]):
     """Turns `ChatCompletionChunk`s into stream events, tracking tool-call slots."""
 
     def __init__(self, label: str) -> None:
-        self.label = label
-        self.seen = False
+        super().__init__(label)
         self.finish: str | None = None
-        self.usage: Usage | None = None
-        self._open: list[int] = []
         self._by_id: dict[str, int] = {}
-        self._called = False
 
     def read(self, chunk: ChatCompletionChunk) -> list[StreamEvent]:
         """The events in one chunk (only choice 0: we never ask for n > 1)."""
         self.seen = True
         if chunk.usage is not None:
-            self.usage = _usage(chunk.usage)
+            self._usage(chunk.usage)
         out: list[StreamEvent] = []
         for choice in chunk.choices or []:
             if choice.index not in (0, None):
@@ -120,20 +108,23 @@ class ChunkReader:
                 out.extend(self._delta(choice.delta))
             if choice.finish_reason:
                 self.finish = str(choice.finish_reason)
-                out.extend(self._close_slots())
+                out.extend(self.tools.close_all())
         return out
 
     def end(self) -> list[StreamEvent]:
         """The closing events, or the error for a stream cut short."""
-        if self.finish is None:
-            raise errors.truncated(self.label, self.seen)
         reason = self.finish
-        if reason == "function_call" or (reason == "stop" and self._called):
+        if reason == "function_call" or (reason == "stop" and self.tools.used):
             reason = "tool_calls"  # some servers say `stop` after tool calls
-        tail: list[StreamEvent] = [*self._close_slots()]
-        if self.usage is not None:
-            tail.append(self.usage)
-        return [*tail, Finish(reason)]
+        return self.closing(reason)
+
+    def _usage(self, usage: CompletionUsage) -> None:
+        details = usage.prompt_tokens_details
+        self.usage.update(
+            input_tokens=usage.prompt_tokens or 0,
+            output_tokens=usage.completion_tokens or 0,
+            cached=(details.cached_tokens or 0) if details is not None else 0,
+        )
 
     def _delta(self, delta: ChoiceDelta) -> list[StreamEvent]:
         out: list[StreamEvent] = []
@@ -151,9 +142,7 @@ class ChunkReader:
 
     def _call(self, call: ChoiceDeltaToolCall) -> ToolCallChunk:
         slot = self._slot(call)
-        if slot not in self._open:
-            self._open.append(slot)
-        self._called = True
+        self.tools.open(slot)
         function = call.function
         name = function.name if function is not None else None
         arguments = (function.arguments or "") if function is not None else ""
@@ -166,27 +155,20 @@ class ChunkReader:
             slot = index
         elif call.id and call.id in self._by_id:
             slot = self._by_id[call.id]
-        elif call.id or not self._open:
-            slot = max([*self._by_id.values(), *self._open, -1]) + 1
+        elif call.id or not self.tools:
+            slot = max([*self._by_id.values(), *self.tools.slots, -1]) + 1
         else:
-            slot = self._open[-1]
+            slot = self.tools.slots[-1]
         if call.id:
             self._by_id.setdefault(call.id, slot)
         return slot
 
-    def _close_slots(self) -> list[StreamEvent]:
-        closed: list[StreamEvent] = [ToolCallEnd(slot) for slot in sorted(self._open)]
-        self._open.clear()
-        return closed
 
-
-class OpenAICompatProvider(Provider):
+class OpenAICompatProvider(StreamingProvider):
     """A model behind an OpenAI-compatible `/chat/completions` endpoint."""
 
     def __init__(self, endpoint: Endpoint, *, http_client: httpx2.AsyncClient | None = None):
-        self.label = endpoint.label
-        self.context_window = endpoint.context_window
-        self._endpoint = endpoint
+        super().__init__(endpoint)
         self._client = openai.AsyncOpenAI(
             api_key=endpoint.api_key,
             base_url=endpoint.base_url or OPENAI_BASE_URL,
@@ -196,32 +178,19 @@ class OpenAICompatProvider(Provider):
             http_client=http_client,
         )
 
-    def stream(self, request: Request) -> AsyncIterator[StreamEvent]:
-        """Stream one reply, retrying failures that happen before any output."""
-        return retrying(lambda: self._attempt(request), self._endpoint.retry)
-
     async def aclose(self) -> None:
         """Close the SDK's connection pool."""
         await self._client.close()
 
-    async def _attempt(self, request: Request) -> AsyncGenerator[StreamEvent, None]:
-        reader = ChunkReader(self.label)
+    def _attempt(self, request: Request) -> AsyncGenerator[StreamEvent, None]:
         body = chat_body(request, self._endpoint)
-        try:
-            stream = await self._client.chat.completions.create(
+
+        def start() -> Awaitable[AsyncStream[ChatCompletionChunk]]:
+            return self._client.chat.completions.create(
                 **body, extra_body=dict(request.extra) or None
             )
-        except (openai.OpenAIError, httpx2.HTTPError) as exc:
-            raise self._error(exc) from exc
-        try:
-            async with stream:
-                async for chunk in stream:
-                    for event in reader.read(chunk):
-                        yield event
-        except (openai.OpenAIError, httpx2.HTTPError, *errors.MALFORMED) as exc:
-            raise self._error(exc) from exc
-        for event in reader.end():
-            yield event
+
+        return stream_reply(start, ChunkReader(self.label), openai.OpenAIError, self._error)
 
     def _error(self, exc: Exception) -> ProviderError:
         label, hint = self.label, self._endpoint.key_hint
@@ -235,5 +204,4 @@ class OpenAICompatProvider(Provider):
             return errors.connection(label, exc)
         if isinstance(exc, openai.APIError):  # an error object inside the stream
             return errors.from_status(200, {}, {"error": exc.body}, label=label, key_hint=hint)
-        found = errors.transport(exc, label=label) or errors.malformed(exc, label=label)
-        return found or errors.ApiError("malformed", f"{label}: {exc}")
+        return errors.unexpected(exc, label=label)

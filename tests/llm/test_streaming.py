@@ -21,8 +21,10 @@ from karyi.llm.base import (
     Retrying,
     StreamEvent,
     TextChunk,
+    ToolCallEnd,
     Usage,
 )
+from karyi.llm.streaming import ReplyReader, ToolSlots
 from tests.support.fake_model_server import WAIT, FakeModelServer
 from tests.support.replies import Fault, Reply
 from tests.support.streams import Sleeps, collect, text_of
@@ -257,3 +259,39 @@ async def test_a_stall_after_output_started_is_a_partial_timeout(
     seen, error = await _fail_after_first_text(api, fake_llm, provider, Fault(stall=True))
     assert seen == [TextChunk("Hello")]
     assert (error.kind, error.retryable, error.partial) == ("timeout", True, True)
+
+
+def test_tool_slots_close_once_and_all_by_number() -> None:
+    fresh = ToolSlots()
+    assert not fresh and not fresh.used
+    slots = ToolSlots()
+    for slot in (2, 0, 2):
+        slots.open(slot)
+    assert slots.slots == [2, 0] and slots.used
+    assert slots.close(2) == [ToolCallEnd(2)] and slots.close(2) == []
+    slots.open(1)
+    assert slots.close_all() == [ToolCallEnd(0), ToolCallEnd(1)] and not slots
+
+
+class _Reader(ReplyReader[str]):
+    def read(self, item: str) -> list[StreamEvent]:
+        self.seen = True
+        return [TextChunk(item)]
+
+    def end(self) -> list[StreamEvent]:
+        return self.closing("stop")
+
+
+def test_closing_ends_calls_then_usage_then_finish_or_reports_a_cut_stream() -> None:
+    reader = _Reader("m")
+    reader.tools.open(0)
+    assert reader.closing("tool_calls") == [ToolCallEnd(0), Finish("tool_calls")]
+    reader.usage.update(input_tokens=5, output_tokens=2)
+    reader.usage.update(cached=1)
+    assert reader.closing("stop") == [Usage(5, 2, 1), Finish("stop")]
+    with pytest.raises(ProviderError, match="without any stream events"):
+        reader.closing(None)
+    reader.read("x")
+    with pytest.raises(ProviderError, match="ended before the model finished") as cut:
+        reader.closing(None)
+    assert cut.value.retryable

@@ -1,0 +1,178 @@
+"""The `Settings` object: the merged settings as JSON, with typed accessors.
+
+Settings are loaded once (see loading.py) and passed down; nothing reads them from a
+global. Code reads a typed property rather than digging in `values`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from karyi.llm.families import key_variable
+from karyi.settings.schema import DEFAULTS
+from karyi.settings.validation import SettingsWarning
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The merged settings, typed. `values` is the merged JSON form."""
+
+    values: dict[str, Any] = field(default_factory=lambda: json.loads(json.dumps(DEFAULTS)))
+    warnings: tuple[SettingsWarning, ...] = ()
+    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def model(self) -> str:
+        """`provider:name`."""
+        return str(self.values["model"])
+
+    @property
+    def dialect(self) -> str:
+        """The dialect the default agent speaks."""
+        return str(self.values["dialect"])
+
+    @property
+    def profile(self) -> str:
+        """The tool profile of the default agent."""
+        return str(self.values["profile"])
+
+    @property
+    def base_url(self) -> str | None:
+        """The provider's base URL, if set."""
+        value = self.values.get("baseUrl")
+        return str(value) if value else None
+
+    @property
+    def allowed_roots(self) -> list[str]:
+        """Extra roots the path policy allows (absolute)."""
+        return list(self.values["allowedRoots"])
+
+    @property
+    def max_steps(self) -> int:
+        """The most model calls one turn may make."""
+        return int(self.values["maxSteps"])
+
+    @property
+    def shell_timeout(self) -> float:
+        """Overall timeout of one shell command, in seconds."""
+        return float(self.values["shell"]["timeoutSeconds"])
+
+    @property
+    def shell_inactivity(self) -> float:
+        """Silence after which a terminal command returns with status `running`."""
+        return float(self.values["shell"]["inactivitySeconds"])
+
+    @property
+    def shell_oneshot_idle(self) -> float:
+        """Silence after which a one-shot command is killed."""
+        return float(self.values["shell"]["oneShotIdleSeconds"])
+
+    @property
+    def shell_output_limit(self) -> int:
+        """Characters of command output shown to the model (head and tail)."""
+        return int(self.values["shell"]["outputLimit"])
+
+    @property
+    def shell_path(self) -> str | None:
+        """The shell of the persistent terminal (bash when unset)."""
+        value = self.values["shell"].get("path")
+        return str(value) if value else None
+
+    def command_rules(self) -> dict[str, list[str]]:
+        """`permissions.commands`: allow, deny and confirm pattern lists."""
+        commands = self.values["permissions"].get("commands") or {}
+        return {k: [str(p) for p in commands.get(k, [])] for k in ("allow", "deny", "confirm")}
+
+    @property
+    def gateway_shell(self) -> bool:
+        """Whether the gateway's `shell` tool is enabled."""
+        return bool(self.values["gateway"]["enableShell"])
+
+    @property
+    def gateway_token(self) -> str | None:
+        """The gateway's bearer token from the settings (the environment may override it)."""
+        value = self.values["gateway"].get("token")
+        return str(value) if value else None
+
+    @property
+    def gateway_permission_timeout(self) -> float | None:
+        """Seconds a gateway turn may wait for a permission answer (None: for ever)."""
+        value = self.values["gateway"].get("permissionTimeoutSeconds")
+        return float(value) if value else None
+
+    @property
+    def gateway_max_request_bytes(self) -> int:
+        """The largest request body the gateway reads."""
+        return int(self.values["gateway"]["maxRequestBytes"])
+
+    @property
+    def llm_timeouts(self) -> tuple[float, float]:
+        """Model requests: (connect, read) timeouts in seconds."""
+        llm = self.values["llm"]
+        return float(llm["connectTimeoutSeconds"]), float(llm["readTimeoutSeconds"])
+
+    @property
+    def llm_max_attempts(self) -> int:
+        """How many times one model call is tried before its error is reported."""
+        return int(self.values["llm"]["maxAttempts"])
+
+    @property
+    def context_window(self) -> int | None:
+        """The model's context window when the user states it (else known per model)."""
+        value = self.values["llm"].get("contextWindow")
+        return int(value) if value else None
+
+    @property
+    def mcp_servers(self) -> dict[str, Any]:
+        """The `mcpServers` entries, by name."""
+        return dict(self.values.get("mcpServers") or {})
+
+    @property
+    def has_runtime_tools(self) -> bool:
+        """Whether tools come at run time: a discovery command or MCP servers."""
+        return bool(self.values["tools"].get("discoveryCommand") or self.mcp_servers)
+
+    @property
+    def prompt_caching(self) -> bool:
+        """Whether Anthropic requests mark cache breakpoints."""
+        return bool(self.values["llm"].get("promptCaching", True))
+
+    @property
+    def thinking_budget(self) -> int:
+        """Tokens an Anthropic model may think for before answering (0: no extended thinking)."""
+        value = self.values["llm"].get("thinkingBudget")
+        return int(value) if value else 0
+
+    @property
+    def web(self) -> dict[str, Any]:
+        """The `web` settings: search backend, address policy and fetch limits."""
+        return dict(self.values["web"])
+
+    @property
+    def tools_timeout(self) -> float:
+        """Seconds a discovery or call command may run."""
+        return float(self.values["tools"].get("timeoutSeconds") or 60)
+
+    def tool_permission(self, name: str) -> str | None:
+        """The permission the user set for tool `name`, if any."""
+        value = self.values["permissions"]["tools"].get(name)
+        return str(value) if value else None
+
+    def api_key(self, env: Mapping[str, str] | None = None) -> str | None:
+        """KARYI_API_KEY, else the variable `apiKeyEnv` names, else the provider's usual one."""
+        env = os.environ if env is None else env
+        if env.get("KARYI_API_KEY"):
+            return env["KARYI_API_KEY"]
+        named = self.values.get("apiKeyEnv")
+        if named and env.get(str(named)):
+            return env[str(named)]
+        usual = key_variable(self.model.partition(":")[0])
+        return env.get(usual) if usual else None
+
+    def with_values(self, **changes: Any) -> Settings:
+        """A copy with top-level keys replaced (for tests and programmatic callers)."""
+        return Settings({**self.values, **changes}, self.warnings, self.sources)

@@ -1,0 +1,116 @@
+"""Loading the settings: defaults, user file, workspace file, editor, environment, flags.
+
+Later layers win; objects merge key by key. Every layer is checked key by key against
+the schema (validation.py); the workspace file may only tighten (workspace_trust.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from karyi.settings.accessors import Settings
+from karyi.settings.files import file_layer, user_settings_path, workspace_settings_path
+from karyi.settings.schema import DEFAULTS, SCHEMA
+from karyi.settings.validation import SettingsWarning, check_keys
+from karyi.settings.workspace_trust import is_trusted, tighten_only
+
+ENVIRONMENT = {
+    "KARYI_MODEL": "model",
+    "KARYI_BASE_URL": "baseUrl",
+    "KARYI_DIALECT": "dialect",
+    "KARYI_PROFILE": "profile",
+    "KARYI_MAX_STEPS": "maxSteps",
+}
+
+
+def _nest(layer: Mapping[str, Any]) -> dict[str, Any]:
+    """Editor-style keys (`karyi.shell.timeoutSeconds`) as nested objects."""
+    out: dict[str, Any] = {}
+    for key, value in layer.items():
+        key = key.removeprefix("karyi.")
+        if "." in key and key.split(".", 1)[0] in SCHEMA:
+            head, _, rest = key.partition(".")
+            sub = out.setdefault(head, {})
+            if isinstance(sub, dict):
+                sub.update(_nest({rest: value}))
+            continue
+        if isinstance(out.get(key), dict) and isinstance(value, dict):
+            out[key].update(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _check(
+    layer: Mapping[str, Any],
+    source: str,
+    base: Path,
+    warnings: list[SettingsWarning],
+    *,
+    untrusted: bool = False,
+    trusted: bool = False,
+) -> dict[str, Any]:
+    """The valid keys of one layer, after the workspace file's tightening."""
+    nested = _nest(layer)
+    if untrusted:
+        nested = tighten_only(nested, source, warnings, trusted=trusted)
+    return check_keys(nested, source, base, warnings)
+
+
+def _merge(into: dict[str, Any], layer: Mapping[str, Any]) -> None:
+    """Merge `layer` into `into`: objects key by key, anything else replaced."""
+    for key, value in layer.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
+    """The keys the `KARYI_*` variables of `ENVIRONMENT` set (`maxSteps` as a number)."""
+    out: dict[str, Any] = {}
+    for var, key in ENVIRONMENT.items():
+        if var in env and env[var] != "":
+            value: Any = env[var]
+            if key == "maxSteps" and value.strip().lstrip("-").isdigit():
+                value = int(value)
+            out[key] = value
+    return out
+
+
+def load_settings(
+    workspace: Path | None = None,
+    *,
+    editor: Mapping[str, Any] | None = None,
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    user_file: Path | None = None,
+) -> Settings:
+    """Merge every layer for `workspace` (see the package docstring)."""
+    env = os.environ if env is None else env
+    warnings: list[SettingsWarning] = []
+    values: dict[str, Any] = json.loads(json.dumps(DEFAULTS))
+    sources = dict.fromkeys(values, "default")
+    cwd = Path.cwd()
+    layers: list[tuple[str, Mapping[str, Any], Path, bool]] = []
+    user = user_file or user_settings_path(env)
+    layers.append((str(user), file_layer(user, warnings), Path.home(), False))
+    if workspace is not None:
+        ws_file = workspace_settings_path(workspace)
+        layers.append((str(ws_file), file_layer(ws_file, warnings), workspace, True))
+    if editor:
+        layers.append(("editor settings", editor, workspace or cwd, False))
+    layers.append(("environment", _env_layer(env), cwd, False))
+    if flags:
+        given = {k: v for k, v in flags.items() if v is not None}
+        layers.append(("command line", given, cwd, False))
+    for source, layer, base, untrusted in layers:
+        trusted = workspace is not None and is_trusted(workspace, values["trustedWorkspaces"])
+        checked = _check(layer, source, base, warnings, untrusted=untrusted, trusted=trusted)
+        _merge(values, checked)
+        sources.update(dict.fromkeys(checked, source))
+    return Settings(values, tuple(warnings), sources)

@@ -1,0 +1,193 @@
+"""The JSON Schema of every settings key, and the defaults every layer starts from.
+
+Each top-level key is checked against its schema on its own (see validation.py), so a
+bad value drops that key only. The keys and their meaning are described in README.md
+("Settings"), docs/models.md, docs/gateway.md, docs/extensions.md and docs/security.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from karyi.protocol import DIALECTS
+
+_PERMISSION = {"type": "string", "enum": ["auto", "confirm", "deny"]}
+_PATTERNS = {"type": "array", "items": {"type": "string"}}
+
+SCHEMA: dict[str, dict[str, Any]] = {
+    "model": {
+        "type": "string",
+        "pattern": r"^[A-Za-z][\w-]*:.+$",
+        "description": "provider:name, e.g. openai:gpt-4.1 or script:examples/demo/fix.yaml",
+    },
+    "baseUrl": {"type": ["string", "null"], "description": "the provider's base URL"},
+    "apiKeyEnv": {"type": ["string", "null"], "description": "variable that holds the API key"},
+    "dialect": {"type": "string", "enum": list(DIALECTS)},
+    "profile": {"type": "string", "description": "tool profile name"},
+    "agents": {
+        "type": "object",
+        "additionalProperties": {
+            "type": "object",
+            "properties": {
+                "instructions": {"type": "string"},
+                "description": {"type": "string"},
+                "model": {"type": "string"},
+                "dialect": {"type": "string", "enum": list(DIALECTS)},
+                "profile": {"type": "string"},
+                "tools": {"type": "array", "items": {"type": "string"}},
+                "maxSteps": {"type": "integer", "minimum": 1},
+                "enabled": {"type": "boolean"},
+            },
+            "additionalProperties": False,
+        },
+    },
+    "permissions": {
+        "type": "object",
+        "properties": {
+            "tools": {"type": "object", "additionalProperties": _PERMISSION},
+            "commands": {
+                "type": "object",
+                "properties": {"allow": _PATTERNS, "deny": _PATTERNS, "confirm": _PATTERNS},
+                "additionalProperties": False,
+            },
+        },
+        "additionalProperties": False,
+    },
+    "mcpServers": {
+        "type": "object",
+        "additionalProperties": {"type": "object"},
+        "description": "servers checked one by one when they start (see tools/mcp/config.py)",
+    },
+    "tools": {
+        "type": "object",
+        "properties": {
+            "discoveryCommand": {"type": ["string", "null"]},
+            "callCommand": {"type": ["string", "null"]},
+            "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+        },
+        "additionalProperties": False,
+    },
+    "trustedWorkspaces": {"type": "array", "items": {"type": "string"}},
+    "web": {
+        "type": "object",
+        "properties": {
+            "search": {
+                "type": "object",
+                "properties": {
+                    "backend": {"type": "string", "enum": ["searxng", "bocha"]},
+                    "url": {"type": "string", "pattern": "^https?://"},
+                    "keyVariable": {"type": "string", "pattern": r"^[A-Za-z_][A-Za-z0-9_]*$"},
+                    "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+                },
+                "required": ["backend"],
+                "additionalProperties": False,
+            },
+            "allowPrivate": {"type": "boolean"},
+            "allowedHosts": {"type": "array", "items": {"type": "string"}},
+            "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+            "maxBytes": {"type": "integer", "minimum": 1024},
+            "maxRedirects": {"type": "integer", "minimum": 0, "maximum": 20},
+            "maxChars": {"type": "integer", "minimum": 1000},
+        },
+        "additionalProperties": False,
+    },
+    "allowedRoots": {"type": "array", "items": {"type": "string"}},
+    "maxSteps": {"type": "integer", "minimum": 1},
+    "shell": {
+        "type": "object",
+        "properties": {
+            "timeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+            "inactivitySeconds": {"type": "number", "exclusiveMinimum": 0},
+            "oneShotIdleSeconds": {"type": "number", "exclusiveMinimum": 0},
+            "outputLimit": {"type": "integer", "minimum": 200},
+            "path": {"type": ["string", "null"]},
+        },
+        "additionalProperties": False,
+    },
+    "gateway": {
+        "type": "object",
+        "properties": {
+            "enableShell": {"type": "boolean"},
+            "token": {
+                "type": ["string", "null"],
+                "minLength": 16,
+                "description": "bearer token every request must carry (KARYI_GATEWAY_TOKEN wins)",
+            },
+            "maxRequestBytes": {"type": "integer", "minimum": 1024},
+            "permissionTimeoutSeconds": {
+                "type": ["number", "null"],
+                "exclusiveMinimum": 0,
+                "description": "a turn paused this long for a permission answer is cancelled",
+            },
+        },
+        "additionalProperties": False,
+    },
+    "llm": {
+        "type": "object",
+        "properties": {
+            "connectTimeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
+            "readTimeoutSeconds": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "description": "longest silence inside a streaming reply",
+            },
+            "maxAttempts": {"type": "integer", "minimum": 1, "maximum": 20},
+            "contextWindow": {"type": ["integer", "null"], "minimum": 1024},
+            "promptCaching": {
+                "type": "boolean",
+                "description": "Anthropic: cache the system prompt and conversation prefix",
+            },
+            "thinkingBudget": {
+                "type": ["integer", "null"],
+                "minimum": 1024,
+                "maximum": 32000,
+                "description": "Anthropic extended thinking: tokens the model may think for",
+            },
+        },
+        "additionalProperties": False,
+    },
+}
+
+DEFAULTS: dict[str, Any] = {
+    "model": "openai:gpt-4.1",
+    "baseUrl": None,
+    "apiKeyEnv": None,
+    "dialect": "toolsxml",
+    "profile": "karyi",
+    "agents": {},
+    "permissions": {"tools": {}, "commands": {"allow": [], "deny": [], "confirm": []}},
+    "mcpServers": {},
+    "tools": {"discoveryCommand": None, "callCommand": None, "timeoutSeconds": 60},
+    "trustedWorkspaces": [],
+    "web": {
+        "allowPrivate": False,
+        "allowedHosts": [],
+        "timeoutSeconds": 30,
+        "maxBytes": 5_000_000,
+        "maxRedirects": 5,
+        "maxChars": 60_000,
+    },
+    "allowedRoots": [],
+    "maxSteps": 50,
+    "shell": {
+        "timeoutSeconds": 120,
+        "inactivitySeconds": 10,
+        "oneShotIdleSeconds": 60,
+        "outputLimit": 16000,
+        "path": None,
+    },
+    "gateway": {
+        "enableShell": False,
+        "token": None,
+        "maxRequestBytes": 1024 * 1024,
+        "permissionTimeoutSeconds": 1800,
+    },
+    "llm": {
+        "connectTimeoutSeconds": 10,
+        "readTimeoutSeconds": 300,
+        "maxAttempts": 5,
+        "contextWindow": None,
+        "thinkingBudget": None,
+        "promptCaching": True,
+    },
+}
