@@ -242,7 +242,7 @@ def test_the_terminal_shows_nested_calls_indented() -> None:
     from karyi.agent.events import ToolQueued
     from karyi.core.results import ToolResult
     from karyi.protocol.calls import ToolCall
-    from karyi.terminal import TerminalView
+    from karyi.cli.view import TerminalView
 
     out, err = io.StringIO(), io.StringIO()
     view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))

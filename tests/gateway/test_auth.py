@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from karyi.cli import main
+from karyi.main import main
 from karyi.gateway.config import ConfigError, GatewayConfig, check_bind, is_loopback
 from karyi.settings import Settings
 from tests.gateway.conftest import Make

@@ -18,7 +18,7 @@ from rich.console import Console
 
 from karyi.agent.executor import Approver, Executed, approve_all, run_calls
 from karyi.agent.runtime import Runtime
-from karyi.cli_common import (
+from karyi.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
     UsageError,
@@ -32,7 +32,7 @@ from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
 from karyi.settings import Settings
-from karyi.terminal import TerminalApprover, TerminalValueAsker
+from karyi.cli.view import TerminalApprover, TerminalValueAsker
 from karyi.tools.context import ToolContext
 from karyi.tools.prompt import declarations, tool_prompt
 from karyi.tools.registry import Toolkit

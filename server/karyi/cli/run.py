@@ -14,7 +14,7 @@ from karyi.agent.events import EventStream
 from karyi.agent.executor import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
-from karyi.cli_common import (
+from karyi.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
     UsageError,
@@ -24,7 +24,7 @@ from karyi.cli_common import (
     workspace_root,
 )
 from karyi.llm.base import ProviderError
-from karyi.terminal import TerminalApprover, TerminalValueAsker, TerminalView
+from karyi.cli.view import TerminalApprover, TerminalValueAsker, TerminalView
 
 
 def _task_text(words: list[str]) -> str:

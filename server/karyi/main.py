@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from karyi import __version__
-from karyi.cli_common import (
+from karyi.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     UsageError,
@@ -23,8 +23,8 @@ from karyi.cli_common import (
     toolkit_for,
     workspace_root,
 )
-from karyi.cli_mcp import add_parser as add_mcp_parser
-from karyi.cli_var import add_parser as add_var_parser
+from karyi.cli.mcp import add_parser as add_mcp_parser
+from karyi.cli.var import add_parser as add_var_parser
 
 
 class _DialectNames:
@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "reply", nargs="?", default="-", metavar="FILE|-", help="the reply (default: stdin)"
     )
-    p.set_defaults(func="karyi.cli_exec:cmd_exec")
+    p.set_defaults(func="karyi.cli.exec:cmd_exec")
 
     p = sub.add_parser(
         "lsp",
@@ -134,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--session", metavar="ID", help="continue a stored session")
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
     p.add_argument("task", nargs="+", help='what to do (or "-" to read it from stdin)')
-    p.set_defaults(func="karyi.cli_run:cmd_run")
+    p.set_defaults(func="karyi.cli.run:cmd_run")
 
     p = sub.add_parser(
         "gateway",
@@ -161,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="only the built-in tools (no discovery command, no MCP servers started)",
     )
-    p.set_defaults(func="karyi.cli_exec:cmd_tools")
+    p.set_defaults(func="karyi.cli.exec:cmd_tools")
     add_var_parser(sub)
     add_mcp_parser(sub)
     return top
