@@ -240,9 +240,9 @@ def test_the_terminal_shows_nested_calls_indented() -> None:
     from rich.console import Console
 
     from karyi.agent.events import ToolQueued
+    from karyi.cli.view import TerminalView
     from karyi.core.results import ToolResult
     from karyi.protocol.calls import ToolCall
-    from karyi.cli.view import TerminalView
 
     out, err = io.StringIO(), io.StringIO()
     view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))

@@ -14,17 +14,17 @@ from karyi.agent.events import EventStream
 from karyi.agent.executor import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
-from karyi.cli.common import (
+from karyi.agent.startup import (
     EXIT_FAILED,
     EXIT_OK,
     UsageError,
-    open_tty,
     settings_for,
     toolkit_for,
     workspace_root,
 )
-from karyi.llm.base import ProviderError
+from karyi.cli.common import open_tty
 from karyi.cli.view import TerminalApprover, TerminalValueAsker, TerminalView
+from karyi.llm.base import ProviderError
 
 
 def _task_text(words: list[str]) -> str:
