@@ -1,6 +1,7 @@
 """The terminal front end: `karyi run`, `exec`, `tools`, `var` and `mcp`.
 
-One module per subcommand (`run`, `exec`, `var`, `mcp`), the terminal view of a turn
-and its questions to the user (`view`), and what they share (`common`). The launcher
-`karyi.main` registers these subcommands next to `karyi lsp` and `karyi gateway`.
+`command` holds every subcommand's arguments (the launcher `karyi.main` registers them
+next to `karyi lsp` and `karyi gateway`); one module per subcommand runs it (`run`,
+`exec` with `tools`, `var`, `mcp`). `view` draws a turn on the terminal, `ask` asks
+the user there (approvals, secret values), `common` has what the commands share.
 """

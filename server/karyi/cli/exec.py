@@ -26,8 +26,8 @@ from karyi.agent.startup import (
     toolkit_for,
     workspace_root,
 )
+from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
-from karyi.cli.view import TerminalApprover, TerminalValueAsker
 from karyi.protocol import get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient

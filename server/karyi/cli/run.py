@@ -22,8 +22,9 @@ from karyi.agent.startup import (
     toolkit_for,
     workspace_root,
 )
+from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
-from karyi.cli.view import TerminalApprover, TerminalValueAsker, TerminalView
+from karyi.cli.view import TerminalView
 from karyi.llm.base import ProviderError
 
 
