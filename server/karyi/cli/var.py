@@ -16,10 +16,10 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from karyi.agent.startup import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+
 if TYPE_CHECKING:  # the store loads only when `karyi var` runs (startup of other commands)
     from karyi.secrets.store import SecretStore
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def _err(message: str) -> None:
