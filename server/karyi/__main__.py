@@ -2,6 +2,6 @@
 
 import sys
 
-from karyi.cli import main
+from karyi.main import main
 
 sys.exit(main())

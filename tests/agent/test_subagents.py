@@ -232,21 +232,3 @@ async def test_bad_agent_toolkits_are_clear_errors(
     await agent(runtime, events).run("go")
     done = next(e for e in events if isinstance(e, ToolDone))
     assert done.result.error is not None and done.result.error.message.startswith(message)
-
-
-def test_the_terminal_shows_nested_calls_indented() -> None:
-    import io
-
-    from rich.console import Console
-
-    from karyi.agent.events import ToolQueued
-    from karyi.core.results import ToolResult
-    from karyi.protocol.calls import ToolCall
-    from karyi.terminal import TerminalView
-
-    out, err = io.StringIO(), io.StringIO()
-    view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))
-    call = ToolCall(0, "grep", {"pattern": "x"}, "call_1/call_1")
-    view(SubagentEvent("explore", "call_1", ToolQueued(call, "Search for x")))
-    view(SubagentEvent("explore", "call_1", ToolDone(call, ToolResult.ok("found"), "auto", 0.1)))
-    assert err.getvalue() == "    ↳ explore: Search for x\n    ✓ explore: grep\n"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from karyi.cli import main
 from karyi.gateway.config import ConfigError, GatewayConfig, check_bind, is_loopback
+from karyi.main import main
 from karyi.settings import Settings
 from tests.gateway.conftest import Make
 from tests.gateway.schema_check import conforms

@@ -16,10 +16,10 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from karyi.agent.startup import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+
 if TYPE_CHECKING:  # the store loads only when `karyi var` runs (startup of other commands)
     from karyi.secrets.store import SecretStore
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def _err(message: str) -> None:
@@ -119,30 +119,3 @@ def _rm(store: SecretStore, name: str) -> int:
         return EXIT_FAILED
     print(f"removed {name}")
     return EXIT_OK
-
-
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register `karyi var` and its actions."""
-    p = sub.add_parser(
-        "var",
-        help="secure variables ($KARYI{NAME})",
-        description="Store, show, list and remove secure variables. Values live in the OS "
-        "keyring when one works, else in a 0600 file in the user config dir.",
-    )
-    p.set_defaults(func=cmd_var, action=None)
-    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    s = actions.add_parser(
-        "set",
-        help="store a value (read hidden from the terminal, or from stdin)",
-        description="Store NAME. The value is read from a hidden prompt, or from stdin "
-        "when stdin is not a terminal (one trailing newline is dropped); never from the "
-        "command line.",
-    )
-    s.add_argument("name", metavar="NAME")
-    s.add_argument("--note", help="what the value is for (kept with it, shown by list)")
-    g = actions.add_parser("get", help="print a value (to a terminal, or with --pipe)")
-    g.add_argument("name", metavar="NAME")
-    g.add_argument("--pipe", action="store_true", help="allow writing to a pipe or file")
-    actions.add_parser("list", help="names, notes and where values live (never values)")
-    r = actions.add_parser("rm", help="remove a value")
-    r.add_argument("name", metavar="NAME")

@@ -18,21 +18,21 @@ from rich.console import Console
 
 from karyi.agent.executor import Approver, Executed, approve_all, run_calls
 from karyi.agent.runtime import Runtime
-from karyi.cli_common import (
+from karyi.agent.startup import (
     EXIT_FAILED,
     EXIT_OK,
     UsageError,
-    open_tty,
     settings_for,
     toolkit_for,
     workspace_root,
 )
+from karyi.cli.ask import TerminalApprover, TerminalValueAsker
+from karyi.cli.common import open_tty
 from karyi.protocol import get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
 from karyi.settings import Settings
-from karyi.terminal import TerminalApprover, TerminalValueAsker
 from karyi.tools.context import ToolContext
 from karyi.tools.prompt import declarations, tool_prompt
 from karyi.tools.registry import Toolkit

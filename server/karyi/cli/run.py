@@ -14,17 +14,18 @@ from karyi.agent.events import EventStream
 from karyi.agent.executor import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
-from karyi.cli_common import (
+from karyi.agent.startup import (
     EXIT_FAILED,
     EXIT_OK,
     UsageError,
-    open_tty,
     settings_for,
     toolkit_for,
     workspace_root,
 )
+from karyi.cli.ask import TerminalApprover, TerminalValueAsker
+from karyi.cli.common import open_tty
+from karyi.cli.view import TerminalView
 from karyi.llm.base import ProviderError
-from karyi.terminal import TerminalApprover, TerminalValueAsker, TerminalView
 
 
 def _task_text(words: list[str]) -> str:

@@ -59,16 +59,3 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         print(f"karyi: error: --workspace {root}: not a directory", file=sys.stderr)
         return 2
     return asyncio.run(_status(root, args.json))
-
-
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register `karyi mcp`."""
-    p = sub.add_parser(
-        "mcp",
-        help="start the MCP servers and show their status and tools",
-        description="Start every MCP server of the settings (and the discovery command), "
-        "print each server's state, error and tools, then stop them.",
-    )
-    p.add_argument("--workspace", metavar="DIR", help="workspace root (default: .)")
-    p.add_argument("--json", action="store_true", help="print the status as JSON")
-    p.set_defaults(func=cmd_mcp)

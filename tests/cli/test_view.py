@@ -1,0 +1,23 @@
+"""The terminal view of a turn: how agent events look on the terminal."""
+
+from __future__ import annotations
+
+from karyi.agent.events import SubagentEvent, ToolDone
+
+
+def test_the_terminal_shows_nested_calls_indented() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.agent.events import ToolQueued
+    from karyi.cli.view import TerminalView
+    from karyi.core.results import ToolResult
+    from karyi.protocol.calls import ToolCall
+
+    out, err = io.StringIO(), io.StringIO()
+    view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))
+    call = ToolCall(0, "grep", {"pattern": "x"}, "call_1/call_1")
+    view(SubagentEvent("explore", "call_1", ToolQueued(call, "Search for x")))
+    view(SubagentEvent("explore", "call_1", ToolDone(call, ToolResult.ok("found"), "auto", 0.1)))
+    assert err.getvalue() == "    ↳ explore: Search for x\n    ✓ explore: grep\n"
