@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "gateway",
         help="serve the HTTP gateway (POST /agent/process)",
-        description="Serve seed 004's HTTP gateway: POST /agent/process runs a tool "
+        description="Serve the HTTP gateway (docs/gateway.md): POST /agent/process runs a tool "
         "(biz_params.tool) or an agent turn. Binds 127.0.0.1 unless told otherwise; any "
         "other address needs a bearer token (KARYI_GATEWAY_TOKEN or settings gateway.token).",
     )
