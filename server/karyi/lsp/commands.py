@@ -9,6 +9,7 @@ log, permissions through `window/showMessageRequest`, and edits through
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +93,7 @@ async def _with_progress(
     message: str,
     context: dict[str, Any] | None,
 ) -> dict[str, Any]:
+    """Run a turn with work-done progress, then show its answer as a message."""
     token = f"karyi-{uuid.uuid4().hex[:8]}"
     window = ls.client_capabilities.window
     progress = window is not None and bool(window.work_done_progress)
@@ -101,6 +103,19 @@ async def _with_progress(
             token, types.WorkDoneProgressBegin(title=title, cancellable=False)
         )
 
+    on_event = _progress_listener(ls, token if progress else None)
+    try:
+        result = await run_chat(ls, session_id, message, context, extra_listener=on_event)
+    finally:
+        if progress:
+            ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
+    answer = result["finalAnswer"] or f"Karyi stopped: {result['stopReason'].replace('_', ' ')}"
+    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=answer))
+    return result
+
+
+def _progress_listener(ls: KaryiServer, token: str | None) -> Callable[[Event], None]:
+    """Each queued tool as a progress report (when `token` is set), each result in the log."""
     from karyi.agent.events import Notice, ToolDone, ToolQueued, TurnError
 
     def on_event(event: Event) -> None:
@@ -116,17 +131,10 @@ async def _with_progress(
             ls.log(f"karyi: {event.call.name} {status}")
         elif isinstance(event, Notice | TurnError):
             ls.log(f"karyi: {event.to_dict().get('message', '')}")
-        if text and progress:
+        if text and token is not None:
             ls.work_done_progress.report(token, types.WorkDoneProgressReport(message=text))
 
-    try:
-        result = await run_chat(ls, session_id, message, context, extra_listener=on_event)
-    finally:
-        if progress:
-            ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
-    answer = result["finalAnswer"] or f"Karyi stopped: {result['stopReason'].replace('_', ' ')}"
-    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=answer))
-    return result
+    return on_event
 
 
 @rpc
