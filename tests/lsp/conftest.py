@@ -16,6 +16,10 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from karyi.lsp.params import plain
 from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Reply
+
+READ = 'Let me look.\n<tools><read><file src="README.md"/></read></tools>'
+TWO_HUNKS = "def one():\n    return 1\n\n\n\n\n\n\ndef two():\n    return 2\n"
 
 EDITORS = {"visual-studio-code": "visual-studio-code", "neovim": "neovim"}
 
@@ -99,6 +103,21 @@ async def wait_for_event(client: Any, kind: str) -> dict[str, Any]:
                 return dict(update["event"])
         client.update_seen.clear()
         await asyncio.wait_for(client.update_seen.wait(), 60)
+
+
+async def request(client: Any, method: str, params: Any) -> Any:
+    """Send one of Karyi's custom requests and wait for its result."""
+    return await client.protocol.send_request_async(method, params)
+
+
+def edit_reply(path: str) -> Reply:
+    """A model reply that edits both hunks of TWO_HUNKS in `path`."""
+    return Reply(
+        text=f'<tools><edit><file src="{path}">'
+        "<find>    return 1</find><replace>    return 10</replace>"
+        "<find>    return 2</find><replace>    return 20</replace>"
+        "</file></edit></tools>"
+    )
 
 
 @pytest.fixture(params=list(EDITORS))

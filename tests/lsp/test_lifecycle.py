@@ -16,7 +16,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from tests.lsp.conftest import Start, wait_for_event
+from tests.lsp.conftest import Start, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.procs import running
 from tests.support.replies import Fault, Reply
@@ -29,10 +29,6 @@ UNATTENDED = {
     }
 }
 AUTO = {"permissions": {"tools": {"command": "auto"}}}
-
-
-async def request(client: Any, method: str, params: Any) -> Any:
-    return await client.protocol.send_request_async(method, params)
 
 
 async def pid_when_written(path: Path) -> int:

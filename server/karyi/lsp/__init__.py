@@ -1,1 +1,4 @@
-"""The language server: the agent over LSP (SPEC §7). `karyi lsp --stdio | --tcp`."""
+"""The language server: the agent over LSP (docs/protocol.md, "The language server").
+
+`karyi lsp --stdio | --tcp`. `server.py` lists every method and command it serves.
+"""

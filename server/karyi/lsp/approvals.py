@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from karyi.lsp.server import KaryiServer
+from karyi.lsp.karyi_server import KaryiServer
 
 if TYPE_CHECKING:
     from karyi.agent.executor import ApprovalRequest, Decision

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from karyi.lsp.context import describe_context
 from karyi.lsp.errors import RequestFailed, rpc
+from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import checked
-from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:  # the agent stack is imported once the host is built, not at start-up
     from karyi.agent.events import Event
@@ -87,73 +87,75 @@ def _diffs_of(files: Any) -> list[dict[str, Any]]:
     return [f.to_json() for f in files]
 
 
-def register(server: KaryiServer) -> None:
-    """Add the chat handlers."""
+@rpc
+async def chat(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/chat`: run one turn; the result comes when it ends."""
+    p = checked("karyi/chat", raw)
+    return await run_chat(ls, p.get("sessionId"), p["message"], p.get("context"))
 
-    @server.feature("karyi/chat")
-    @rpc
-    async def chat(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/chat", raw)
-        return await run_chat(ls, p.get("sessionId"), p["message"], p.get("context"))
 
-    @server.feature("karyi/cancel")
-    @rpc
-    async def cancel(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/cancel", raw)
-        return {"cancelled": ls.require_host().cancel(p["sessionId"])}
+@rpc
+async def cancel(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/cancel`: cancel the session's running turn."""
+    p = checked("karyi/cancel", raw)
+    return {"cancelled": ls.require_host().cancel(p["sessionId"])}
 
-    @server.feature("karyi/confirmTool")
-    @rpc
-    async def confirm(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/confirmTool", raw)
-        host = ls.require_host()
-        waiting = {w.request.call.id: w.request for w in host.pending(p["sessionId"])}
-        decision = decision_from(p, waiting.get(p["toolCallId"]))
-        host.answer(p["sessionId"], p["toolCallId"], decision)
-        return {"ok": True}
 
-    @server.feature("karyi/fileDiffs")
-    @rpc
-    async def file_diffs(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/fileDiffs", raw)
-        host = ls.require_host()
-        live = host.session(p["sessionId"])
-        wanted = p.get("toolCallId")
-        pending = []
-        for w in host.pending(live.id):
-            conf = w.request.confirmation
-            if wanted in (None, w.request.call.id) and conf is not None and conf.files:
-                pending.append({"toolCallId": w.request.call.id, "files": _diffs_of(conf.files)})
-        applied = [
-            {"toolCallId": call_id, "files": _diffs_of(files)}
-            for call_id, files in live.applied
-            if wanted in (None, call_id)
-        ]
-        return {"pending": pending, "applied": applied}
+@rpc
+async def confirm_tool(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/confirmTool`: the user's answer to a permission request."""
+    p = checked("karyi/confirmTool", raw)
+    host = ls.require_host()
+    waiting = {w.request.call.id: w.request for w in host.pending(p["sessionId"])}
+    decision = decision_from(p, waiting.get(p["toolCallId"]))
+    host.answer(p["sessionId"], p["toolCallId"], decision)
+    return {"ok": True}
 
-    @server.feature("karyi/provideValue")
-    @rpc
-    async def provide_value(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        from karyi.secrets.request import ValueAnswer
 
-        p = checked("karyi/provideValue", raw)
-        value = p.get("value")
-        note = p.get("note") or ""
-        answer = None if value is None else ValueAnswer(value, bool(p.get("save")), note)
-        ls.require_host().provide_value(p["sessionId"], p["key"], answer)
-        return {"ok": True}
+@rpc
+async def file_diffs(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/fileDiffs`: the diffs waiting for approval and those already applied."""
+    p = checked("karyi/fileDiffs", raw)
+    host = ls.require_host()
+    live = host.session(p["sessionId"])
+    wanted = p.get("toolCallId")
+    pending = []
+    for w in host.pending(live.id):
+        conf = w.request.confirmation
+        if wanted in (None, w.request.call.id) and conf is not None and conf.files:
+            pending.append({"toolCallId": w.request.call.id, "files": _diffs_of(conf.files)})
+    applied = [
+        {"toolCallId": call_id, "files": _diffs_of(files)}
+        for call_id, files in live.applied
+        if wanted in (None, call_id)
+    ]
+    return {"pending": pending, "applied": applied}
 
-    @server.feature("karyi/terminalInput")
-    @rpc
-    async def terminal_input(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/terminalInput", raw)
-        shell = ls.require_host().runtime.shell
-        sid = p["sessionId"]
-        if not shell.running(sid):
-            raise RequestFailed(f"nothing is running in session {sid}'s terminal to type into")
 
-        def mirror(text: str) -> None:
-            ls.notify("karyi/terminalOutput", {"sessionId": sid, "data": text})
+@rpc
+async def provide_value(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/provideValue`: the value (a secret) the agent asked the user for."""
+    from karyi.secrets.request import ValueAnswer
 
-        ls.spawn(shell.send(sid, p["data"].encode(), mirror=mirror))
-        return {"ok": True}
+    p = checked("karyi/provideValue", raw)
+    value = p.get("value")
+    note = p.get("note") or ""
+    answer = None if value is None else ValueAnswer(value, bool(p.get("save")), note)
+    ls.require_host().provide_value(p["sessionId"], p["key"], answer)
+    return {"ok": True}
+
+
+@rpc
+async def terminal_input(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/terminalInput`: what the user types into the agent's terminal."""
+    p = checked("karyi/terminalInput", raw)
+    shell = ls.require_host().runtime.shell
+    sid = p["sessionId"]
+    if not shell.running(sid):
+        raise RequestFailed(f"nothing is running in session {sid}'s terminal to type into")
+
+    def mirror(text: str) -> None:
+        ls.notify("karyi/terminalOutput", {"sessionId": sid, "data": text})
+
+    ls.spawn(shell.send(sid, p["data"].encode(), mirror=mirror))
+    return {"ok": True}

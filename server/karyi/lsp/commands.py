@@ -1,14 +1,15 @@
-"""The agent for every LSP client: tasks as `workspace/executeCommand`, code actions.
+"""The agent for every LSP client: tasks as `workspace/executeCommand`.
 
 A client without Karyi's UI runs `karyi.chat` and the task commands; it sees progress
 through work-done progress, the answer through `window/showMessage`, each step in the
 log, permissions through `window/showMessageRequest`, and edits through
-`workspace/applyEdit`. `textDocument/codeAction` offers the tasks where they fit.
+`workspace/applyEdit`. `code_actions.py` offers the tasks where they fit.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,8 +18,8 @@ from lsprotocol import types
 from karyi.lsp.chat import run_chat
 from karyi.lsp.context import uri_path
 from karyi.lsp.errors import rpc
+from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import RANGE, plain
-from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:
     from karyi.agent.events import Event
@@ -92,6 +93,7 @@ async def _with_progress(
     message: str,
     context: dict[str, Any] | None,
 ) -> dict[str, Any]:
+    """Run a turn with work-done progress, then show its answer as a message."""
     token = f"karyi-{uuid.uuid4().hex[:8]}"
     window = ls.client_capabilities.window
     progress = window is not None and bool(window.work_done_progress)
@@ -101,6 +103,19 @@ async def _with_progress(
             token, types.WorkDoneProgressBegin(title=title, cancellable=False)
         )
 
+    on_event = _progress_listener(ls, token if progress else None)
+    try:
+        result = await run_chat(ls, session_id, message, context, extra_listener=on_event)
+    finally:
+        if progress:
+            ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
+    answer = result["finalAnswer"] or f"Karyi stopped: {result['stopReason'].replace('_', ' ')}"
+    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=answer))
+    return result
+
+
+def _progress_listener(ls: KaryiServer, token: str | None) -> Callable[[Event], None]:
+    """Each queued tool as a progress report (when `token` is set), each result in the log."""
     from karyi.agent.events import Notice, ToolDone, ToolQueued, TurnError
 
     def on_event(event: Event) -> None:
@@ -116,112 +131,78 @@ async def _with_progress(
             ls.log(f"karyi: {event.call.name} {status}")
         elif isinstance(event, Notice | TurnError):
             ls.log(f"karyi: {event.to_dict().get('message', '')}")
-        if text and progress:
+        if text and token is not None:
             ls.work_done_progress.report(token, types.WorkDoneProgressReport(message=text))
 
-    try:
-        result = await run_chat(ls, session_id, message, context, extra_listener=on_event)
-    finally:
-        if progress:
-            ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
-    answer = result["finalAnswer"] or f"Karyi stopped: {result['stopReason'].replace('_', ' ')}"
-    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=answer))
-    return result
+    return on_event
 
 
-def register(server: KaryiServer) -> None:
-    """Add the commands and the code action provider."""
+@rpc
+async def chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.chat`: a turn on the user's message, answered with `window/showMessage`."""
+    a = _args("karyi.chat", args)
+    if not a.get("message"):
+        raise ValueError("karyi.chat: the message is missing")
+    return await _with_progress(ls, "Karyi", a.get("sessionId"), a["message"], None)
 
-    @server.command("karyi.chat")
-    @rpc
-    async def chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
-        a = _args("karyi.chat", args)
-        if not a.get("message"):
-            raise ValueError("karyi.chat: the message is missing")
-        return await _with_progress(ls, "Karyi", a.get("sessionId"), a["message"], None)
 
-    def task(command: str) -> None:
-        @server.command(command)
-        @rpc
-        async def run(ls: KaryiServer, *args: Any) -> dict[str, Any]:
-            a = _args(command, args)
-            context: dict[str, Any] = {
-                "uri": a.get("uri"),
-                "diagnostics": a.get("diagnostics") or [],
-            }
-            if a.get("range") and a.get("uri"):
-                context["selection"] = a["range"]
-                context["text"] = _selected_text(ls, a["uri"], a["range"])
-            return await _with_progress(
-                ls, f"Karyi: {command.split('.')[-1]}", a.get("sessionId"), TASKS[command], context
-            )
+@rpc
+async def explain_selection(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.explainSelection`: the task of explaining the selected code."""
+    return await _run_task(ls, "karyi.explainSelection", args)
 
-    for command in TASKS:
-        task(command)
 
-    @server.command("karyi.cancel")
-    @rpc
-    async def cancel(ls: KaryiServer, *args: Any) -> dict[str, Any]:
-        a = _args("karyi.cancel", args)
-        host = ls.require_host()
-        sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]
-        return {"cancelled": [sid for sid in sessions if host.cancel(sid)]}
+@rpc
+async def fix_diagnostics(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.fixDiagnostics`: the task of fixing the file's reported problems."""
+    return await _run_task(ls, "karyi.fixDiagnostics", args)
 
-    def decide_all(command: str, allow: bool) -> None:
-        @server.command(command)
-        @rpc
-        async def run(ls: KaryiServer, *args: Any) -> dict[str, Any]:
-            a = _args(command, args)
-            from karyi.agent.executor import Decision
 
-            host = ls.require_host()
-            sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]
-            answered = []
-            for sid in sessions:
-                for pending in host.pending(sid):
-                    host.answer(sid, pending.request.call.id, Decision(allow))
-                    answered.append(pending.request.call.id)
-            return {"answered": answered}
+@rpc
+async def write_tests(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.writeTests`: the task of writing tests for the selected code."""
+    return await _run_task(ls, "karyi.writeTests", args)
 
-    decide_all("karyi.acceptAll", True)
-    decide_all("karyi.rejectAll", False)
 
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Refactor]
-        ),
-    )
-    def code_actions(ls: KaryiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        uri = params.text_document.uri
-        rng = ls.protocol._converter.unstructure(params.range)
-        actions: list[types.CodeAction] = []
-        if params.context.diagnostics:
-            diags = ls.protocol._converter.unstructure(params.context.diagnostics)
-            actions.append(
-                types.CodeAction(
-                    title="Fix with Karyi",
-                    kind=types.CodeActionKind.QuickFix,
-                    diagnostics=list(params.context.diagnostics),
-                    command=types.Command(
-                        title="Fix with Karyi",
-                        command="karyi.fixDiagnostics",
-                        arguments=[{"uri": uri, "range": rng, "diagnostics": diags}],
-                    ),
-                )
-            )
-        if params.range.start != params.range.end:
-            for title, command in (
-                ("Ask Karyi to explain this", "karyi.explainSelection"),
-                ("Ask Karyi to write tests for this", "karyi.writeTests"),
-            ):
-                actions.append(
-                    types.CodeAction(
-                        title=title,
-                        kind=types.CodeActionKind.Refactor,
-                        command=types.Command(
-                            title=title, command=command, arguments=[{"uri": uri, "range": rng}]
-                        ),
-                    )
-                )
-        return actions
+async def _run_task(ls: KaryiServer, command: str, args: tuple[Any, ...]) -> dict[str, Any]:
+    a = _args(command, args)
+    context: dict[str, Any] = {"uri": a.get("uri"), "diagnostics": a.get("diagnostics") or []}
+    if a.get("range") and a.get("uri"):
+        context["selection"] = a["range"]
+        context["text"] = _selected_text(ls, a["uri"], a["range"])
+    title = f"Karyi: {command.split('.')[-1]}"
+    return await _with_progress(ls, title, a.get("sessionId"), TASKS[command], context)
+
+
+@rpc
+async def cancel(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.cancel`: cancel the turn of one session, or of every loaded one."""
+    a = _args("karyi.cancel", args)
+    host = ls.require_host()
+    sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]
+    return {"cancelled": [sid for sid in sessions if host.cancel(sid)]}
+
+
+@rpc
+async def accept_all(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.acceptAll`: allow every pending permission request."""
+    return _decide_all(ls, _args("karyi.acceptAll", args), allow=True)
+
+
+@rpc
+async def reject_all(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.rejectAll`: reject every pending permission request."""
+    return _decide_all(ls, _args("karyi.rejectAll", args), allow=False)
+
+
+def _decide_all(ls: KaryiServer, a: dict[str, Any], *, allow: bool) -> dict[str, Any]:
+    from karyi.agent.executor import Decision
+
+    host = ls.require_host()
+    sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]
+    answered = []
+    for sid in sessions:
+        for pending in host.pending(sid):
+            host.answer(sid, pending.request.call.id, Decision(allow))
+            answered.append(pending.request.call.id)
+    return {"answered": answered}

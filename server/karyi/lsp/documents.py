@@ -12,7 +12,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from karyi.lsp.context import uri_path
-from karyi.lsp.server import KaryiServer
+from karyi.lsp.karyi_server import KaryiServer
 
 
 def doc_path(uri: str) -> Path | None:
@@ -21,29 +21,28 @@ def doc_path(uri: str) -> Path | None:
     return Path(path).resolve() if path and not path.startswith(("untitled:", "vscode")) else None
 
 
-def register(server: KaryiServer) -> None:
-    """Add the document sync handlers."""
+def opened(ls: KaryiServer, params: types.DidOpenTextDocumentParams) -> None:
+    """`textDocument/didOpen`: the buffer overlays the file (once the host is built)."""
+    doc, path = params.text_document, doc_path(params.text_document.uri)
+    if ls.host is not None and path is not None:
+        ls.host.runtime.workspace.documents.open_buffer(path, doc.text, doc.version)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def opened(ls: KaryiServer, params: types.DidOpenTextDocumentParams) -> None:
-        doc, path = params.text_document, doc_path(params.text_document.uri)
-        if ls.host is not None and path is not None:
-            ls.host.runtime.workspace.documents.open_buffer(path, doc.text, doc.version)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def changed(ls: KaryiServer, params: types.DidChangeTextDocumentParams) -> None:
-        path = doc_path(params.text_document.uri)
-        if ls.host is None or path is None:
-            return
-        text = ls.workspace.get_text_document(params.text_document.uri).source
-        docs = ls.host.runtime.workspace.documents
-        if docs.buffer_version(path) is None:
-            docs.open_buffer(path, text, params.text_document.version)
-        else:
-            docs.change_buffer(path, text, params.text_document.version)
+def changed(ls: KaryiServer, params: types.DidChangeTextDocumentParams) -> None:
+    """`textDocument/didChange`: the store gets pygls's updated text and the new version."""
+    path = doc_path(params.text_document.uri)
+    if ls.host is None or path is None:
+        return
+    text = ls.workspace.get_text_document(params.text_document.uri).source
+    docs = ls.host.runtime.workspace.documents
+    if docs.buffer_version(path) is None:
+        docs.open_buffer(path, text, params.text_document.version)
+    else:
+        docs.change_buffer(path, text, params.text_document.version)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def closed(ls: KaryiServer, params: types.DidCloseTextDocumentParams) -> None:
-        path = doc_path(params.text_document.uri)
-        if ls.host is not None and path is not None:
-            ls.host.runtime.workspace.documents.close_buffer(path)
+
+def closed(ls: KaryiServer, params: types.DidCloseTextDocumentParams) -> None:
+    """`textDocument/didClose`: the disk is the truth again."""
+    path = doc_path(params.text_document.uri)
+    if ls.host is not None and path is not None:
+        ls.host.runtime.workspace.documents.close_buffer(path)

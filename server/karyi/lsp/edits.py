@@ -13,14 +13,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from karyi.lsp.server import KaryiServer
+from karyi.lsp.karyi_server import KaryiServer
 from karyi.workspace.diffs import diff_texts
 from karyi.workspace.editor import WriteRecord
 from karyi.workspace.merge import rebase
+
+if TYPE_CHECKING:
+    from karyi.workspace.documents import DocumentStore
 
 APPLY_TIMEOUT = 60.0
 ATTEMPTS = 3
@@ -36,6 +39,39 @@ def _range(r: Any) -> types.Range:
     )
 
 
+def _workspace_edit(
+    path: Path,
+    version: int,
+    diff_edits: Sequence[Any],
+    label: str,
+    versioned: bool,
+    annotated: bool,
+) -> types.WorkspaceEdit:
+    """The edit in the richest form the client accepts: versioned and annotated, or not."""
+    edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = [
+        types.AnnotatedTextEdit(range=_range(e.range), new_text=e.new_text, annotation_id="karyi")
+        if annotated
+        else types.TextEdit(range=_range(e.range), new_text=e.new_text)
+        for e in diff_edits
+    ]
+    if not versioned:  # an older client: unversioned; the rebase already used its latest text
+        plain_edits = [
+            types.TextEdit(range=_range(e.range), new_text=e.new_text) for e in diff_edits
+        ]
+        return types.WorkspaceEdit(changes={path.as_uri(): plain_edits})
+    identifier = types.OptionalVersionedTextDocumentIdentifier(uri=path.as_uri(), version=version)
+    return types.WorkspaceEdit(
+        document_changes=[types.TextDocumentEdit(text_document=identifier, edits=edits)],
+        change_annotations={
+            "karyi": types.ChangeAnnotation(
+                label="Karyi", description=label, needs_confirmation=False
+            )
+        }
+        if annotated
+        else None,
+    )
+
+
 class LspEditor:
     """The Editor seam (workspace/editor.py) for a language-server client."""
 
@@ -43,7 +79,7 @@ class LspEditor:
         self.server = server
 
     @property
-    def _docs(self):  # type: ignore[no-untyped-def]
+    def _docs(self) -> DocumentStore:
         return self.server.require_host().runtime.workspace.documents
 
     def supported(self) -> bool:
@@ -100,34 +136,7 @@ class LspEditor:
 
     async def _send(self, path: Path, version: int, current: str, target: str, label: str) -> bool:
         diff = diff_texts(current, target, path=str(path))
-        versioned, annotated = self._edit_caps()
-        edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = [
-            types.AnnotatedTextEdit(
-                range=_range(e.range), new_text=e.new_text, annotation_id="karyi"
-            )
-            if annotated
-            else types.TextEdit(range=_range(e.range), new_text=e.new_text)
-            for e in diff.edits
-        ]
-        if versioned:
-            identifier = types.OptionalVersionedTextDocumentIdentifier(
-                uri=path.as_uri(), version=version
-            )
-            workspace_edit = types.WorkspaceEdit(
-                document_changes=[types.TextDocumentEdit(text_document=identifier, edits=edits)],
-                change_annotations={
-                    "karyi": types.ChangeAnnotation(
-                        label="Karyi", description=label, needs_confirmation=False
-                    )
-                }
-                if annotated
-                else None,
-            )
-        else:  # an older client: unversioned; the rebase above already used its latest text
-            plain_edits = [
-                types.TextEdit(range=_range(e.range), new_text=e.new_text) for e in diff.edits
-            ]
-            workspace_edit = types.WorkspaceEdit(changes={path.as_uri(): plain_edits})
+        workspace_edit = _workspace_edit(path, version, diff.edits, label, *self._edit_caps())
         params = types.ApplyWorkspaceEditParams(label=f"Karyi: {label}", edit=workspace_edit)
         try:
             result = await asyncio.wait_for(

@@ -7,85 +7,86 @@ import dataclasses
 from typing import Any
 
 from karyi.lsp.errors import RequestFailed, rpc
+from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import checked
-from karyi.lsp.server import KaryiServer
 
 
-def register(server: KaryiServer) -> None:
-    """Add the session and checkpoint handlers."""
+@rpc
+async def sessions(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/sessions`: every stored session (id, title, times)."""
+    checked("karyi/sessions", raw)
+    store = ls.require_host().runtime.store
+    return {"sessions": [dataclasses.asdict(s) for s in store.all()]}
 
-    @server.feature("karyi/sessions")
-    @rpc
-    async def sessions(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        checked("karyi/sessions", raw)
-        store = ls.require_host().runtime.store
-        return {"sessions": [dataclasses.asdict(s) for s in store.all()]}
 
-    @server.feature("karyi/loadSession")
-    @rpc
-    async def load(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/loadSession", raw)
-        host = ls.require_host()
-        live = host.session(p["sessionId"])
-        store = host.runtime.store
-        messages = [
-            {
-                "role": m.role,
-                "content": m.content,
-                "name": m.name,
-                "toolCallId": m.tool_call_id,
-                "toolCalls": [dataclasses.asdict(c) for c in m.tool_calls],
-            }
-            for m in store.messages(live.id)
-        ]
-        calls = [dataclasses.asdict(c) for c in store.calls(live.id)]
-        return {
-            "sessionId": live.id,
-            "title": live.conversation.title,
-            "messages": messages,
-            "calls": calls,
-            "turns": store.turns(live.id),
+@rpc
+async def load_session(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/loadSession`: a session's messages, tool calls and turns, to show it again."""
+    p = checked("karyi/loadSession", raw)
+    host = ls.require_host()
+    live = host.session(p["sessionId"])
+    store = host.runtime.store
+    messages = [
+        {
+            "role": m.role,
+            "content": m.content,
+            "name": m.name,
+            "toolCallId": m.tool_call_id,
+            "toolCalls": [dataclasses.asdict(c) for c in m.tool_calls],
         }
+        for m in store.messages(live.id)
+    ]
+    calls = [dataclasses.asdict(c) for c in store.calls(live.id)]
+    return {
+        "sessionId": live.id,
+        "title": live.conversation.title,
+        "messages": messages,
+        "calls": calls,
+        "turns": store.turns(live.id),
+    }
 
-    @server.feature("karyi/deleteSession")
-    @rpc
-    async def delete(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/deleteSession", raw)
-        host = ls.require_host()
-        host.runtime.store.require(p["sessionId"])
-        host.forget(p["sessionId"])
-        host.runtime.store.delete(p["sessionId"])
-        return {"deleted": p["sessionId"]}
 
-    @server.feature("karyi/checkpoints")
-    @rpc
-    async def checkpoints(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/checkpoints", raw)
-        host = ls.require_host()
-        items = await asyncio.to_thread(host.runtime.checkpoints.list)
-        turns: dict[str, dict[str, Any]] = {}
-        for info in host.runtime.store.all():
-            if p.get("sessionId") and info.id != p["sessionId"]:
-                continue
-            for t in host.runtime.store.turns(info.id):
-                if t["checkpoint"]:
-                    turns[t["checkpoint"]] = {"sessionId": info.id, "turnId": t["turn_id"]}
-        out = [
-            {"id": c.id, "label": c.label, "time": c.time, **turns.get(c.id, {})}
-            for c in items
-            if not p.get("sessionId") or c.id in turns
-        ]
-        return {"checkpoints": out}
+@rpc
+async def delete_session(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/deleteSession`: forget a session and delete it from the store."""
+    p = checked("karyi/deleteSession", raw)
+    host = ls.require_host()
+    host.runtime.store.require(p["sessionId"])
+    host.forget(p["sessionId"])
+    host.runtime.store.delete(p["sessionId"])
+    return {"deleted": p["sessionId"]}
 
-    @server.feature("karyi/restoreCheckpoint")
-    @rpc
-    async def restore(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/restoreCheckpoint", raw)
-        host = ls.require_host()
-        busy = [live.id for live in host.loaded() if live.agent.busy]
-        if busy:
-            raise RequestFailed(
-                f"cannot restore while a turn runs (session {busy[0]}): cancel it first"
-            )
-        before = await asyncio.to_thread(host.runtime.checkpoints.restore, p["checkpointId"])
-        return {"restored": p["checkpointId"], "undoCheckpoint": before.id}
+
+@rpc
+async def checkpoints(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/checkpoints`: workspace snapshots, with the turn that took each."""
+    p = checked("karyi/checkpoints", raw)
+    host = ls.require_host()
+    items = await asyncio.to_thread(host.runtime.checkpoints.list)
+    turns: dict[str, dict[str, Any]] = {}
+    for info in host.runtime.store.all():
+        if p.get("sessionId") and info.id != p["sessionId"]:
+            continue
+        for t in host.runtime.store.turns(info.id):
+            if t["checkpoint"]:
+                turns[t["checkpoint"]] = {"sessionId": info.id, "turnId": t["turn_id"]}
+    out = [
+        {"id": c.id, "label": c.label, "time": c.time, **turns.get(c.id, {})}
+        for c in items
+        if not p.get("sessionId") or c.id in turns
+    ]
+    return {"checkpoints": out}
+
+
+@rpc
+async def restore_checkpoint(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/restoreCheckpoint`: put a snapshot back (refused while a turn runs)."""
+    p = checked("karyi/restoreCheckpoint", raw)
+    host = ls.require_host()
+    busy = [live.id for live in host.loaded() if live.agent.busy]
+    if busy:
+        raise RequestFailed(
+            f"cannot restore while a turn runs (session {busy[0]}): cancel it first"
+        )
+    before = await asyncio.to_thread(host.runtime.checkpoints.restore, p["checkpointId"])
+    return {"restored": p["checkpointId"], "undoCheckpoint": before.id}

@@ -17,8 +17,8 @@ from karyi.lsp.approvals import ask_with_message_request
 from karyi.lsp.context import uri_path
 from karyi.lsp.documents import doc_path
 from karyi.lsp.edits import LspEditor
+from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import plain
-from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:
     from karyi.settings import Settings
@@ -49,40 +49,41 @@ def _settings(
     return settings.with_values(allowedRoots=roots)
 
 
-def register(server: KaryiServer) -> None:
-    """Add the lifecycle handlers."""
+def initialize(ls: KaryiServer, params: types.InitializeParams) -> None:
+    """`initialize`: note the client's options and folders; pygls answers with the
+    capabilities at once, and the host is built later (see `KaryiServer.ready`)."""
+    options = plain(params.initialization_options) or {}
+    ls.init_options = options if isinstance(options, dict) else {}
+    karyi = ls.init_options.get("karyi") or {}
+    ls.ui = bool(karyi.get("ui")) if isinstance(karyi, dict) else False
+    folders = workspace_folders(params)
+    editor = ls.init_options.get("settings") or {}
+    given = editor if isinstance(editor, dict) else {}
+    ls.build = lambda: _build_host(ls, folders, given)
 
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: KaryiServer, params: types.InitializeParams) -> None:
-        options = plain(params.initialization_options) or {}
-        ls.init_options = options if isinstance(options, dict) else {}
-        karyi = ls.init_options.get("karyi") or {}
-        ls.ui = bool(karyi.get("ui")) if isinstance(karyi, dict) else False
-        folders = workspace_folders(params)
-        editor = ls.init_options.get("settings") or {}
-        given = editor if isinstance(editor, dict) else {}
-        ls.build = lambda: _build_host(ls, folders, given)
 
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: KaryiServer, params: types.InitializedParams) -> None:
-        await ls.ready()
-        await refresh_configuration(ls)
-        if ls.host is not None:
-            await ls.host.runtime.workspace.documents.start_watching()
+async def initialized(ls: KaryiServer, params: types.InitializedParams) -> None:
+    """`initialized`: build the host, pull the editor's settings, watch the files."""
+    await ls.ready()
+    await refresh_configuration(ls)
+    if ls.host is not None:
+        await ls.host.runtime.workspace.documents.start_watching()
 
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def configuration_changed(
-        ls: KaryiServer, params: types.DidChangeConfigurationParams
-    ) -> None:
-        await refresh_configuration(ls, plain(params.settings))
 
-    @server.feature(types.SHUTDOWN)
-    async def shutdown(ls: KaryiServer, *args: Any) -> None:
-        await ls.ready()
-        if ls.host is not None:
-            await ls.host.runtime.workspace.documents.stop_watching()
-            await ls.host.close()
-            ls.host = None
+async def configuration_changed(
+    ls: KaryiServer, params: types.DidChangeConfigurationParams
+) -> None:
+    """`workspace/didChangeConfiguration`: apply the editor's new `karyi.*` settings."""
+    await refresh_configuration(ls, plain(params.settings))
+
+
+async def shutdown(ls: KaryiServer, *args: Any) -> None:
+    """`shutdown`: stop watching, close the host (and every process it started)."""
+    await ls.ready()
+    if ls.host is not None:
+        await ls.host.runtime.workspace.documents.stop_watching()
+        await ls.host.close()
+        ls.host = None
 
 
 async def _build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, Any]) -> None:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from pygls.exceptions import JsonRpcInvalidParams
 
 if TYPE_CHECKING:
+    from cattrs import Converter
+
     from karyi.core.schema import ParamValidator
 
 
@@ -121,6 +123,19 @@ def plain(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
     return value
+
+
+@functools.cache
+def _converter() -> Converter:
+    from lsprotocol.converters import get_converter
+
+    return get_converter()
+
+
+def lsp_json(value: Any) -> Any:
+    """An lsprotocol value (a Range, a list of Diagnostics) as the plain JSON the client
+    sent, for command arguments that go back to the client."""
+    return _converter().unstructure(value)
 
 
 def checked(method: str, raw: Any) -> dict[str, Any]:

@@ -11,50 +11,47 @@ import dataclasses
 from typing import Any
 
 from karyi.lsp.errors import RequestFailed, rpc
+from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import checked
-from karyi.lsp.server import KaryiServer
 
 
-def register(server: KaryiServer) -> None:
-    """Add the tool and MCP handlers."""
+@rpc
+async def tools(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/tools`: every tool by source and every MCP server by state."""
+    checked("karyi/tools", raw)
+    from karyi.tools.profiles import DYNAMIC_PROFILES  # not at start-up: see lifecycle
 
-    @server.feature("karyi/tools")
-    @rpc
-    async def tools(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        checked("karyi/tools", raw)
-        from karyi.tools.profiles import DYNAMIC_PROFILES  # not at start-up: see lifecycle
+    runtime = ls.require_host().runtime
+    _, warnings = await runtime.extra_tools()
+    listed = [(t, "builtin") for t in runtime.spec().toolkit]
+    listed += [
+        (t, profile)  # the profile is the source: "discovered" or "mcp"
+        for profile in DYNAMIC_PROFILES
+        for t in runtime.registry.profile(profile).values()
+    ]
+    servers = runtime.mcp.status() if runtime.settings.mcp_servers else []
+    return {
+        "tools": [
+            {"name": t.name, "description": t.description, "source": source} for t, source in listed
+        ],
+        "servers": [dataclasses.asdict(s) for s in servers],
+        "warnings": warnings,
+    }
 
-        runtime = ls.require_host().runtime
-        _, warnings = await runtime.extra_tools()
-        listed = [(t, "builtin") for t in runtime.spec().toolkit]
-        listed += [
-            (t, profile)  # the profile is the source: "discovered" or "mcp"
-            for profile in DYNAMIC_PROFILES
-            for t in runtime.registry.profile(profile).values()
-        ]
-        servers = runtime.mcp.status() if runtime.settings.mcp_servers else []
-        return {
-            "tools": [
-                {"name": t.name, "description": t.description, "source": source}
-                for t, source in listed
-            ],
-            "servers": [dataclasses.asdict(s) for s in servers],
-            "warnings": warnings,
-        }
 
-    @server.feature("karyi/restartMcpServer")
-    @rpc
-    async def restart(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-        p = checked("karyi/restartMcpServer", raw)
-        runtime = ls.require_host().runtime
-        invalid = {s.name: s.error for s in runtime.mcp.status() if s.state == "invalid"}
-        if p["name"] in invalid:
-            raise RequestFailed(f"cannot start {p['name']!r}: {invalid[p['name']]}")
-        try:
-            status = await runtime.restart_mcp(p["name"])
-        except KeyError:
-            names = ", ".join(s.name for s in runtime.mcp.status()) or "none"
-            raise RequestFailed(
-                f"no MCP server {p['name']!r} in the settings (servers: {names})"
-            ) from None
-        return dataclasses.asdict(status)
+@rpc
+async def restart_mcp_server(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/restartMcpServer`: try one configured MCP server again."""
+    p = checked("karyi/restartMcpServer", raw)
+    runtime = ls.require_host().runtime
+    invalid = {s.name: s.error for s in runtime.mcp.status() if s.state == "invalid"}
+    if p["name"] in invalid:
+        raise RequestFailed(f"cannot start {p['name']!r}: {invalid[p['name']]}")
+    try:
+        status = await runtime.restart_mcp(p["name"])
+    except KeyError:
+        names = ", ".join(s.name for s in runtime.mcp.status()) or "none"
+        raise RequestFailed(
+            f"no MCP server {p['name']!r} in the settings (servers: {names})"
+        ) from None
+    return dataclasses.asdict(status)
