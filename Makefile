@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check server tests benches
 	$(BIN)/ruff format --check server tests benches
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 test: lint vscode-test
 	$(BIN)/python -m pytest -q
