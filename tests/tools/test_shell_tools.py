@@ -19,7 +19,7 @@ from karyi.secrets.store import SecretStore
 from karyi.secrets.vault import Vault
 from karyi.settings import DEFAULTS, Settings
 from karyi.shell.manager import ShellManager
-from karyi.tools.builtin.karyi_terminal import control_byte, unescape
+from karyi.tools.builtin.commands.terminal import control_byte, unescape
 from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
 from karyi.tools.registry import Toolkit

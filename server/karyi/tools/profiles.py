@@ -8,41 +8,36 @@ their own (`DYNAMIC_PROFILES`).
 from __future__ import annotations
 
 from karyi.tools.base import Tool
-from karyi.tools.builtin.agentxml_fileops import (
-    CopyFile,
-    CreateDirectory,
-    DeleteDirectory,
-    DeleteFile,
-    MoveFile,
-)
-from karyi.tools.builtin.agentxml_files import GetFileInfo, ListFile, ReadFile
-from karyi.tools.builtin.agentxml_write import (
-    AppendFile,
-    InsertFileContent,
-    ReplaceFileContent,
-    WriteFileA,
-)
 from karyi.tools.builtin.artifacts import (
     CreateArtifact,
     ReadArtifact,
     RewriteArtifact,
     UpdateArtifact,
 )
+from karyi.tools.builtin.commands.oneshot import GatewayShell, RunCommand, ShellV
+from karyi.tools.builtin.commands.terminal import Command, Ctrl, Input
+from karyi.tools.builtin.edit.pairs import EditTool
+from karyi.tools.builtin.edit.replace import EditV, WriteFileV
+from karyi.tools.builtin.fileops import (
+    CopyFile,
+    CreateDirectory,
+    DeleteDirectory,
+    DeleteFile,
+    MoveFile,
+)
 from karyi.tools.builtin.gateway_files import GatewayReadFile
 from karyi.tools.builtin.gateway_write import CreateFile, UpdateFile
-from karyi.tools.builtin.get_value import GetValue
-from karyi.tools.builtin.karyi_edit import EditTool
-from karyi.tools.builtin.karyi_read import ReadTool
-from karyi.tools.builtin.karyi_terminal import Command, Ctrl, Input
 from karyi.tools.builtin.memory import SaveMemory
-from karyi.tools.builtin.oneshot_commands import GatewayShell, RunCommand, ShellV
-from karyi.tools.builtin.subagent import CallSubagent
+from karyi.tools.builtin.read.batch import ReadTool
+from karyi.tools.builtin.read.many import ReadManyFiles
+from karyi.tools.builtin.read.single import GetFileInfo, ListFile, ReadFile
+from karyi.tools.builtin.search import Glob, Grep
+from karyi.tools.builtin.subagents import CallSubagent
 from karyi.tools.builtin.system import GetEnvVariable, GetSystemInfo, SetEnvVariable
+from karyi.tools.builtin.values import GetValue
 from karyi.tools.builtin.vecli_files import Ls, ReadFileV
-from karyi.tools.builtin.vecli_many import ReadManyFiles
-from karyi.tools.builtin.vecli_search import Glob, Grep
-from karyi.tools.builtin.vecli_write import EditV, WriteFileV
 from karyi.tools.builtin.web import SearchWeb, WebFetch, WebFetchV, WebSearch, WebSearchV
+from karyi.tools.builtin.write import AppendFile, InsertFileContent, ReplaceFileContent, WriteFileA
 from karyi.tools.registry import Toolkit, ToolRegistry
 
 PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway")

@@ -15,7 +15,7 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
-from karyi.tools.builtin.vecli_write import file_diff
+from karyi.tools.builtin.edit.replace import file_diff
 from karyi.tools.context import Artifact, ArtifactBook, ToolContext
 from karyi.workspace.edits import EditError, Pair, apply_edits
 

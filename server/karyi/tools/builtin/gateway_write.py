@@ -14,7 +14,7 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.builtin.fileio import WritePlan, commit, refuse_if_stale, with_file_endings
-from karyi.tools.builtin.writing import WholeFileTool
+from karyi.tools.builtin.mutating import WholeFileTool
 from karyi.tools.context import ToolContext
 
 PATH = {"type": "string", "description": "relative or absolute path"}

@@ -21,7 +21,7 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, ToolResult
 from karyi.secrets.looks import looks_like_credential_name, mask_credentials
 from karyi.tools.base import Tool
-from karyi.tools.builtin.shell_common import shell_of
+from karyi.tools.builtin.commands.common import shell_of
 from karyi.tools.context import ToolContext
 
 _NAME = {

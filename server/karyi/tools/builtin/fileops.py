@@ -15,7 +15,7 @@ from typing import Any
 from karyi.core.errors import ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.builtin.fileio import current, file_keys, store
-from karyi.tools.builtin.writing import MutatingTool
+from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
 from karyi.workspace import fileops
 from karyi.workspace.diffs import diff_texts

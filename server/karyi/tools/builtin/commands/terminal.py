@@ -17,7 +17,7 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, ToolResult
 from karyi.tools.base import Tool
-from karyi.tools.builtin.shell_common import CommandTool, shell_of, terminal_result
+from karyi.tools.builtin.commands.common import CommandTool, shell_of, terminal_result
 from karyi.tools.context import ToolContext
 
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|[ntr\\0ae])")

@@ -14,7 +14,7 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.shell.manager import OneShotResult
-from karyi.tools.builtin.shell_common import (
+from karyi.tools.builtin.commands.common import (
     CommandTool,
     oneshot_failure,
     oneshot_summary,

@@ -13,7 +13,7 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.builtin.editing import apply_plan, plan_edit
+from karyi.tools.builtin.edit.plan import apply_plan, plan_edit
 from karyi.tools.builtin.fileio import (
     WritePlan,
     commit,
@@ -22,7 +22,7 @@ from karyi.tools.builtin.fileio import (
     refuse_if_stale,
     with_file_endings,
 )
-from karyi.tools.builtin.writing import MutatingTool, WholeFileTool
+from karyi.tools.builtin.mutating import MutatingTool, WholeFileTool
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair

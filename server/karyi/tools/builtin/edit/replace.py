@@ -15,9 +15,9 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.builtin.editing import EditFailure, EditPlan, apply_plan, plan_edit
+from karyi.tools.builtin.edit.plan import EditFailure, EditPlan, apply_plan, plan_edit
 from karyi.tools.builtin.fileio import WritePlan, commit, refuse_if_stale
-from karyi.tools.builtin.writing import MutatingTool, WholeFileTool
+from karyi.tools.builtin.mutating import MutatingTool, WholeFileTool
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair, describe_region

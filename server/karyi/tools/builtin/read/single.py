@@ -14,7 +14,7 @@ from typing import Any
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
 from karyi.tools.builtin.fileio import file_keys, read_text
-from karyi.tools.builtin.karyi_read import listing_lines
+from karyi.tools.builtin.read.batch import listing_lines
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, file_info, list_dir, text_window
 
