@@ -1,41 +1,112 @@
-"""Seed 001's content tools: `write_file`, `replace_file_content`, `append_file`,
-`insert_file_content`.
+"""Writing files: whole-file writes, creations and appends of every profile.
 
-The seed says each returns an operation result string: that string is `data` (and
-the text for the model). Paths are relative to the workspace (absolute ones inside it
-are accepted); parent directories are created for new files.
+The faces, each with its profile's names, parameters and result shape:
+- agentxml `write_file(filePath, content)` and `append_file(filePath, content)`: the
+  operation result string is `data` (and the text for the model); parent directories
+  are created for new files.
+- vecli (Gemini CLI) `write_file(file_path, content)`: Gemini's sentences, and its
+  FileDiff display object (`file_diff`: fileDiff, fileName, originalContent, newContent).
+- gateway `create_file(path, content)` → `{"ok": true, "path", "size", "text":
+  "created P (N bytes)"}`, `tool_conflict` when the file exists; `update_file(path,
+  content, mode)` → `{"ok": true, "path", "mode", "size", "text": "updated P with
+  mode=M"}`, `tool_not_found` when it does not. `path` is echoed as the caller wrote
+  it; `size` is the file's size in bytes after the call.
+
+One implementation underneath: `fileio.plan_write` works the write out (the diff for
+the approval), `save` refuses a file changed since the session read it and writes,
+`appended` adds text in the file's own line endings. Paths are relative to the
+workspace (absolute ones inside it are accepted).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.builtin.edit.plan import apply_plan, plan_edit
 from karyi.tools.builtin.fileio import (
     WritePlan,
     commit,
     current,
     editable,
+    plan_write,
     refuse_if_stale,
     with_file_endings,
 )
-from karyi.tools.builtin.mutating import MutatingTool, WholeFileTool
+from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import PlannedWrite
-from karyi.workspace.edits import Pair
+from karyi.workspace.snapshots import Snapshot
 
 FILE_PATH = {"type": "string", "description": "file path"}
+ABSOLUTE = "The absolute path to the file (relative paths are taken from the workspace root)"
+PATH = {"type": "string", "description": "relative or absolute path"}
+
+
+# -- the shared implementation ----------------------------------------------------------------
+
+
+class WholeFileTool(MutatingTool):
+    """A tool that replaces a whole file's content: previews the write's diff."""
+
+    def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
+        """The write this call makes (subclasses say which text goes where)."""
+        raise NotImplementedError
+
+    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
+        """See `MutatingTool.planned_writes`."""
+        plan = self.plan(params, ctx)
+        return [
+            PlannedWrite(plan.path, plan.display, plan.base.text if plan.base else None, plan.text)
+        ]
+
+    def _plan_for(
+        self, params: Mapping[str, Any], ctx: ToolContext, param: str, text: str
+    ) -> WritePlan:
+        raw = params[param]
+        path = ctx.workspace.resolve(raw, param=param)
+        return plan_write(ctx, path, ctx.workspace.display(path), text)
+
+
+def file_diff(plan_path: str, diff: str, old: str | None, new: str) -> dict[str, Any]:
+    """Gemini CLI's FileDiff display object."""
+    return {
+        "fileDiff": diff,
+        "fileName": os.path.basename(plan_path),
+        "originalContent": old,
+        "newContent": new,
+    }
+
+
+def save(
+    ctx: ToolContext, plan: WritePlan, shown: str, *, make_parents: bool = True
+) -> Snapshot | None:
+    """Write a planned whole-file text; None when the file already holds it.
+
+    Refused (tool_conflict) when the file changed since the session last read it.
+    """
+    refuse_if_stale(ctx, plan.path, shown, plan.base)
+    if plan.base is not None and plan.base.text == plan.text:
+        return None
+    return commit(ctx, plan.path, shown, plan.text, plan.base, make_parents=make_parents)
+
+
+def appended(existing: str, content: str) -> str:
+    """`existing` followed by `content`, written in the file's own line endings."""
+    return existing + with_file_endings(content, existing)
 
 
 def _done(message: str, **metadata: Any) -> ToolResult:
     return ToolResult.ok(message, data=message, **metadata)
 
 
+# -- the faces --------------------------------------------------------------------------------
+
+
 class WriteFileA(WholeFileTool):
-    """Seed 001 `write_file(filePath, content)`: create or replace a file."""
+    """agentxml `write_file(filePath, content)`: create or replace a file."""
 
     name = "write_file"
     display_name = "Write file"
@@ -67,71 +138,15 @@ class WriteFileA(WholeFileTool):
         """`Created X (N bytes)` or `Overwrote X (N bytes)`."""
         plan = self.plan(params, ctx)
         src = str(params["filePath"])
-        refuse_if_stale(ctx, plan.path, src, plan.base)
-        if plan.base is not None and plan.base.text == plan.text:
+        snap = save(ctx, plan, src)
+        if snap is None:
             return _done(f"{src} already has this content; nothing was written")
-        snap = commit(ctx, plan.path, src, plan.text, plan.base, make_parents=True)
         verb = "Created" if plan.created else "Overwrote"
         return _done(f"{verb} {src} ({snap.size} bytes)", diff=plan.diff.to_json())
 
 
-class ReplaceFileContent(MutatingTool):
-    """Seed 001 `replace_file_content(filePath, oldContent, newContent)`."""
-
-    name = "replace_file_content"
-    display_name = "Replace in file"
-    description = (
-        "Replace one occurrence of oldContent in a file with newContent. oldContent must be "
-        "copied exactly and match exactly one place (add surrounding lines if needed); small "
-        "whitespace or indentation slips are forgiven and reported."
-    )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "filePath": FILE_PATH,
-            "oldContent": {"type": "string", "description": "the text to replace"},
-            "newContent": {"type": "string", "description": "the text to put in its place"},
-        },
-        "required": ["filePath", "oldContent", "newContent"],
-        "additionalProperties": False,
-    }
-    path_params = ("filePath",)
-    example = {"filePath": "src/app.js", "oldContent": "port = 3000", "newContent": "port = 8080"}
-
-    def describe(self, params: Mapping[str, Any]) -> str:
-        """See `Tool.describe`."""
-        return f"Replace text in {params.get('filePath')}"
-
-    def _plan(self, params: Mapping[str, Any], ctx: ToolContext) -> Any:
-        path = ctx.workspace.resolve(params["filePath"], param="filePath")
-        pair = Pair(str(params["oldContent"]), str(params["newContent"]))
-        return plan_edit(ctx, path, str(params["filePath"]), [pair])
-
-    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
-        """See `MutatingTool.planned_writes`."""
-        plan = self._plan(params, ctx)
-        before = plan.base.text if plan.base else None
-        return [PlannedWrite(plan.path, str(params["filePath"]), before, plan.outcome.text)]
-
-    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        """`Replaced 1 occurrence in X (line N, exact match)`."""
-        plan = self._plan(params, ctx)
-        apply_plan(ctx, plan)
-        src = str(params["filePath"])
-        report = plan.outcome.pairs[0]
-        if plan.base is None:
-            message = f"Created {src}"
-        elif not plan.changed:
-            message = f"No change to {src}: " + report.describe().split(": ", 1)[1]
-        else:
-            message = f"Replaced 1 occurrence in {src} ({report.describe().split(': ', 1)[1]})"
-        if note := plan.stale_note():
-            message += f"\n{note}"
-        return _done(message, diff=plan.outcome.diff.to_json())
-
-
 class AppendFile(MutatingTool):
-    """Seed 001 `append_file(filePath, content)`: add to the end (creating the file)."""
+    """agentxml `append_file(filePath, content)`: add to the end (creating the file)."""
 
     name = "append_file"
     display_name = "Append to file"
@@ -161,8 +176,7 @@ class AppendFile(MutatingTool):
         base = current(ctx, path, src, verb="appended to")
         if base is not None:
             editable(base, src)
-        old = base.text if base else ""
-        return path, base, old + with_file_endings(str(params["content"]), old)
+        return path, base, appended(base.text if base else "", str(params["content"]))
 
     def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
         """See `MutatingTool.planned_writes`."""
@@ -179,73 +193,153 @@ class AppendFile(MutatingTool):
         return _done(f"{verb} {src}: {added} bytes appended (now {snap.size} bytes)")
 
 
-class InsertFileContent(MutatingTool):
-    """Seed 001 `insert_file_content(filePath, position, content)`, position in characters."""
+class WriteFileV(WholeFileTool):
+    """vecli (Gemini CLI) `write_file(file_path, content)`."""
 
-    name = "insert_file_content"
-    display_name = "Insert into file"
+    name = "write_file"
+    display_name = "WriteFile"
     description = (
-        "Insert content into a file at a character position (0 = the start; the file's "
-        "length in characters = the end). The file must exist and must not have changed "
-        "since you read it."
+        "Writes content to a specified file in the local filesystem. Creates the file and "
+        "any missing parent directories; replaces the content of an existing file (refused "
+        "if the file changed since you last read it)."
     )
     parameters = {
         "type": "object",
         "properties": {
-            "filePath": FILE_PATH,
-            "position": {
-                "type": "number",
-                "minimum": 0,
-                "description": "insert position (character index, 0-based)",
-            },
-            "content": {"type": "string", "description": "the text to insert"},
+            "file_path": {"type": "string", "description": ABSOLUTE},
+            "content": {"type": "string", "description": "The content to write to the file."},
         },
-        "required": ["filePath", "position", "content"],
+        "required": ["file_path", "content"],
         "additionalProperties": False,
     }
-    path_params = ("filePath",)
-    example = {"filePath": "src/main.py", "position": 0, "content": "#!/usr/bin/env python3\n"}
-
-    def check(self, params: Mapping[str, Any]) -> str | None:
-        """A position is a whole number of characters."""
-        if not float(params["position"]).is_integer():
-            return f"position: expected a whole character index, got {params['position']}"
-        return None
+    path_params = ("file_path",)
+    example = {"file_path": "/path/to/project/src/hello.py", "content": "print('hello')\n"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Insert into {params.get('filePath')} at position {params.get('position')}"
+        return f"Write to {params.get('file_path')}"
 
-    def _texts(self, params: Mapping[str, Any], ctx: ToolContext) -> tuple[Any, Any, str, int]:
-        src = str(params["filePath"])
-        path = ctx.workspace.resolve(src, param="filePath")
-        base = current(ctx, path, src, verb="inserted into")
-        if base is None:
-            raise ToolFailure(ErrorCode.NOT_FOUND, f"{src}: no such file or directory")
-        editable(base, src)
-        pos = int(params["position"])
-        if pos > len(base.text):
-            raise ToolFailure(
-                ErrorCode.INVALID_TOOL_INPUT,
-                f"position {pos} is past the end of {src}, which has {len(base.text)} characters",
-            )
-        content = with_file_endings(str(params["content"]), base.text)
-        return path, base, base.text[:pos] + content + base.text[pos:], pos
-
-    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
-        """See `MutatingTool.planned_writes`."""
-        path, base, new, _pos = self._texts(params, ctx)
-        return [PlannedWrite(path, str(params["filePath"]), base.text, new)]
+    def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
+        """See `WholeFileTool.plan`."""
+        return self._plan_for(params, ctx, "file_path", str(params["content"]))
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        """`Inserted N characters into X at position P (line L, column C)`."""
-        src = str(params["filePath"])
-        path, base, new, pos = self._texts(params, ctx)
-        refuse_if_stale(ctx, path, src, base)
-        commit(ctx, path, src, new, base)
-        line = base.text.count("\n", 0, pos) + 1
-        column = pos - (base.text.rfind("\n", 0, pos) + 1) + 1
-        n = len(str(params["content"]))
-        return _done(
-            f"Inserted {n} characters into {src} at position {pos} (line {line}, column {column})"
+        """Gemini's `Successfully created and wrote to new file: P.` or `... overwrote file: P.`"""
+        plan = self.plan(params, ctx)
+        save(ctx, plan, plan.display)
+        text = (
+            f"Successfully created and wrote to new file: {plan.path}."
+            if plan.created
+            else f"Successfully overwrote file: {plan.path}."
         )
+        old = plan.base.text if plan.base else None
+        return ToolResult.ok(
+            text,
+            display=file_diff(str(plan.path), plan.diff.unified, old, plan.text),
+            data={"path": str(plan.path), "created": plan.created, "diff": plan.diff.to_json()},
+        )
+
+
+class CreateFile(WholeFileTool):
+    """gateway `create_file(path, content)`: a new file; an existing one is refused."""
+
+    name = "create_file"
+    display_name = "Create file"
+    description = "Create a new file (only succeeds when the file does not exist yet)."
+    parameters = {
+        "type": "object",
+        "properties": {
+            "path": PATH,
+            "content": {"type": "string", "description": "the file's content"},
+        },
+        "required": ["path", "content"],
+        "additionalProperties": False,
+    }
+    path_params = ("path",)
+    example = {"path": "relative/path.txt", "content": "..."}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Create {params.get('path')}"
+
+    def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
+        """See `WholeFileTool.plan`: refuses an existing file."""
+        raw = str(params["path"])
+        path = ctx.workspace.resolve(raw)
+        if ctx.workspace.documents.exists(path):
+            raise ToolFailure(ErrorCode.CONFLICT, f"{raw} already exists; use update_file")
+        return self._plan_for(params, ctx, "path", str(params["content"]))
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """The gateway's shape: ok, path, size, text."""
+        plan = self.plan(params, ctx)
+        raw = str(params["path"])
+        snap = commit(ctx, plan.path, raw, plan.text, None, make_parents=True)
+        shape = {
+            "ok": True,
+            "path": raw,
+            "size": snap.size,
+            "text": f"created {raw} ({snap.size} bytes)",
+        }
+        return ToolResult.ok(str(shape["text"]), data=shape, display=f"Created `{raw}`")
+
+
+class UpdateFile(WholeFileTool):
+    """gateway `update_file(path, content, mode)`: overwrite or append to a file."""
+
+    name = "update_file"
+    display_name = "Update file"
+    description = (
+        "Modify an existing file: overwrite its content (default) or append to it. "
+        "Overwriting a file you read earlier is refused if it changed since."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "path": PATH,
+            "content": {"type": "string", "description": "the new content, or what to append"},
+            "mode": {
+                "type": "string",
+                "enum": ["overwrite", "append"],
+                "default": "overwrite",
+                "description": "overwrite (default) or append",
+            },
+        },
+        "required": ["path", "content"],
+        "additionalProperties": False,
+    }
+    path_params = ("path",)
+    example = {"path": "relative/path.txt", "content": "...", "mode": "overwrite"}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Update {params.get('path')} ({params.get('mode', 'overwrite')})"
+
+    def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
+        """See `WholeFileTool.plan`: the file must exist."""
+        raw = str(params["path"])
+        path = ctx.workspace.resolve(raw)
+        if not ctx.workspace.documents.exists(path):
+            raise ToolFailure(ErrorCode.NOT_FOUND, f"{raw}: no such file; use create_file")
+        content = str(params["content"])
+        plan = self._plan_for(params, ctx, "path", content)
+        if params.get("mode", "overwrite") == "append" and plan.base is not None:
+            plan = self._plan_for(params, ctx, "path", appended(plan.base.text, content))
+        return plan
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """The gateway's shape: ok, path, mode, size, text."""
+        plan = self.plan(params, ctx)
+        raw = str(params["path"])
+        mode = str(params.get("mode", "overwrite"))
+        if mode == "overwrite":
+            refuse_if_stale(ctx, plan.path, raw, plan.base)
+        snap = commit(ctx, plan.path, raw, plan.text, plan.base)
+        shape = {
+            "ok": True,
+            "path": raw,
+            "mode": mode,
+            "size": snap.size,
+            "text": f"updated {raw} with mode={mode}",
+        }
+        return ToolResult.ok(str(shape["text"]), data=shape, display=f"Updated `{raw}` ({mode})")

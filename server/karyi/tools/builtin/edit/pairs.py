@@ -1,4 +1,4 @@
-"""ToolsXML `<edit>` (seed 000): find/replace pairs on one or more files.
+"""karyi `<edit>`: find/replace pairs on one or more files, a face over `plan`.
 
 Each `<file>` is atomic: all its pairs apply or none; the files of one call are
 independent, and the result says per file what happened (which strategy matched each
@@ -101,9 +101,7 @@ class EditTool(MutatingTool):
         writes = []
         for item in params["files"]:
             path = ctx.workspace.resolve(item["src"], param="src")
-            plan = plan_edit(ctx, path, str(item["src"]), _pairs(item))
-            before = plan.base.text if plan.base else None
-            writes.append(PlannedWrite(path, str(item["src"]), before, plan.outcome.text))
+            writes.append(plan_edit(ctx, path, str(item["src"]), _pairs(item)).planned_write())
         return writes
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:

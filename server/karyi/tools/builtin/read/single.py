@@ -1,26 +1,32 @@
-"""Seed 001's read-only file tools: `read_file`, `list_file`, `get_file_info`.
+"""The one-file `read_file` tools: agentxml's, vecli's (Gemini CLI) and the gateway's.
 
-Their results are `{"success": true, "data": ...}` in the agentxml dialect, so `data`
-holds what the seed says each tool returns: the content string, the listing string,
-the info object.
+Each is a face over `window.read_file` with its profile's parameters and result shape:
+- agentxml `read_file(filePath, offset, limit)`: lines 1-based; `data` is the content
+  string, with a note when only part of the file is shown.
+- vecli `read_file(absolute_path, offset, limit)`: lines 0-based; Gemini CLI's
+  truncation notice, so prompts carried over from it keep working (relative paths are
+  accepted as well as the absolute ones Gemini CLI insists on).
+- gateway `read_file(path)`: `{"ok": true, "path", "size", "truncated", "content",
+  "text"}`, `path` as the caller wrote it, `size` in bytes on disk, `truncated` when the
+  file exceeds the read limit.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
-from karyi.tools.builtin.fileio import file_keys, read_text
-from karyi.tools.builtin.read.batch import listing_lines
+from karyi.tools.builtin.read.window import read_file, read_resources
 from karyi.tools.context import ToolContext
-from karyi.workspace.files import DEFAULT_LINE_LIMIT, file_info, list_dir, text_window
+from karyi.workspace.files import DEFAULT_LINE_LIMIT, MAX_LINE_CHARS
+
+GATEWAY_READ_LIMIT = 1024 * 1024
 
 
 class ReadFile(Tool):
-    """Seed 001 `read_file(filePath)`."""
+    """agentxml `read_file(filePath)`."""
 
     name = "read_file"
     display_name = "Read file"
@@ -41,8 +47,8 @@ class ReadFile(Tool):
     example = {"filePath": "info.txt"}
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
-        """The file read: a read waits for an earlier call in the reply that edits it."""
-        return file_keys([ctx.workspace.resolve(params["filePath"], param="filePath")])
+        """See `window.read_resources`."""
+        return read_resources(ctx, params["filePath"], "filePath")
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
@@ -51,15 +57,9 @@ class ReadFile(Tool):
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """The content string, with a note when only part of the file is shown."""
         src = str(params["filePath"])
-        path = ctx.workspace.resolve(src, param="filePath")
-        snap = read_text(ctx, path, src)
-        w = text_window(
-            snap.text,
-            src,
-            size=snap.size,
-            lossy=snap.lossy,
-            offset=int(params.get("offset", 1)) - 1,
-            limit=int(params.get("limit", DEFAULT_LINE_LIMIT)),
+        read = read_file(ctx, ctx.workspace.resolve(src, param="filePath"), src)
+        w = read.window(
+            int(params.get("offset", 1)) - 1, int(params.get("limit", DEFAULT_LINE_LIMIT))
         )
         content = w.text
         if w.truncated:
@@ -76,67 +76,132 @@ class ReadFile(Tool):
         )
 
 
-class ListFile(Tool):
-    """Seed 001 `list_file(workspacePath)`."""
+class ReadFileV(Tool):
+    """vecli (Gemini CLI) `read_file(absolute_path, offset, limit)`."""
 
-    name = "list_file"
-    display_name = "List files"
-    description = "List the files and directories in a directory (one level)."
+    name = "read_file"
+    display_name = "ReadFile"
+    description = (
+        "Reads and returns the content of a specified file. If the file is large, the "
+        "content will be truncated; the response says so and how to read more using "
+        "'offset' and 'limit'. Binary files are refused."
+    )
     parameters = {
         "type": "object",
         "properties": {
-            "workspacePath": {
+            "absolute_path": {
                 "type": "string",
-                "description": "directory path (default: the workspace root)",
-                "default": ".",
-            }
+                "description": "The absolute path to the file to read (relative paths are "
+                "taken from the workspace root)",
+            },
+            "offset": {
+                "type": "number",
+                "minimum": 0,
+                "description": "The 0-based line number to start reading from",
+            },
+            "limit": {
+                "type": "number",
+                "minimum": 1,
+                "description": f"Maximum number of lines to read (default {DEFAULT_LINE_LIMIT})",
+            },
         },
+        "required": ["absolute_path"],
         "additionalProperties": False,
     }
-    example = {"workspacePath": "src"}
+    example = {"absolute_path": "/path/to/project/src/main.py"}
 
-    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
-        """See `Tool.scans_tree`: a listing."""
-        return True
+    def check(self, params: Mapping[str, Any]) -> str | None:
+        """Offsets and limits are line counts: whole numbers."""
+        for key in ("offset", "limit"):
+            if key in params and not float(params[key]).is_integer():
+                return f"{key}: expected a whole number of lines, got {params[key]}"
+        return None
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """See `window.read_resources`."""
+        return read_resources(ctx, params["absolute_path"], "absolute_path")
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"List {params.get('workspacePath', '.')}"
+        return f"Read {params.get('absolute_path')}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        """The listing as one string, directories first."""
-        src = str(params.get("workspacePath", "."))
-        path = ctx.workspace.resolve(src, param="workspacePath")
-        entries, ignored = list_dir(path, src, ignore=ctx.workspace.gitignore)
-        lines = listing_lines(entries)
-        if ignored:
-            lines.append(f"({ignored} git-ignored entries not shown)")
-        text = "\n".join(lines) if lines else "(empty directory)"
-        return ToolResult.ok(text, data=text, display=f"Listed `{src}` ({len(entries)} entries)")
+        """The content, preceded by Gemini CLI's truncation notice when cut."""
+        path = ctx.workspace.resolve(str(params["absolute_path"]), param="absolute_path")
+        shown = ctx.workspace.display(path)
+        offset = int(params.get("offset", 0))
+        limit = int(params.get("limit", DEFAULT_LINE_LIMIT))
+        w = read_file(ctx, path, shown).window(offset, limit)
+        content = w.text
+        if w.truncated or w.shortened_lines:
+            status = f"Showing lines {w.first_line}-{w.last_line} of {w.total_lines} total lines."
+            action = "This is the end of the file."
+            if w.last_line < w.total_lines:
+                action = (
+                    "To read more of the file, you can use the 'offset' and 'limit' parameters "
+                    "in a subsequent 'read_file' call. For example, to read the next section of "
+                    f"the file, use offset: {w.last_line}."
+                )
+            if w.shortened_lines:
+                status += (
+                    f" {w.shortened_lines} line(s) longer than {MAX_LINE_CHARS} characters"
+                    " were shortened."
+                )
+            content = (
+                "IMPORTANT: The file content has been truncated.\n"
+                f"Status: {status}\nAction: {action}\n\n"
+                f"--- FILE CONTENT (truncated) ---\n{w.text}"
+            )
+        display = (
+            f"Read lines {w.first_line}-{w.last_line} of {w.total_lines} from {shown}"
+            if w.truncated
+            else ""
+        )
+        return ToolResult.ok(
+            content,
+            display=display or f"Read {shown}",
+            data={"path": str(path), "lines": [w.first_line, w.last_line], "total": w.total_lines},
+        )
 
 
-class GetFileInfo(Tool):
-    """Seed 001 `get_file_info(filePath)`."""
+class GatewayReadFile(Tool):
+    """gateway `read_file(path)`: a text file inside the allowed roots."""
 
-    name = "get_file_info"
-    display_name = "File info"
-    description = "Get a file's or directory's details: type, size, times, permissions."
+    name = "read_file"
+    display_name = "Read file"
+    description = "Read a text file in the repository."
     parameters = {
         "type": "object",
-        "properties": {"filePath": {"type": "string", "description": "file path"}},
-        "required": ["filePath"],
+        "properties": {"path": {"type": "string", "description": "relative or absolute path"}},
+        "required": ["path"],
         "additionalProperties": False,
     }
-    example = {"filePath": "package.json"}
+    example = {"path": "docs/contracts.md"}
+
+    def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+        """See `window.read_resources`."""
+        return read_resources(ctx, params["path"], "path")
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Get info on {params.get('filePath')}"
+        return f"Read {params.get('path')}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        """The info object (`data`), also as JSON text for the model."""
-        src = str(params["filePath"])
-        info = file_info(ctx.workspace.resolve(src, param="filePath"), src)
-        return ToolResult.ok(
-            json.dumps(info, ensure_ascii=False, indent=2), data=info, display=f"Info on `{src}`"
-        )
+        """The file's text, cut at the read limit with `truncated: true`."""
+        raw = str(params["path"])
+        snap = read_file(ctx, ctx.workspace.resolve(raw), raw).snap
+        size = snap.size
+        text = snap.text
+        truncated = size > GATEWAY_READ_LIMIT or snap.truncated
+        if truncated:
+            data = text.encode("utf-8", errors="surrogatepass")[:GATEWAY_READ_LIMIT]
+            text = data.decode("utf-8", errors="ignore")  # a character cut at the limit
+        shape = {
+            "ok": True,
+            "path": raw,
+            "size": size,
+            "truncated": truncated,
+            "content": text,
+            "text": text,
+        }
+        return ToolResult.ok(text, data=shape, display=f"Read `{raw}` ({size} bytes)")
