@@ -43,7 +43,7 @@ from karyi.settings import Settings
 from karyi.shell.manager import ShellManager
 from karyi.tools.base import Tool
 from karyi.tools.builtin.memory import load_memory
-from karyi.tools.builtin.subagent import configured
+from karyi.tools.builtin.subagents import configured
 from karyi.tools.context import ToolContext
 from karyi.tools.discovery import DiscoveryError, discover
 from karyi.tools.profiles import DYNAMIC_PROFILES, PROFILES, builtin_registry, default_toolkit

@@ -22,8 +22,8 @@ from karyi.gateway.turns import Turn, TurnHub
 from karyi.gateway.views import pending_call
 from karyi.llm.base import Provider, ProviderError
 from karyi.tools.base import Tool
-from karyi.tools.builtin.karyi_terminal import Ctrl, Input
-from karyi.tools.builtin.shell_common import CommandTool
+from karyi.tools.builtin.commands.common import CommandTool
+from karyi.tools.builtin.commands.terminal import Ctrl, Input
 from karyi.tools.registry import Toolkit
 
 MAX_LOADED = 64

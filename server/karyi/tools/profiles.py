@@ -1,6 +1,9 @@
-"""The built-in profiles (SPEC §3): each seed's tool set under its own names.
+"""The built-in profiles: which profile has which tool, under that profile's names.
 
-A profile lists only tools that really exist. Tools that appear at run time (from a
+The one place that says so (see docs/tools.md). The tools themselves live in
+`tools/builtin/`, one module per feature (reading, writing, editing, searching, …),
+each profile's tool a face over that feature's one implementation. A profile lists
+only tools that really exist. Tools that appear at run time (from a
 discovery command or MCP servers) are not here: a runtime registers them in profiles of
 their own (`DYNAMIC_PROFILES`).
 """
@@ -8,45 +11,39 @@ their own (`DYNAMIC_PROFILES`).
 from __future__ import annotations
 
 from karyi.tools.base import Tool
-from karyi.tools.builtin.agentxml_fileops import (
-    CopyFile,
-    CreateDirectory,
-    DeleteDirectory,
-    DeleteFile,
-    MoveFile,
-)
-from karyi.tools.builtin.agentxml_files import GetFileInfo, ListFile, ReadFile
-from karyi.tools.builtin.agentxml_write import (
-    AppendFile,
-    InsertFileContent,
-    ReplaceFileContent,
-    WriteFileA,
-)
 from karyi.tools.builtin.artifacts import (
     CreateArtifact,
     ReadArtifact,
     RewriteArtifact,
     UpdateArtifact,
 )
-from karyi.tools.builtin.gateway_files import GatewayReadFile
-from karyi.tools.builtin.gateway_write import CreateFile, UpdateFile
-from karyi.tools.builtin.get_value import GetValue
-from karyi.tools.builtin.karyi_edit import EditTool
-from karyi.tools.builtin.karyi_read import ReadTool
-from karyi.tools.builtin.karyi_terminal import Command, Ctrl, Input
+from karyi.tools.builtin.commands.oneshot import GatewayShell, RunCommand, ShellV
+from karyi.tools.builtin.commands.terminal import Command, Ctrl, Input
+from karyi.tools.builtin.edit.insert import InsertFileContent
+from karyi.tools.builtin.edit.pairs import EditTool
+from karyi.tools.builtin.edit.replace import EditV, ReplaceFileContent
+from karyi.tools.builtin.fileops import (
+    CopyFile,
+    CreateDirectory,
+    DeleteDirectory,
+    DeleteFile,
+    GetFileInfo,
+    MoveFile,
+)
 from karyi.tools.builtin.memory import SaveMemory
-from karyi.tools.builtin.oneshot_commands import GatewayShell, RunCommand, ShellV
-from karyi.tools.builtin.subagent import CallSubagent
+from karyi.tools.builtin.read.batch import ReadTool
+from karyi.tools.builtin.read.many import ReadManyFiles
+from karyi.tools.builtin.read.single import GatewayReadFile, ReadFile, ReadFileV
+from karyi.tools.builtin.search import Glob, Grep, ListFile, Ls
+from karyi.tools.builtin.subagents import CallSubagent
 from karyi.tools.builtin.system import GetEnvVariable, GetSystemInfo, SetEnvVariable
-from karyi.tools.builtin.vecli_files import Ls, ReadFileV
-from karyi.tools.builtin.vecli_many import ReadManyFiles
-from karyi.tools.builtin.vecli_search import Glob, Grep
-from karyi.tools.builtin.vecli_write import EditV, WriteFileV
+from karyi.tools.builtin.values import GetValue
 from karyi.tools.builtin.web import SearchWeb, WebFetch, WebFetchV, WebSearch, WebSearchV
+from karyi.tools.builtin.write import AppendFile, CreateFile, UpdateFile, WriteFileA, WriteFileV
 from karyi.tools.registry import Toolkit, ToolRegistry
 
 PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway")
-"""Profile names in the order of the seeds."""
+"""Profile names, in the order docs/tools.md presents them."""
 
 CODING_EXTRAS = (
     "vecli.grep",
@@ -57,7 +54,7 @@ CODING_EXTRAS = (
     "vecli.save_memory",
     "research.call_subagent",
 )
-"""What the default coding agent adds to the `karyi` profile (SPEC §3)."""
+"""What the default coding agent adds to the `karyi` profile (see docs/tools.md)."""
 
 DYNAMIC_PROFILES = ("discovered", "mcp")
 """Profiles a runtime fills at run time: discovery-command tools and MCP servers' tools."""

@@ -1,4 +1,4 @@
-"""Seed 002's artifact tools: versioned documents the agents of a session share.
+"""The research profile's artifact tools: versioned documents the agents of a session share.
 
 `create_artifact` makes version 1; `update_artifact` replaces one piece of text through
 the edit engine (`workspace/edits.py`: the same exact-then-fuzzy rules as file edits,
@@ -15,7 +15,7 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
-from karyi.tools.builtin.vecli_write import file_diff
+from karyi.tools.builtin.write import file_diff
 from karyi.tools.context import Artifact, ArtifactBook, ToolContext
 from karyi.workspace.edits import EditError, Pair, apply_edits
 

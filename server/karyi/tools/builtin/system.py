@@ -1,4 +1,4 @@
-"""Seed 001's system tools: `get_system_info`, `get_env_variable`, `set_env_variable`.
+"""The system tools (agentxml): `get_system_info`, `get_env_variable`, `set_env_variable`.
 
 The environment they read and change is the session's: what its commands see (the
 server's environment without Karyi's own model credentials, plus the session's
@@ -21,7 +21,7 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, ToolResult
 from karyi.secrets.looks import looks_like_credential_name, mask_credentials
 from karyi.tools.base import Tool
-from karyi.tools.builtin.shell_common import shell_of
+from karyi.tools.builtin.commands.common import shell_of
 from karyi.tools.context import ToolContext
 
 _NAME = {
@@ -67,7 +67,7 @@ def system_info(ctx: ToolContext) -> dict[str, Any]:
 
 
 class GetSystemInfo(Tool):
-    """Seed 001 `get_system_info()`: `data` is the info object."""
+    """agentxml `get_system_info()`: `data` is the info object."""
 
     name = "get_system_info"
     display_name = "System info"
@@ -86,7 +86,7 @@ class GetSystemInfo(Tool):
 
 
 class GetEnvVariable(Tool):
-    """Seed 001 `get_env_variable(name)`: the value as the session's commands see it."""
+    """agentxml `get_env_variable(name)`: the value as the session's commands see it."""
 
     name = "get_env_variable"
     display_name = "Read environment variable"
@@ -125,7 +125,7 @@ class GetEnvVariable(Tool):
 
 
 class SetEnvVariable(Tool):
-    """Seed 001 `set_env_variable(name, value)`: for later commands of this session."""
+    """agentxml `set_env_variable(name, value)`: for later commands of this session."""
 
     name = "set_env_variable"
     display_name = "Set environment variable"

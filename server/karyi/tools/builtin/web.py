@@ -1,10 +1,10 @@
 """The web tools of every profile over one web layer (`tools/web`).
 
-- research (seed 002): `web_search(query, freshness, count)`, `web_fetch(url)`
-- vecli (seed 003, Gemini CLI): `web_search(query)`, `web_fetch(prompt)` — the prompt
+- research: `web_search(query, freshness, count)`, `web_fetch(url)`
+- vecli (Gemini CLI): `web_search(query)`, `web_fetch(prompt)` — the prompt
   holds up to 20 URLs and says what to do with them; the pages are returned with the
   request, and the model does the processing itself
-- agentxml (seed 001): `search_web(query)`
+- agentxml: `search_web(query)`
 
 Searching is `auto` (the query goes to the backend the user configured). Fetching asks
 first (`confirm`, the URLs shown), since a fetched URL can carry data out; hosts in
@@ -74,7 +74,7 @@ _QUERY = {"type": "string", "minLength": 1, "description": "Search query using k
 
 
 class WebSearch(Tool):
-    """Seed 002's `web_search(query, freshness, count)`."""
+    """research `web_search(query, freshness, count)`."""
 
     name = "web_search"
     display_name = "Web Search"
@@ -121,7 +121,7 @@ class WebSearch(Tool):
 
 
 class WebSearchV(Tool):
-    """Gemini CLI's `google_web_search(query)`, named `web_search` as in seed 003."""
+    """Gemini CLI's `google_web_search(query)`, named `web_search` in vecli."""
 
     name = "web_search"
     display_name = "WebSearch"
@@ -148,7 +148,7 @@ class WebSearchV(Tool):
 
 
 class SearchWeb(Tool):
-    """Seed 001's `search_web(query)`."""
+    """agentxml `search_web(query)`."""
 
     name = "search_web"
     display_name = "Search Web"
@@ -284,7 +284,7 @@ def render_page(fetched: Fetched, page: Page, budget: int) -> tuple[str, dict[st
 
 
 class WebFetch(_Fetcher):
-    """Seed 002's `web_fetch(url)`."""
+    """research `web_fetch(url)`."""
 
     name = "web_fetch"
     display_name = "Web Fetch"

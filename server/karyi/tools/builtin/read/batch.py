@@ -1,8 +1,9 @@
-"""ToolsXML `<read>` (seed 000): files, directory listings and searches in one call.
+"""karyi `<read>`: files, directory listings and searches in one call.
 
-Files are read through the document store (an unsaved editor buffer is what the model
-sees) and recorded as read. `<search pattern="re" path="src"/>` is the seed's planned
-sub-tag, answered by ripgrep.
+A face over the shared implementations: files are read with `window.read_file`
+(through the document store, recorded as read), directories listed and
+`<search pattern="re" path="src"/>` answered (by ripgrep) with `search.list_entries`
+and `search.search_text`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from karyi.core.errors import ToolFailure
 from karyi.core.results import ToolResult
 from karyi.protocol.xmltext import start_tag
 from karyi.tools.base import Tool
-from karyi.tools.builtin.fileio import file_keys, read_text
+from karyi.tools.builtin.fileio import file_keys
+from karyi.tools.builtin.read.window import read_file
+from karyi.tools.builtin.search import list_entries, listing_lines, search_text
 from karyi.tools.context import ToolContext
-from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size, list_dir, text_window
-from karyi.workspace.search import MAX_MATCHES, grep
+from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size
+from karyi.workspace.search import MAX_MATCHES
 
 FILE_ITEM = {
     "type": "object",
@@ -41,11 +44,6 @@ SEARCH_ITEM = {
     "required": ["pattern"],
     "additionalProperties": False,
 }
-
-
-def listing_lines(entries: list[Any]) -> list[str]:
-    """`name/` for directories, `name  (size)` for files."""
-    return [f"{e.name}/" if e.is_dir else f"{e.name}  ({human_size(e.size)})" for e in entries]
 
 
 class ReadTool(Tool):
@@ -122,18 +120,15 @@ class ReadTool(Tool):
         src = str(item["src"])
         path = ctx.workspace.resolve(src, param="src")
         if path.is_dir():
-            entries, ignored = list_dir(path, src, ignore=ctx.workspace.gitignore)
+            entries, ignored = list_entries(ctx, path, src)
             lines = listing_lines(entries)
             if ignored:
                 lines.append(f"({ignored} git-ignored entries not shown)")
             attrs = {"src": src, "entries": str(len(entries))}
             return start_tag("dir", attrs) + "\n" + "\n".join(lines) + "\n</dir>"
-        snap = read_text(ctx, path, src)
-        offset = int(item.get("offset", 1)) - 1
-        limit = int(item.get("limit", DEFAULT_LINE_LIMIT))
-        w = text_window(
-            snap.text, src, size=snap.size, lossy=snap.lossy, offset=offset, limit=limit
-        )
+        read = read_file(ctx, path, src)
+        snap = read.snap
+        w = read.window(int(item.get("offset", 1)) - 1, int(item.get("limit", DEFAULT_LINE_LIMIT)))
         attrs = {"src": src, "lines": f"{w.first_line}-{w.last_line}", "total": str(w.total_lines)}
         if snap.source == "buffer":
             attrs["unsaved"] = "true"
@@ -158,21 +153,21 @@ class ReadTool(Tool):
     async def _search(self, item: Mapping[str, Any], ctx: ToolContext) -> str:
         raw = str(item.get("path", "."))
         target = ctx.workspace.resolve(raw, param="path")
-        result = await grep(
-            str(item["pattern"]),
+        found = await search_text(
+            ctx,
             target,
+            str(item["pattern"]),
             include=item.get("include"),
             case_sensitive=bool(item.get("case_sensitive", False)),
         )
-        base = target if target.is_dir() else target.parent
+        result = found.result
         attrs = {"pattern": str(item["pattern"]), "path": raw}
         if item.get("include"):
             attrs["include"] = str(item["include"])
-        groups = result.by_file()
         attrs["matches"] = str(len(result.matches)) + ("+" if result.capped else "")
         lines: list[str] = []
-        for rel, matches in groups.items():
-            lines.append(ctx.workspace.display(base / rel))
+        for file_shown, matches in found.files.items():
+            lines.append(file_shown)
             lines += [f"  {m.line}: {m.text}" for m in matches]
         if not lines:
             lines.append("(no matches)")

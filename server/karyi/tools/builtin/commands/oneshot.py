@@ -1,8 +1,8 @@
-"""One-shot command tools: seed 001 `run_command`, seed 003 `shell`, seed 004 `shell`.
+"""One-shot command tools: agentxml `run_command`, vecli `shell`, gateway `shell`.
 
 Each runs its command alone (`ShellManager.oneshot`: new process group, stdin closed,
 overall and idle limits, everything it started killed when it ends) with the session's
-environment. Each keeps its seed's parameters and result shape.
+environment. Each keeps its profile's parameters and result shape.
 """
 
 from __future__ import annotations
@@ -14,12 +14,7 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.shell.manager import OneShotResult
-from karyi.tools.builtin.shell_common import (
-    CommandTool,
-    oneshot_failure,
-    oneshot_summary,
-    shell_of,
-)
+from karyi.tools.builtin.commands.common import CommandTool, shell_of
 from karyi.tools.context import ToolContext
 
 _DISABLED = "shell is disabled on this server (settings gateway.enableShell is false)"
@@ -41,6 +36,34 @@ def _directory(ctx: ToolContext, raw: object, param: str) -> Path | None:
     return path
 
 
+def oneshot_summary(r: OneShotResult, timeout: float, idle: float) -> str:
+    """The end of a one-shot command in words: exit code, signal, limits, stopped children."""
+    o = r.outcome
+    if o.timed_out == "timeout":
+        said = f"killed: still running after {timeout:g} s (the time limit)"
+    elif o.timed_out == "idle":
+        said = f"killed: no output for {idle:g} s (settings shell.oneShotIdleSeconds)"
+    elif o.signal:
+        said = f"ended by signal {o.signal}"
+    else:
+        said = f"exit code {o.exit_code}"
+    if o.stopped:
+        said += (
+            f"; {len(o.stopped)} background process(es) it left were stopped "
+            f"({', '.join(map(str, o.stopped))})"
+        )
+    return said
+
+
+def oneshot_failure(r: OneShotResult, text: str, data: Any = None) -> ToolResult | None:
+    """A failed result when the command was killed by a limit, else None."""
+    if r.outcome.timed_out is None:
+        return None
+    return ToolResult.fail(
+        ErrorCode.TIMEOUT, text.splitlines()[-1].strip("[]"), llm_content=text, data=data
+    )
+
+
 async def _run(
     ctx: ToolContext, command: str, cwd: Path | None, limit: float | None = None
 ) -> tuple[OneShotResult, str]:
@@ -54,7 +77,7 @@ async def _run(
 
 
 class RunCommand(CommandTool):
-    """Seed 001 `run_command(command)`: the result string is the output and exit status."""
+    """agentxml `run_command(command)`: the result string is the output and exit status."""
 
     name = "run_command"
     display_name = "Run command"
@@ -87,7 +110,7 @@ class RunCommand(CommandTool):
 
 
 class ShellV(CommandTool):
-    """Seed 003 (Gemini CLI) `shell(command, description?, directory?)`."""
+    """vecli (Gemini CLI) `shell(command, description?, directory?)`."""
 
     name = "shell"
     display_name = "Shell"
@@ -151,7 +174,7 @@ class ShellV(CommandTool):
 
 
 class GatewayShell(CommandTool):
-    """Seed 004 `shell(command, cwd?, timeout_seconds?)`, disabled unless enabled."""
+    """gateway `shell(command, cwd?, timeout_seconds?)`, disabled unless enabled."""
 
     name = "shell"
     display_name = "Shell"

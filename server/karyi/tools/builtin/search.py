@@ -1,13 +1,20 @@
-"""Seed 003's (Gemini-CLI-compatible) `grep` and `glob`.
+"""Searching and listing the workspace: grep, glob and directory listings.
 
-Parameters and sentences follow Gemini CLI. ripgrep is the engine of both; file paths
-in results are relative to the workspace root (usable as they are in the next call),
-and every cap is stated in the result.
+- vecli (Gemini CLI): `grep`, `glob`, `ls`; parameters and sentences follow Gemini
+  CLI, file paths in results are relative to the workspace root (usable as they are in
+  the next call), and every cap is stated in the result.
+- agentxml: `list_file`.
+- karyi: `read` lists directories and searches too (see `read/batch.py`), through
+  `list_entries` and `search_text` here.
+
+ripgrep is the engine of the searches; `.gitignore` hides entries unless told not to.
 """
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +22,9 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
+from karyi.workspace.files import Entry, human_size, list_dir
 from karyi.workspace.globs import Matcher, recent_first, with_mtimes
-from karyi.workspace.search import MAX_MATCHES, grep, list_files
+from karyi.workspace.search import MAX_MATCHES, GrepMatch, GrepResult, grep, list_files
 
 MAX_GLOB_FILES = 1000
 DIR_PATH = (
@@ -25,14 +33,60 @@ DIR_PATH = (
 )
 
 
+# -- the shared implementations -----------------------------------------------------------
+
+
+def list_entries(
+    ctx: ToolContext, path: Path, shown: str, respect_git_ignore: bool = True
+) -> tuple[list[Entry], int]:
+    """A directory's entries, directories first, and how many `.gitignore` hides."""
+    ignore = ctx.workspace.gitignore if respect_git_ignore else None
+    return list_dir(path, shown, ignore=ignore)
+
+
+def listing_lines(entries: list[Entry]) -> list[str]:
+    """`name/` for directories, `name  (size)` for files."""
+    return [f"{e.name}/" if e.is_dir else f"{e.name}  ({human_size(e.size)})" for e in entries]
+
+
+@dataclass(frozen=True)
+class TextHits:
+    """The matches of one search, grouped by file as the model sees the file's path."""
+
+    result: GrepResult
+    files: dict[str, list[GrepMatch]]
+
+
+async def search_text(
+    ctx: ToolContext,
+    target: Path,
+    pattern: str,
+    *,
+    include: str | None,
+    case_sensitive: bool,
+) -> TextHits:
+    """The lines matching `pattern` in `target` (a file or a directory), by file."""
+    result = await grep(pattern, target, include=include, case_sensitive=case_sensitive)
+    return _by_shown_file(ctx, target, result)
+
+
+def _by_shown_file(ctx: ToolContext, target: Path, result: GrepResult) -> TextHits:
+    base = target if target.is_dir() else target.parent
+    files = {ctx.workspace.display(base / rel): ms for rel, ms in result.by_file().items()}
+    return TextHits(result, files)
+
+
 def _search_root(ctx: ToolContext, params: Mapping[str, Any]) -> tuple[Path, str]:
     raw = params.get("path") or "."
     path = ctx.workspace.resolve(str(raw), param="path")
     return path, ctx.workspace.display(path)
 
 
+# -- the faces ------------------------------------------------------------------------------
+
+
 class Grep(Tool):
-    """Gemini CLI `search_file_content`, named `grep` as in seed 003."""
+    """vecli (Gemini CLI) `search_file_content`, named `grep` in that profile."""
 
     name = "grep"
     display_name = "SearchText"
@@ -87,12 +141,14 @@ class Grep(Tool):
         target, shown = _search_root(ctx, params)
         pattern = str(params["pattern"])
         include = params.get("include")
-        result = await grep(
-            pattern,
+        found = await search_text(
+            ctx,
             target,
+            pattern,
             include=str(include) if include else None,
             case_sensitive=bool(params.get("case_sensitive", False)),
         )
+        result = found.result
         where = f'in path "{shown}"' + (f' (filter: "{include}")' if include else "")
         if not result.matches:
             return ToolResult.ok(
@@ -100,13 +156,11 @@ class Grep(Tool):
                 display="No matches found",
                 data={"matches": [], "capped": False},
             )
-        base = target if target.is_dir() else target.parent
         n = len(result.matches)
         term = "match" if n == 1 else "matches"
         lines = [f'Found {n} {term} for pattern "{pattern}" {where}:', "---"]
         matches: list[dict[str, Any]] = []
-        for rel, group in result.by_file().items():
-            file_shown = ctx.workspace.display(base / rel)
+        for file_shown, group in found.files.items():
             lines.append(f"File: {file_shown}")
             for m in group:
                 lines.append(f"L{m.line}: {m.text}")
@@ -202,6 +256,112 @@ class Glob(Tool):
             display=f"Found {len(found)} matching file(s)",
             data={"files": [str(f.path) for f in shown], "total": len(found)},
         )
+
+
+class Ls(Tool):
+    """vecli (Gemini CLI) `list_directory`, named `ls` in that profile."""
+
+    name = "ls"
+    display_name = "ReadFolder"
+    description = (
+        "Lists the names of files and subdirectories directly within a specified directory "
+        "path. Can optionally ignore entries matching provided glob patterns."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "path": {
+                "type": "string",
+                "description": "The absolute path to the directory to list (relative paths "
+                "are taken from the workspace root)",
+            },
+            "ignore": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "List of glob patterns to ignore",
+            },
+            "respect_git_ignore": {
+                "type": "boolean",
+                "description": "Whether to respect .gitignore patterns (default true)",
+                "default": True,
+            },
+        },
+        "required": ["path"],
+        "additionalProperties": False,
+    }
+    example = {"path": "src"}
+
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        """See `Tool.scans_tree`: a listing."""
+        return True
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"List {params.get('path')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """`Directory listing for PATH:` then `[DIR] name` / `name` lines."""
+        path = ctx.workspace.resolve(params["path"])
+        shown = str(path)
+        respect = bool(params.get("respect_git_ignore", True))
+        entries, git_ignored = list_entries(ctx, path, str(params["path"]), respect)
+        patterns = [str(p) for p in params.get("ignore", [])]
+        kept = [e for e in entries if not any(fnmatch.fnmatch(e.name, p) for p in patterns)]
+        if not kept:
+            text = f"Directory {shown} is empty."
+            if git_ignored:
+                text += f"\n\n({git_ignored} git-ignored)"
+            return ToolResult.ok(text, display="Directory is empty.", data={"entries": []})
+        lines = [f"[DIR] {e.name}" if e.is_dir else e.name for e in kept]
+        text = f"Directory listing for {shown}:\n" + "\n".join(lines)
+        if git_ignored:
+            text += f"\n\n({git_ignored} git-ignored)"
+        display = f"Listed {len(kept)} item(s)." + (
+            f" ({git_ignored} git-ignored)" if git_ignored else ""
+        )
+        data = {
+            "entries": [{"name": e.name, "isDirectory": e.is_dir, "size": e.size} for e in kept]
+        }
+        return ToolResult.ok(text, display=display, data=data)
+
+
+class ListFile(Tool):
+    """agentxml `list_file(workspacePath)`."""
+
+    name = "list_file"
+    display_name = "List files"
+    description = "List the files and directories in a directory (one level)."
+    parameters = {
+        "type": "object",
+        "properties": {
+            "workspacePath": {
+                "type": "string",
+                "description": "directory path (default: the workspace root)",
+                "default": ".",
+            }
+        },
+        "additionalProperties": False,
+    }
+    example = {"workspacePath": "src"}
+
+    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
+        """See `Tool.scans_tree`: a listing."""
+        return True
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"List {params.get('workspacePath', '.')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """The listing as one string, directories first."""
+        src = str(params.get("workspacePath", "."))
+        path = ctx.workspace.resolve(src, param="workspacePath")
+        entries, ignored = list_entries(ctx, path, src)
+        lines = listing_lines(entries)
+        if ignored:
+            lines.append(f"({ignored} git-ignored entries not shown)")
+        text = "\n".join(lines) if lines else "(empty directory)"
+        return ToolResult.ok(text, data=text, display=f"Listed `{src}` ({len(entries)} entries)")
 
 
 def _relative_pattern(pattern: str, root: Path) -> str:

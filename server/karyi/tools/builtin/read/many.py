@@ -1,10 +1,10 @@
-"""Seed 003's (Gemini-CLI-compatible) `read_many_files`: many files in one result.
+"""vecli (Gemini CLI) `read_many_files`: many files in one result.
 
 Each file appears after a `--- path ---` separator (Gemini CLI's format) and the
 result ends with `--- End of content ---`. Paths are files, directories (everything
 below them) or glob patterns, relative to the workspace root; `include` adds patterns,
 `exclude` and the default excludes (dependencies, build output, binaries, `.env`)
-remove files. Files are read through the document store and recorded as read. Caps:
+remove files. Files are read with `window.read_file`, recorded as read. Caps:
 2000 lines and 2000 characters per line per file, and the totals below; every cap and
 skipped file is stated.
 """
@@ -20,9 +20,9 @@ from wcmatch import glob as wglob
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
-from karyi.tools.builtin.fileio import read_text
+from karyi.tools.builtin.read.window import read_file
 from karyi.tools.context import ToolContext
-from karyi.workspace.files import DEFAULT_LINE_LIMIT, text_window
+from karyi.workspace.files import DEFAULT_LINE_LIMIT
 from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher
 from karyi.workspace.search import list_files
 
@@ -46,7 +46,7 @@ class _Selection:
 
 
 class ReadManyFiles(Tool):
-    """Gemini CLI `read_many_files`."""
+    """vecli (Gemini CLI) `read_many_files`."""
 
     name = "read_many_files"
     display_name = "ReadManyFiles"
@@ -118,14 +118,14 @@ class ReadManyFiles(Tool):
                 continue
             try:
                 path = ctx.workspace.resolve(rel, param="paths")
-                snap = read_text(ctx, path, rel)
+                read_one = read_file(ctx, path, rel)
             except ToolFailure as exc:
                 reason = "binary file" if exc.code == ErrorCode.BINARY_FILE else exc.message
                 selection.skipped.append((rel, reason))
                 continue
-            w = text_window(snap.text, rel, size=snap.size, lossy=snap.lossy)
+            w = read_one.window()
             body = w.text
-            if w.truncated or w.shortened_lines or snap.truncated:
+            if w.truncated or w.shortened_lines or read_one.snap.truncated:
                 body = f"{TRUNCATED}\n{body}"
             parts.append(f"--- {rel} ---\n\n{body}\n\n")
             read.append(rel)

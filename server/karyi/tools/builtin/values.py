@@ -1,4 +1,4 @@
-"""Seed 000 `<get_value key reason note>`: ask the user for a secret.
+"""karyi `<get_value key reason note>`: ask the user for a secret.
 
 The request goes to the front end (`ToolContext.ask_value`: the terminal for the CLI,
 the editor for the language server), which asks the user without showing the model

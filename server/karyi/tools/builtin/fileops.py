@@ -1,24 +1,28 @@
-"""Seed 001's file and directory operations: `delete_file`, `copy_file`, `move_file`,
-`create_directory`, `delete_directory`.
+"""File and directory operations (agentxml): `delete_file`, `copy_file`, `move_file`,
+`create_directory`, `delete_directory`, `get_file_info`.
 
-Each returns the seed's operation result string as `data`. Nothing is ever overwritten:
-a copy or move onto an existing path is refused (`tool_conflict`), and a non-empty
-directory is deleted only with `recursive: true`.
+Each returns the profile's operation result string as `data` (`get_file_info`: the
+info object). Nothing is ever overwritten: a copy or move onto an existing path is
+refused (`tool_conflict`), and a non-empty directory is deleted only with
+`recursive: true`. The work itself is `workspace.fileops`, through the document store.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
 from karyi.core.errors import ToolFailure
 from karyi.core.results import ToolResult
+from karyi.tools.base import Tool
 from karyi.tools.builtin.fileio import current, file_keys, store
-from karyi.tools.builtin.writing import MutatingTool
+from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
 from karyi.workspace import fileops
 from karyi.workspace.diffs import diff_texts
+from karyi.workspace.files import file_info
 
 PATH = {"type": "string", "description": "file path"}
 
@@ -28,7 +32,7 @@ def _done(message: str) -> ToolResult:
 
 
 class DeleteFile(MutatingTool):
-    """Seed 001 `delete_file(filePath)`."""
+    """agentxml `delete_file(filePath)`."""
 
     name = "delete_file"
     display_name = "Delete file"
@@ -107,7 +111,7 @@ class _SourceTarget(MutatingTool):
 
 
 class CopyFile(_SourceTarget):
-    """Seed 001 `copy_file(sourcePath, targetPath)`."""
+    """agentxml `copy_file(sourcePath, targetPath)`."""
 
     name = "copy_file"
     display_name = "Copy file"
@@ -130,7 +134,7 @@ class CopyFile(_SourceTarget):
 
 
 class MoveFile(_SourceTarget):
-    """Seed 001 `move_file(sourcePath, targetPath)` (files and directories)."""
+    """agentxml `move_file(sourcePath, targetPath)` (files and directories)."""
 
     name = "move_file"
     follows_source = False
@@ -154,7 +158,7 @@ class MoveFile(_SourceTarget):
 
 
 class CreateDirectory(MutatingTool):
-    """Seed 001 `create_directory(dirPath)` (parents too, like mkdir -p)."""
+    """agentxml `create_directory(dirPath)` (parents too, like mkdir -p)."""
 
     name = "create_directory"
     display_name = "Create directory"
@@ -182,7 +186,7 @@ class CreateDirectory(MutatingTool):
 
 
 class DeleteDirectory(MutatingTool):
-    """Seed 001 `delete_directory(dirPath, recursive=false)`."""
+    """agentxml `delete_directory(dirPath, recursive=false)`."""
 
     name = "delete_directory"
     display_name = "Delete directory"
@@ -237,3 +241,30 @@ class DeleteDirectory(MutatingTool):
         if held.files or held.dirs:
             return _done(f"Deleted directory {src} and its {held}")
         return _done(f"Deleted empty directory {src}")
+
+
+class GetFileInfo(Tool):
+    """agentxml `get_file_info(filePath)`."""
+
+    name = "get_file_info"
+    display_name = "File info"
+    description = "Get a file's or directory's details: type, size, times, permissions."
+    parameters = {
+        "type": "object",
+        "properties": {"filePath": {"type": "string", "description": "file path"}},
+        "required": ["filePath"],
+        "additionalProperties": False,
+    }
+    example = {"filePath": "package.json"}
+
+    def describe(self, params: Mapping[str, Any]) -> str:
+        """See `Tool.describe`."""
+        return f"Get info on {params.get('filePath')}"
+
+    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
+        """The info object (`data`), also as JSON text for the model."""
+        src = str(params["filePath"])
+        info = file_info(ctx.workspace.resolve(src, param="filePath"), src)
+        return ToolResult.ok(
+            json.dumps(info, ensure_ascii=False, indent=2), data=info, display=f"Info on `{src}`"
+        )

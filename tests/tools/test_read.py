@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from karyi.core.errors import ErrorCode
-from karyi.core.results import ToolResult
 from karyi.tools.context import ToolContext
-from karyi.tools.profiles import builtin_registry
+from tests.support.tool_calls import call
 
-REG = builtin_registry()
-
-
-async def call(ref: str, params: dict[str, object], ctx: ToolContext) -> ToolResult:
-    return await REG.find(ref).run(params, ctx)
-
-
-# -- karyi: <read> -------------------------------------------------------------------
+# -- karyi: <read> -----------------------------------------------------------------------
 
 
 async def test_karyi_read_file_and_directory(ctx: ToolContext) -> None:
@@ -83,7 +74,24 @@ async def test_karyi_read_outside_the_workspace_is_forbidden(ctx: ToolContext) -
     assert result.error is not None and result.error.code == ErrorCode.FORBIDDEN_PATH
 
 
-# -- agentxml (seed 001) -------------------------------------------------------------
+async def test_karyi_read_search(ctx: ToolContext, tree: Path) -> None:
+    r = await call(
+        "karyi.read", {"searches": [{"pattern": "def \\w+", "path": "src", "include": "*.py"}]}, ctx
+    )
+    assert r.llm_content == (
+        '<search pattern="def \\w+" path="src" include="*.py" matches="1">\n'
+        "src/util.py\n  2: def helper():\n</search>"
+    )
+    r = await call("karyi.read", {"searches": [{"pattern": "zzz"}]}, ctx)
+    assert r.llm_content == '<search pattern="zzz" path="." matches="0">\n(no matches)\n</search>'
+
+
+async def test_karyi_read_needs_files_or_searches(ctx: ToolContext) -> None:
+    r = await call("karyi.read", {}, ctx)
+    assert r.error is not None and r.error.code == ErrorCode.INVALID_TOOL_INPUT
+
+
+# -- agentxml: read_file -----------------------------------------------------------------
 
 
 async def test_agentxml_read_file_returns_the_content_string(ctx: ToolContext) -> None:
@@ -105,32 +113,6 @@ async def test_agentxml_read_file_on_a_directory(ctx: ToolContext) -> None:
     assert "src is a directory, not a file" in result.error.message
 
 
-async def test_agentxml_list_file(ctx: ToolContext) -> None:
-    result = await call("agentxml.list_file", {"workspacePath": "."}, ctx)
-    assert result.data == (
-        "src/\n.gitignore  (13 B)\nREADME.md  (15 B)\n(2 git-ignored entries not shown)"
-    )
-    default = await call("agentxml.list_file", {}, ctx)
-    assert default.data == result.data
-
-
-async def test_agentxml_get_file_info(ctx: ToolContext, ws_root: Path) -> None:
-    result = await call("agentxml.get_file_info", {"filePath": "README.md"}, ctx)
-    info = result.data
-    assert {k: info[k] for k in ("name", "path", "type", "isFile", "isDirectory", "size")} == {
-        "name": "README.md",
-        "path": "README.md",
-        "type": "file",
-        "isFile": True,
-        "isDirectory": False,
-        "size": 15,
-    }
-    assert info["mimeType"] == "text/markdown"
-    assert info["permissions"].startswith("-rw")
-    assert json.loads(result.llm_content) == info
-    assert set(info) >= {"created", "modified", "accessed", "absolutePath", "isSymlink"}
-
-
 async def test_agentxml_mistyped_parameter_is_precise(ctx: ToolContext) -> None:
     result = await call("agentxml.read_file", {"filePath": 3}, ctx)
     assert result.error is not None
@@ -148,31 +130,7 @@ async def test_agentxml_missing_parameter_is_precise(ctx: ToolContext) -> None:
     )
 
 
-# -- vecli (seed 003, Gemini CLI) ---------------------------------------------------
-
-
-async def test_vecli_ls(ctx: ToolContext, ws_root: Path) -> None:
-    result = await call("vecli.ls", {"path": str(ws_root)}, ctx)
-    assert result.llm_content == (
-        f"Directory listing for {ws_root.resolve()}:\n[DIR] src\n.gitignore\nREADME.md"
-        "\n\n(2 git-ignored)"
-    )
-    assert result.display == "Listed 3 item(s). (2 git-ignored)"
-
-
-async def test_vecli_ls_ignore_patterns_and_no_gitignore(ctx: ToolContext, ws_root: Path) -> None:
-    result = await call(
-        "vecli.ls", {"path": ".", "ignore": ["*.md"], "respect_git_ignore": False}, ctx
-    )
-    assert result.llm_content == (
-        f"Directory listing for {ws_root.resolve()}:\n[DIR] build\n[DIR] src\n.gitignore\ndebug.log"
-    )
-
-
-async def test_vecli_ls_empty_directory(ctx: ToolContext, ws_root: Path) -> None:
-    (ws_root / "empty").mkdir()
-    result = await call("vecli.ls", {"path": "empty"}, ctx)
-    assert result.llm_content == f"Directory {ws_root.resolve() / 'empty'} is empty."
+# -- vecli (Gemini CLI): read_file, read_many_files --------------------------------------
 
 
 async def test_vecli_read_file_whole(ctx: ToolContext, ws_root: Path) -> None:
@@ -221,7 +179,51 @@ async def test_vecli_read_file_binary(ctx: ToolContext, ws_root: Path) -> None:
     assert result.error is not None and result.error.code == ErrorCode.BINARY_FILE
 
 
-# -- gateway (seed 004) -------------------------------------------------------------
+async def test_read_many_files_separators_and_end(ctx: ToolContext, tree: Path) -> None:
+    r = await call("vecli.read_many_files", {"paths": ["src/*.py", "README.md"]}, ctx)
+    assert r.llm_content == (
+        "--- README.md ---\n\n# Demo\n\nHello.\n\n\n"
+        "--- src/main.py ---\n\nprint('hi')\n\n\n"
+        "--- src/util.py ---\n\n# TODO: tidy\ndef helper():\n    return 1\n\n\n"
+        "--- End of content ---"
+    )
+    # recorded as read: a later whole-file write is checked against it
+    store = ctx.workspace.documents
+    assert store.reads.last(ctx.session_id, tree / "src" / "util.py") is not None
+
+
+async def test_read_many_files_excludes_and_skips(ctx: ToolContext, tree: Path) -> None:
+    r = await call("vecli.read_many_files", {"paths": ["."], "exclude": ["src/**"]}, ctx)
+    assert "--- .gitignore ---" in r.llm_content and "--- README.md ---" in r.llm_content
+    assert "src/" not in r.llm_content.split("--- End of content ---")[0]
+    assert "node_modules" not in r.llm_content and "build/gen.py" not in r.llm_content
+    assert "logo.png" not in r.llm_content  # default excludes
+    r = await call(
+        "vecli.read_many_files", {"paths": ["logo.png"], "useDefaultExcludes": False}, ctx
+    )
+    assert r.llm_content == (
+        "No files matching the criteria were found or all were skipped.\n"
+        "Skipped 1 file(s): logo.png (binary file)"
+    )
+
+
+async def test_read_many_files_bad_paths(ctx: ToolContext) -> None:
+    r = await call("vecli.read_many_files", {"paths": ["../**"]}, ctx)
+    assert r.error is not None and r.error.code == ErrorCode.FORBIDDEN_PATH
+    r = await call("vecli.read_many_files", {"paths": ["nope.txt"]}, ctx)
+    assert r.error is not None and r.error.message == "paths: nope.txt: no such file or directory"
+
+
+async def test_read_many_files_truncates_long_files(ctx: ToolContext, ws_root: Path) -> None:
+    (ws_root / "long.txt").write_text("".join(f"{i}\n" for i in range(2500)))
+    r = await call("vecli.read_many_files", {"paths": ["long.txt"]}, ctx)
+    assert r.llm_content.startswith(
+        "--- long.txt ---\n\n[WARNING: This file was truncated. To view the full content, "
+        "use the 'read_file' tool on this specific file.]\n0\n"
+    )
+
+
+# -- gateway: read_file ------------------------------------------------------------------
 
 
 async def test_gateway_read_file_exact_shape(ctx: ToolContext) -> None:

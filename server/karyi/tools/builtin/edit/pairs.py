@@ -1,4 +1,4 @@
-"""ToolsXML `<edit>` (seed 000): find/replace pairs on one or more files.
+"""karyi `<edit>`: find/replace pairs on one or more files, a face over `plan`.
 
 Each `<file>` is atomic: all its pairs apply or none; the files of one call are
 independent, and the result says per file what happened (which strategy matched each
@@ -14,9 +14,9 @@ from typing import Any
 from karyi.core.errors import ToolFailure
 from karyi.core.results import ToolResult
 from karyi.protocol.xmltext import start_tag
-from karyi.tools.builtin.editing import EditPlan, apply_plan, plan_edit
+from karyi.tools.builtin.edit.plan import EditPlan, apply_plan, plan_edit
 from karyi.tools.builtin.fileio import file_keys
-from karyi.tools.builtin.writing import MutatingTool
+from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
 from karyi.workspace.diffs import compact
 from karyi.workspace.editor import PlannedWrite
@@ -101,9 +101,7 @@ class EditTool(MutatingTool):
         writes = []
         for item in params["files"]:
             path = ctx.workspace.resolve(item["src"], param="src")
-            plan = plan_edit(ctx, path, str(item["src"]), _pairs(item))
-            before = plan.base.text if plan.base else None
-            writes.append(PlannedWrite(path, str(item["src"]), before, plan.outcome.text))
+            writes.append(plan_edit(ctx, path, str(item["src"]), _pairs(item)).planned_write())
         return writes
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:

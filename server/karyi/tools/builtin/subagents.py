@@ -1,4 +1,4 @@
-"""Seed 002's `call_subagent(agent_name, task)`: hand a task to another agent.
+"""The research profile's `call_subagent(agent_name, task)`: hand a task to another agent.
 
 The agent runs to its end with its own instructions, model and toolkit (settings
 `agents`, see `agent/subagents.py`) and its final answer is this call's result; what it

@@ -1,91 +1,85 @@
-"""Seed 003's (Gemini-CLI-compatible) `write_file` and `edit`.
+"""The one-replacement edit tools: agentxml `replace_file_content`, vecli `edit`.
 
-Parameters, success sentences and error sentences follow Gemini CLI, so a model
-trained on it behaves; Karyi's additions (the closest region on a miss, the candidate
-lines of an ambiguous match, the fallback that matched) follow Gemini's sentence.
-`returnDisplay` is Gemini's FileDiff object: fileDiff, fileName, originalContent,
-newContent.
+Both are faces over `plan.plan_edit` (one find/replace pair) and `plan.apply_plan`:
+- agentxml `replace_file_content(filePath, oldContent, newContent)`: the operation
+  result string is `data`.
+- vecli `edit(file_path, old_string, new_string, expected_replacements)`: parameters,
+  success sentences and error sentences follow Gemini CLI, so a model trained on it
+  behaves; Karyi's additions (the closest region on a miss, the candidate lines of an
+  ambiguous match, the fallback that matched) follow Gemini's sentence. The display is
+  Gemini's FileDiff object (`write.file_diff`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.builtin.editing import EditFailure, EditPlan, apply_plan, plan_edit
-from karyi.tools.builtin.fileio import WritePlan, commit, refuse_if_stale
-from karyi.tools.builtin.writing import MutatingTool, WholeFileTool
+from karyi.tools.builtin.edit.plan import EditFailure, EditPlan, apply_plan, plan_edit
+from karyi.tools.builtin.mutating import MutatingTool
+from karyi.tools.builtin.write import ABSOLUTE, FILE_PATH, file_diff
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair, describe_region
 
-ABSOLUTE = "The absolute path to the file (relative paths are taken from the workspace root)"
 
+class ReplaceFileContent(MutatingTool):
+    """agentxml `replace_file_content(filePath, oldContent, newContent)`."""
 
-def file_diff(plan_path: str, diff: str, old: str | None, new: str) -> dict[str, Any]:
-    """Gemini CLI's FileDiff display object."""
-    return {
-        "fileDiff": diff,
-        "fileName": os.path.basename(plan_path),
-        "originalContent": old,
-        "newContent": new,
-    }
-
-
-class WriteFileV(WholeFileTool):
-    """Gemini CLI `write_file(file_path, content)`."""
-
-    name = "write_file"
-    display_name = "WriteFile"
+    name = "replace_file_content"
+    display_name = "Replace in file"
     description = (
-        "Writes content to a specified file in the local filesystem. Creates the file and "
-        "any missing parent directories; replaces the content of an existing file (refused "
-        "if the file changed since you last read it)."
+        "Replace one occurrence of oldContent in a file with newContent. oldContent must be "
+        "copied exactly and match exactly one place (add surrounding lines if needed); small "
+        "whitespace or indentation slips are forgiven and reported."
     )
     parameters = {
         "type": "object",
         "properties": {
-            "file_path": {"type": "string", "description": ABSOLUTE},
-            "content": {"type": "string", "description": "The content to write to the file."},
+            "filePath": FILE_PATH,
+            "oldContent": {"type": "string", "description": "the text to replace"},
+            "newContent": {"type": "string", "description": "the text to put in its place"},
         },
-        "required": ["file_path", "content"],
+        "required": ["filePath", "oldContent", "newContent"],
         "additionalProperties": False,
     }
-    path_params = ("file_path",)
-    example = {"file_path": "/path/to/project/src/hello.py", "content": "print('hello')\n"}
+    path_params = ("filePath",)
+    example = {"filePath": "src/app.js", "oldContent": "port = 3000", "newContent": "port = 8080"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Write to {params.get('file_path')}"
+        return f"Replace text in {params.get('filePath')}"
 
-    def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
-        """See `WholeFileTool.plan`."""
-        return self._plan_for(params, ctx, "file_path", str(params["content"]))
+    def _plan(self, params: Mapping[str, Any], ctx: ToolContext) -> EditPlan:
+        path = ctx.workspace.resolve(params["filePath"], param="filePath")
+        pair = Pair(str(params["oldContent"]), str(params["newContent"]))
+        return plan_edit(ctx, path, str(params["filePath"]), [pair])
+
+    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
+        """See `MutatingTool.planned_writes`."""
+        return [self._plan(params, ctx).planned_write()]
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        """Gemini's `Successfully created and wrote to new file: P.` or `... overwrote file: P.`"""
-        plan = self.plan(params, ctx)
-        refuse_if_stale(ctx, plan.path, plan.display, plan.base)
-        if plan.base is None or plan.base.text != plan.text:
-            commit(ctx, plan.path, plan.display, plan.text, plan.base, make_parents=True)
-        text = (
-            f"Successfully created and wrote to new file: {plan.path}."
-            if plan.created
-            else f"Successfully overwrote file: {plan.path}."
-        )
-        old = plan.base.text if plan.base else None
-        return ToolResult.ok(
-            text,
-            display=file_diff(str(plan.path), plan.diff.unified, old, plan.text),
-            data={"path": str(plan.path), "created": plan.created, "diff": plan.diff.to_json()},
-        )
+        """`Replaced 1 occurrence in X (line N, exact match)`."""
+        plan = self._plan(params, ctx)
+        apply_plan(ctx, plan)
+        src = str(params["filePath"])
+        report = plan.outcome.pairs[0]
+        if plan.base is None:
+            message = f"Created {src}"
+        elif not plan.changed:
+            message = f"No change to {src}: " + report.describe().split(": ", 1)[1]
+        else:
+            message = f"Replaced 1 occurrence in {src} ({report.describe().split(': ', 1)[1]})"
+        if note := plan.stale_note():
+            message += f"\n{note}"
+        return ToolResult.ok(message, data=message, diff=plan.outcome.diff.to_json())
 
 
 class EditV(MutatingTool):
-    """Gemini CLI `edit(file_path, old_string, new_string, expected_replacements)`."""
+    """vecli (Gemini CLI) `edit(file_path, old_string, new_string, expected_replacements)`."""
 
     name = "edit"
     display_name = "Edit"
@@ -156,9 +150,7 @@ class EditV(MutatingTool):
 
     def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
         """See `MutatingTool.planned_writes`."""
-        plan = self._plan(params, ctx)
-        before = plan.base.text if plan.base else None
-        return [PlannedWrite(plan.path, plan.display, before, plan.outcome.text)]
+        return [self._plan(params, ctx).planned_write()]
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini's `Successfully modified file: P (N replacements).` and friends."""

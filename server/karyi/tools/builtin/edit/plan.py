@@ -1,4 +1,4 @@
-"""Find/replace edits of one file, shared by every profile's edit tool.
+"""Find/replace edits of one file: the implementation behind every profile's edit tool.
 
 `plan_edit` reads the file through the store, runs the edit engine and notes whether
 the session's picture of the file was stale; `apply_plan` writes the result. A failing
@@ -15,6 +15,7 @@ from pathlib import Path
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.tools.builtin.fileio import commit, current, editable, stale_reason
 from karyi.tools.context import ToolContext
+from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import EditError, EditOutcome, Pair, apply_edits
 from karyi.workspace.snapshots import Snapshot
 
@@ -35,6 +36,11 @@ class EditPlan:
     def changed(self) -> bool:
         """True when writing would change the file."""
         return self.outcome.changed
+
+    def planned_write(self) -> PlannedWrite:
+        """The change for the approval prompt and the editor preview."""
+        before = self.base.text if self.base else None
+        return PlannedWrite(self.path, self.display, before, self.outcome.text)
 
     def stale_note(self) -> str:
         """The sentence telling the model its read was out of date (or "")."""

@@ -1,4 +1,4 @@
-"""Seed 000's terminal tools: `command`, `input`, `ctrl`.
+"""The karyi terminal tools: `command`, `input`, `ctrl`.
 
 All three act on the session's one persistent terminal (so they share the resource
 `pty:<session>` and run in the order written). `command` runs a script; when it is still
@@ -16,8 +16,9 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, ToolResult
+from karyi.shell.terminal import TerminalResult
 from karyi.tools.base import Tool
-from karyi.tools.builtin.shell_common import CommandTool, shell_of, terminal_result
+from karyi.tools.builtin.commands.common import CommandTool, shell_of
 from karyi.tools.context import ToolContext
 
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|[ntr\\0ae])")
@@ -49,12 +50,61 @@ def control_byte(key: str) -> int | None:
     return _CTRL_PUNCT.get(char)
 
 
+def _status_line(r: TerminalResult, seconds: float) -> str:
+    if r.state == "done":
+        return f"[exit code {r.exit_code} · cwd {r.cwd}]"
+    if r.state == "exited":
+        return f"[the shell exited with code {r.exit_code}]"
+    if r.state == "idle":
+        return "[nothing is running]"
+    if r.waiting_for_input:
+        return (
+            "[still running, waiting for input: answer with the input tool (for example "
+            "`y\\n`), or stop it with ctrl (`c`)]"
+        )
+    return (
+        f"[still running, no output for {r.quiet_for:.0f} s (the call returns after "
+        f"{seconds:g} s of silence): send input or ctrl, or an empty command to keep waiting]"
+    )
+
+
+def terminal_text(r: TerminalResult, inactivity: float) -> str:
+    """A terminal result as the model reads it: notes, output, status line."""
+    parts: list[str] = []
+    if r.previous is not None:
+        prev = r.previous
+        parts.append(
+            f"[the previous command finished with exit code {prev.exit_code}; its last output:]"
+        )
+        parts.append(prev.output.text.rstrip("\n") or "(no output)")
+        parts.append("[your command:]")
+    parts += [f"[{note}]" for note in r.notes]
+    parts.append(r.output.text.rstrip("\n") or "(no output)")
+    parts.append(_status_line(r, inactivity))
+    return "\n".join(parts)
+
+
+def terminal_result(r: TerminalResult, inactivity: float) -> ToolResult:
+    """The ToolResult of a terminal call (status `running` while the command runs)."""
+    text = terminal_text(r, inactivity)
+    data = {
+        "state": r.state,
+        "exit_code": r.exit_code,
+        "cwd": r.cwd,
+        "waiting_for_input": r.waiting_for_input,
+        "output_file": r.output.path,
+    }
+    return ToolResult.ok(
+        text, data=data, status="running" if r.state == "running" else "", display=text
+    )
+
+
 def _pty(ctx: ToolContext) -> frozenset[str]:
     return frozenset([f"pty:{ctx.session_id}"])
 
 
 class Command(CommandTool):
-    """Seed 000 `<command>`: a script in the session's persistent terminal."""
+    """karyi `<command>`: a script in the session's persistent terminal."""
 
     name = "command"
     display_name = "Terminal command"
@@ -107,7 +157,7 @@ class Command(CommandTool):
 
 
 class Input(Tool):
-    """Seed 000 `<input>`: text typed to the running command."""
+    """karyi `<input>`: text typed to the running command."""
 
     changes_files = True  # an answer to "overwrite? (y/n)" changes files
     name = "input"
@@ -144,7 +194,7 @@ class Input(Tool):
 
 
 class Ctrl(Tool):
-    """Seed 000 `<ctrl>`: a control key sent to the running command."""
+    """karyi `<ctrl>`: a control key sent to the running command."""
 
     name = "ctrl"
     display_name = "Terminal control key"

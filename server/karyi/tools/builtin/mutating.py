@@ -1,4 +1,5 @@
-"""The shape every mutating tool shares: confirm by default, show the diff, name its files.
+"""What every tool that changes files shares: confirm by default, show the diff, name
+its files.
 
 A subclass says which parameters are paths (`path_params`) and how to preview the
 call (`preview`: the unified diff it would make). The approval prompt then carries
@@ -14,7 +15,7 @@ from typing import Any, ClassVar
 from karyi.core.errors import ToolFailure
 from karyi.core.results import Permission
 from karyi.tools.base import Confirmation, Tool
-from karyi.tools.builtin.fileio import WritePlan, file_keys, plan_write
+from karyi.tools.builtin.fileio import file_keys
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import PlannedWrite
 
@@ -57,25 +58,3 @@ class MutatingTool(Tool):
                 kind="edit", title=title, details=f"This call will fail: {exc.message}"
             )
         return Confirmation(kind="edit", title=title, diff=diff, files=tuple(writes))
-
-
-class WholeFileTool(MutatingTool):
-    """A tool that replaces a whole file's content: previews the write's diff."""
-
-    def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
-        """The write this call makes (subclasses say which text goes where)."""
-        raise NotImplementedError
-
-    def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
-        """See `MutatingTool.planned_writes`."""
-        plan = self.plan(params, ctx)
-        return [
-            PlannedWrite(plan.path, plan.display, plan.base.text if plan.base else None, plan.text)
-        ]
-
-    def _plan_for(
-        self, params: Mapping[str, Any], ctx: ToolContext, param: str, text: str
-    ) -> WritePlan:
-        raw = params[param]
-        path = ctx.workspace.resolve(raw, param=param)
-        return plan_write(ctx, path, ctx.workspace.display(path), text)
