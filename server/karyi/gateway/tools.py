@@ -75,8 +75,8 @@ class KeyedLocks:
 
 
 def reply_for(result: ToolResult) -> ToolReply:
-    """Success: the tool's own result shape (seed 004). Failure: the error envelope with
-    seed 004's code, its status, the finer code as `cause`, and any partial result."""
+    """Success: the tool's own result shape (docs/gateway.md). Failure: the error envelope
+    with the gateway's code, its status, the finer code as `cause`, and any partial result."""
     if result.success:
         if isinstance(result.data, dict):
             return ToolReply(200, result.data)

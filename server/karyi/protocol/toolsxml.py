@@ -1,7 +1,7 @@
 """`toolsxml`: KaryiAgent ToolsXML v1.0 (docs/protocol.md), parsed as it streams.
 
 A reply is prose plus one `<tools>` block. Inside it, `<command>`, `<edit>`, `<read>`,
-`<input>` and `<ctrl>` have the seed's structure; every other registered tool is a tag
+`<input>` and `<ctrl>` have their documented structure; every other registered tool is a tag
 of its own name with attributes or child elements. Element text is raw code: `<`, `>`
 and `&` need no escaping and survive byte-for-byte; CDATA is accepted too.
 """

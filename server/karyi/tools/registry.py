@@ -1,6 +1,6 @@
 """The registry of every tool, grouped in profiles, and the toolkits agents use.
 
-A profile is one seed's tool set under that seed's names (`vecli.read_file` and
+A profile is one family of tools under its own names (docs/tools.md) (`vecli.read_file` and
 `agentxml.read_file` are different tools over the same file layer). A toolkit is the
 subset one agent may call, keyed by the names the model writes.
 """

@@ -33,7 +33,7 @@ SYSTEM_DIRS: tuple[str, ...] = (
 
 
 class PathError(Exception):
-    """A path the policy refuses, with the seed's error code and the reason."""
+    """A path the policy refuses, with the gateway's error code and the reason."""
 
     def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
