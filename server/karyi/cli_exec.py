@@ -16,7 +16,8 @@ from typing import IO, Any
 
 from rich.console import Console
 
-from karyi.agent.executor import Approver, Executed, approve_all, run_calls
+from karyi.agent.approval import Approver, approve_all
+from karyi.agent.executor import Executed, run_calls
 from karyi.agent.runtime import Runtime
 from karyi.cli_common import (
     EXIT_FAILED,

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.syntax import Syntax
 from rich.text import Text
 
+from karyi.agent.approval import ApprovalRequest, Decision
 from karyi.agent.events import (
     Event,
     Notice,
@@ -31,7 +32,6 @@ from karyi.agent.events import (
     TurnFinished,
     UsageUpdate,
 )
-from karyi.agent.executor import ApprovalRequest, Decision
 from karyi.secrets.request import ValueAnswer, ValueRequest
 
 PREVIEW_LINES = 4

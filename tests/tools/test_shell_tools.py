@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from karyi.agent.executor import ApprovalRequest, Decision, Executed, approve_all, run_calls
+from karyi.agent.approval import ApprovalRequest, Decision, approve_all
+from karyi.agent.executor import Executed, run_calls
 from karyi.protocol.calls import ToolCall
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.secrets.store import SecretStore

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from karyi.agent.approval import Approver
 from karyi.agent.artifacts import ArtifactStore
 from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import EventStream
-from karyi.agent.executor import Approver
 from karyi.agent.localdir import local_dir
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.prompt import default_instructions

@@ -18,7 +18,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from karyi.agent.executor import approve_all, run_calls
+from karyi.agent.approval import approve_all
+from karyi.agent.executor import run_calls
 from karyi.agent.runtime import Runtime
 from karyi.core.errors import ErrorCode, gateway_code
 from karyi.core.results import ToolResult

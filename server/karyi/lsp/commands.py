@@ -172,7 +172,7 @@ def register(server: KaryiServer) -> None:
         @rpc
         async def run(ls: KaryiServer, *args: Any) -> dict[str, Any]:
             a = _args(command, args)
-            from karyi.agent.executor import Decision
+            from karyi.agent.approval import Decision
 
             host = ls.require_host()
             sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]

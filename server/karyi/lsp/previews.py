@@ -17,7 +17,7 @@ from karyi.workspace.diffs import apply_hunks, diff_texts
 from karyi.workspace.editor import PlannedWrite
 
 if TYPE_CHECKING:
-    from karyi.agent.executor import ApprovalRequest, Decision
+    from karyi.agent.approval import ApprovalRequest, Decision
 
 
 def _ids_for(write: PlannedWrite, accepted: Sequence[str], several: bool) -> list[str]:
@@ -55,7 +55,7 @@ def _modified(write: PlannedWrite, modified: list[dict[str, str]]) -> str | None
 def edit_decision(params: dict[str, Any], request: ApprovalRequest) -> Decision | None:
     """The Decision for an allow with hunks or modified content; None when the answer is
     a plain allow of the whole edit (nothing to override)."""
-    from karyi.agent.executor import Decision
+    from karyi.agent.approval import Decision
 
     conf = request.confirmation
     accepted = params.get("acceptedHunks")
