@@ -9,7 +9,7 @@ A call that must be confirmed takes its place in the reply's approval line: the 
 asked one call at a time, in the order the calls were written. An "allow always" or
 "reject always" answer (the `PermissionMemory` of `agent/permissions.py`) settles later
 calls with the same approval key without asking. The user's answer is a `Decision`;
-for an edit it may carry the user's own final text per file (`lsp/previews.py`).
+for an edit it may carry the user's own final text per file (`agent/edit_answer.py`).
 """
 
 from __future__ import annotations

@@ -68,9 +68,9 @@ async def run_chat(
 
 def decision_from(params: dict[str, Any], request: ApprovalRequest | None) -> Decision:
     """A confirmTool answer as the executor's Decision (hunks and the user's own text for
-    edits: see lsp/previews.py)."""
+    edits: see agent/edit_answer.py)."""
     from karyi.agent.approval import Decision
-    from karyi.lsp.previews import edit_decision
+    from karyi.agent.edit_answer import edit_decision
 
     outcome = params["outcome"]
     if outcome in ("reject", "rejectAlways"):
