@@ -17,9 +17,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+from karyi.agent.approval import approve_all
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import StepStarted
-from karyi.agent.executor import approve_all
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.sessions import SessionStore
 from karyi.llm.base import Finish, Provider, Request, StreamEvent, TextChunk

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from karyi.agent.approval import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, TextDelta
-from karyi.agent.executor import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.loop import Agent
 from karyi.agent.runtime import Runtime
 from karyi.llm.factory import create_provider

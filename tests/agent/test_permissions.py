@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from karyi.agent.approval import ApprovalRequest, Decision
 from karyi.agent.conversation import Conversation
-from karyi.agent.executor import ApprovalRequest, Decision
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.sessions import SessionStore
 from karyi.tools.context import ToolContext

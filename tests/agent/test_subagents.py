@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from karyi.agent.approval import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.events import Event, SubagentEvent, ToolDone, ToolRunning
-from karyi.agent.executor import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.loop import Agent
 from karyi.agent.runtime import Runtime
 from karyi.agent.subagents import MAX_DEPTH, Subagents, definitions

@@ -6,10 +6,10 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
+from karyi.agent.approval import approve_all
 from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event
-from karyi.agent.executor import approve_all
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.sessions import SessionStore
 from karyi.core.results import Permission, ToolResult

@@ -13,9 +13,9 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from karyi.agent.approval import ApprovalRequest, Decision
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, EventStream, FileChanged, Listener, ValueRequested
-from karyi.agent.executor import ApprovalRequest, Decision
 from karyi.agent.loop import Agent, AgentSpec, TurnResult
 from karyi.agent.runtime import Runtime
 from karyi.llm.base import Provider

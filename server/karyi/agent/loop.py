@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from karyi.agent.approval import Approver
 from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.compaction import RESULTS, compact
 from karyi.agent.conversation import Conversation
@@ -32,7 +33,7 @@ from karyi.agent.events import (
     TurnStarted,
     UsageUpdate,
 )
-from karyi.agent.executor import Approver, CallBatch, Executed
+from karyi.agent.executor import CallBatch, Executed
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.prompt import system_prompt, workspace_facts
 from karyi.agent.sessions import ToolCallRecord

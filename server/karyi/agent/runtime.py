@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from karyi.agent.approval import Approver
 from karyi.agent.artifacts import ArtifactStore
 from karyi.agent.checkpoints import Checkpoints
+from karyi.agent.context import tool_context
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import EventStream
-from karyi.agent.executor import Approver
 from karyi.agent.localdir import local_dir
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.prompt import default_instructions
@@ -221,16 +222,8 @@ class Runtime:
     def context(self, conversation: Conversation) -> ToolContext:
         """The tool context for a conversation."""
         persisted = conversation.store is not None
-        return ToolContext(
-            self.workspace,
-            self.settings,
-            session_id=conversation.id,
-            shell=self.shell,
-            secrets=self.vault,
-            ask_value=self.ask_value,
-            editor=self.editor,
-            artifacts=self.artifact_store(persisted).book(conversation.id),
-        )
+        book = self.artifact_store(persisted).book(conversation.id)
+        return tool_context(self, conversation.id, artifacts=book)
 
     def agent(
         self,

@@ -24,10 +24,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from karyi.agent.approval import ApprovalRequest, Approver, Decision
 from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, EventStream, SubagentEvent, ToolDone, TurnError
-from karyi.agent.executor import ApprovalRequest, Approver, Decision
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.prompt import template

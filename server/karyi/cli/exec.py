@@ -16,7 +16,9 @@ from typing import IO, Any
 
 from rich.console import Console
 
-from karyi.agent.executor import Approver, Executed, approve_all, run_calls
+from karyi.agent.approval import Approver, approve_all
+from karyi.agent.context import tool_context
+from karyi.agent.executor import Executed, run_calls
 from karyi.agent.runtime import Runtime
 from karyi.agent.startup import (
     EXIT_FAILED,
@@ -33,7 +35,6 @@ from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
 from karyi.settings import Settings
-from karyi.tools.context import ToolContext
 from karyi.tools.prompt import declarations, tool_prompt
 from karyi.tools.registry import Toolkit
 
@@ -112,14 +113,8 @@ async def _exec_calls(
             toolkit = await _with_runtime_tools(runtime, toolkit)
             calls = _parse(text, settings.dialect, toolkit)  # typed by their schemas
         lock = asyncio.Lock()
-        ctx = ToolContext(
-            workspace=runtime.workspace,
-            settings=settings,
-            session_id="exec",
-            shell=runtime.shell,
-            secrets=runtime.vault,
-            ask_value=TerminalValueAsker(tty, lock) if tty is not None else None,
-        )
+        runtime.ask_value = TerminalValueAsker(tty, lock) if tty is not None else None
+        ctx = tool_context(runtime, "exec")
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         approver: Approver = approve_all if yes else TerminalApprover(tty, err, lock=lock)
         return await run_calls(calls, toolkit, ctx, approver)

@@ -10,8 +10,8 @@ import sys
 
 from rich.console import Console
 
+from karyi.agent.approval import Approver, approve_all
 from karyi.agent.events import EventStream
-from karyi.agent.executor import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
 from karyi.agent.startup import (

@@ -1,6 +1,6 @@
 """Every error the gateway answers with: a code, an HTTP status, one JSON envelope.
 
-Tool failures carry the gateway's six codes (`tools.errors.gateway_code` folds the finer
+Tool failures carry the gateway's six codes (`core.errors.gateway_code` folds the finer
 ones into them, the finer one is kept as `cause`); the request-level codes below are the
 gateway's own. The status of each code is fixed here and documented in docs/gateway.md.
 """

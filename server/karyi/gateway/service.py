@@ -9,7 +9,7 @@ import dataclasses
 import hashlib
 from collections.abc import Callable
 
-from karyi.agent.executor import Decision
+from karyi.agent.approval import Decision
 from karyi.agent.host import AgentHost, LiveSession, NotPending
 from karyi.agent.loop import AgentSpec
 from karyi.agent.runtime import Runtime

@@ -18,7 +18,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from karyi.agent.executor import approve_all, run_calls
+from karyi.agent.approval import approve_all
+from karyi.agent.context import tool_context
+from karyi.agent.executor import run_calls
 from karyi.agent.runtime import Runtime
 from karyi.core.errors import ErrorCode, gateway_code
 from karyi.core.results import ToolResult
@@ -107,10 +109,7 @@ class ToolRunner:
 
     def context(self, session_key: str) -> ToolContext:
         """A tool context for one request (`session_key`: whose reads and environment)."""
-        rt = self.runtime
-        return ToolContext(
-            rt.workspace, rt.settings, session_id=session_key, shell=rt.shell, secrets=rt.vault
-        )
+        return tool_context(self.runtime, session_key)
 
     async def run(self, name: str, params: dict[str, Any], session_key: str) -> ToolReply:
         """Run one call and shape its reply; an unknown name is `tool_not_found`."""

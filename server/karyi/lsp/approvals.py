@@ -10,7 +10,7 @@ from lsprotocol import types
 from karyi.lsp.karyi_server import KaryiServer
 
 if TYPE_CHECKING:
-    from karyi.agent.executor import ApprovalRequest, Decision
+    from karyi.agent.approval import ApprovalRequest, Decision
 
 ALLOW, ALWAYS, REJECT = "Allow", "Always allow (this session)", "Reject"
 
@@ -31,7 +31,7 @@ def ask_with_message_request(
     """An approver that asks through the client's message dialog."""
 
     async def ask(request: ApprovalRequest) -> Decision:
-        from karyi.agent.executor import Decision
+        from karyi.agent.approval import Decision
 
         actions = [types.MessageActionItem(title=t) for t in (ALLOW, ALWAYS, REJECT)]
         try:

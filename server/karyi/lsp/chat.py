@@ -18,8 +18,8 @@ from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import checked
 
 if TYPE_CHECKING:  # the agent stack is imported once the host is built, not at start-up
+    from karyi.agent.approval import ApprovalRequest, Decision
     from karyi.agent.events import Event
-    from karyi.agent.executor import ApprovalRequest, Decision
 
 TERMINAL_TOOLS = frozenset({"command", "input", "ctrl"})
 
@@ -68,9 +68,9 @@ async def run_chat(
 
 def decision_from(params: dict[str, Any], request: ApprovalRequest | None) -> Decision:
     """A confirmTool answer as the executor's Decision (hunks and the user's own text for
-    edits: see lsp/previews.py)."""
-    from karyi.agent.executor import Decision
-    from karyi.lsp.previews import edit_decision
+    edits: see agent/edit_answer.py)."""
+    from karyi.agent.approval import Decision
+    from karyi.agent.edit_answer import edit_decision
 
     outcome = params["outcome"]
     if outcome in ("reject", "rejectAlways"):

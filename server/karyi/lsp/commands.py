@@ -196,7 +196,7 @@ async def reject_all(ls: KaryiServer, *args: Any) -> dict[str, Any]:
 
 
 def _decide_all(ls: KaryiServer, a: dict[str, Any], *, allow: bool) -> dict[str, Any]:
-    from karyi.agent.executor import Decision
+    from karyi.agent.approval import Decision
 
     host = ls.require_host()
     sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]

@@ -29,12 +29,15 @@ class ServerNotReady(JsonRpcException):
 def translate(exc: Exception, where: str) -> JsonRpcException:
     """The JSON-RPC error for a core exception (imported here, not at start-up)."""
     from karyi.agent.checkpoints import CheckpointError
+    from karyi.agent.edit_answer import InvalidEditAnswer
     from karyi.agent.host import NotPending, SessionBusy
     from karyi.agent.sessions import SessionNotFound
     from karyi.llm.base import ProviderError
 
     if isinstance(exc, SessionNotFound | NotPending):
         return JsonRpcInvalidParams(str(exc).strip("'\""))
+    if isinstance(exc, InvalidEditAnswer):
+        return JsonRpcInvalidParams(f"karyi/confirmTool: {exc}")
     if isinstance(exc, SessionBusy | CheckpointError):
         return RequestFailed(str(exc))
     if isinstance(exc, ProviderError):

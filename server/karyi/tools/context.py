@@ -92,7 +92,7 @@ class ToolContext:
     (None when it cannot). Front ends create them and close the shell manager at exit.
     `emit` publishes an event (an `agent.events.Event`) on the stream of the turn the
     call belongs to (the executor sets it per call); `subagents` and `artifacts` are the
-    agent-layer services of `tools.services` (None where there is no agent).
+    agent-layer services declared above (None where there is no agent).
     """
 
     workspace: Workspace
