@@ -1,1 +1,1 @@
-"""The agent: the turn loop, tool execution, sessions (SPEC §6)."""
+"""The agent: the turn loop, tool execution and approval, sessions (docs/architecture.md)."""

@@ -1,4 +1,4 @@
-"""Artifacts (seed 002): versioned documents of a session, in the session database.
+"""Artifacts: versioned documents of a session (the `research` tools), in the session database.
 
 Every change is a new version; every version is kept, so any earlier one can be read.
 The table lives in the workspace's `sessions.db` next to the sessions it belongs to

@@ -10,8 +10,8 @@ files and before the later ones. The rest run in parallel.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Generic, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Generic, TypeVar
 
 from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Tool
@@ -39,7 +39,7 @@ class CallOrder(Generic[T]):
     ) -> asyncio.Task[T]:
         """Start `job` with the tasks it must wait for; `tool` is None for a call that
         will not run (it waits for nothing and holds nobody)."""
-        keys = _resources(tool, call, ctx) if tool is not None else frozenset()
+        keys = resources_of(tool, call.params, ctx) if tool is not None else frozenset()
         barrier = tool is not None and tool.runs_programs
         scans = tool is not None and _scans(tool, call, ctx)
         changes = tool is not None and tool.changes_files
@@ -62,10 +62,12 @@ class CallOrder(Generic[T]):
         return task
 
 
-def _resources(tool: Tool, call: ToolCall, ctx: ToolContext) -> frozenset[str]:
+def resources_of(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
+    """The keys of what a call touches (`Tool.resources`); none for a call whose
+    parameters the tool cannot read (a refused path): that call fails on its own."""
     try:
-        return tool.resources(call.params, ctx)
-    except Exception:  # a path the policy refuses: the call will fail on its own
+        return tool.resources(params, ctx)
+    except Exception:
         return frozenset()
 
 

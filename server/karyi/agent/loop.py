@@ -1,4 +1,4 @@
-"""The turn loop (SPEC §6): model call → parse as it streams → run calls → results → again.
+"""The turn loop: model call → parse as it streams → run calls → results → again.
 
 A turn starts with the user's message and ends when the model answers without tool
 calls, when it gives `<final_answer>`, or when a limit stops it (max steps, the same

@@ -1,4 +1,4 @@
-"""Subagents (seed 002): agents from settings `agents`, run by `call_subagent`.
+"""Subagents (docs/extensions.md): agents from settings `agents`, run by `call_subagent`.
 
 A subagent gets its own instructions, model (default: the parent's), dialect (default:
 the settings'), toolkit (registry references) and a fresh conversation, and runs to its
@@ -12,7 +12,7 @@ subagents too, down to `MAX_DEPTH` levels.
 Its conversation is not a session of its own: the parent's record of the call keeps the
 answer and the list of calls the subagent made (`data.calls`).
 
-Built-in agents: `explore` (read-only code questions), and seed 002's `search` (web
+Built-in agents: `explore` (read-only code questions), and the research agents `search` (web
 search) and `crawl` (page reading), both keeping notes in artifacts. Settings may
 override any of their keys, disable one (`"enabled": false`) or add agents.
 """

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from karyi.agent.approval import approve_all
+from karyi.agent.call_order import resources_of
 from karyi.agent.context import tool_context
 from karyi.agent.executor import run_calls
 from karyi.agent.runtime import Runtime
@@ -118,13 +119,6 @@ class ToolRunner:
             raise GatewayError(ErrorCode.NOT_FOUND.value, self.toolkit.unknown_message(name))
         ctx = self.context(session_key)
         call = ToolCall(0, name, params, id=f"http-{uuid.uuid4().hex[:12]}")
-        async with self.locks.hold(_resources(tool, params, ctx)):
+        async with self.locks.hold(resources_of(tool, params, ctx)):
             executed = await run_calls([call], self.toolkit, ctx, approve_all)
         return reply_for(executed[0].result)
-
-
-def _resources(tool: Tool, params: dict[str, Any], ctx: ToolContext) -> frozenset[str]:
-    try:
-        return tool.resources(params, ctx)
-    except Exception:  # bad input or a refused path: the executor reports it
-        return frozenset()

@@ -96,7 +96,7 @@ class Tool(ABC):
     ) -> PermissionVerdict | None:
         """This call's own verdict (command rules, for instance); None defers to settings.
 
-        Only the user's `permissions.tools.NAME: deny` outranks it (see the executor).
+        Only the user's `permissions.tools.NAME: deny` outranks it (see `agent/approval.py`).
         """
         return None
 
