@@ -1,38 +1,16 @@
-"""`karyi exec` and `karyi tools` as a user runs them: a real process, real files."""
+"""`karyi exec` as a user runs it: a real process, real files."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pexpect
 import pytest
 
-KARYI = [sys.executable, "-m", "karyi"]
-
-
-def run(
-    args: list[str],
-    *,
-    stdin: str | None = None,
-    env: dict[str, str] | None = None,
-    cwd: Path | None = None,
-) -> subprocess.CompletedProcess[str]:
-    full_env = {**os.environ, "KARYI_CONFIG_DIR": "/nonexistent-karyi-config", **(env or {})}
-    return subprocess.run(
-        KARYI + args,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=full_env,
-        cwd=cwd,
-        start_new_session=True,  # no controlling terminal, as in CI
-        timeout=60,
-    )
-
+from tests.support.karyi_process import run
 
 REPLY = """Let me look.
 <tools>
@@ -225,31 +203,3 @@ def test_confirmation_on_a_real_terminal(
     child.close()
     assert (child.exitstatus == 0) is ok
     assert ('"success": true' in (child.before or "")) is ok
-
-
-def test_tools_prints_the_prompt_and_declarations(ws_root: Path) -> None:
-    proc = run(
-        ["tools", "--workspace", str(ws_root), "--dialect", "toolcall", "--profile", "vecli"]
-    )
-    assert proc.returncode == 0
-    assert "### ls" in proc.stdout and "<tool_call>" in proc.stdout
-    decl = run(["tools", "--workspace", str(ws_root), "--profile", "vecli", "--json"])
-    assert [d["name"] for d in json.loads(decl.stdout)] == [
-        "ls",
-        "read_file",
-        "write_file",
-        "grep",
-        "glob",
-        "edit",
-        "read_many_files",
-        "shell",
-        "web_fetch",
-        "web_search",
-        "save_memory",
-    ]
-
-
-def test_help_and_version() -> None:
-    assert "exec" in run(["--help"]).stdout
-    assert run(["--version"]).stdout.strip() == "karyi 0.1.0"
-    assert run([]).returncode == 2

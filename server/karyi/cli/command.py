@@ -120,7 +120,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _tools(args: argparse.Namespace) -> int:
-    from karyi.cli.exec import cmd_tools
+    from karyi.cli.tools import cmd_tools
 
     return cmd_tools(args)
 

@@ -1,7 +1,7 @@
-"""`karyi exec` and `karyi tools`: the protocol engine without a model.
+"""`karyi exec`: the protocol engine without a model.
 
-Both see the tools the agent would: the profile's built-in tools, plus those of
-`tools.discoveryCommand` and the `mcpServers` (started only when needed: for `exec`, when
+It runs a reply's calls with the tools the agent would have: the profile's built-in
+tools, plus those of `tools.discoveryCommand` and the `mcpServers` (started only when
 the reply calls a tool that is not built in).
 """
 
@@ -29,13 +29,12 @@ from karyi.agent.startup import (
     workspace_root,
 )
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
-from karyi.cli.common import open_tty
+from karyi.cli.common import open_tty, with_runtime_tools
 from karyi.protocol import get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
 from karyi.settings import Settings
-from karyi.tools.prompt import declarations, tool_prompt
 from karyi.tools.registry import Toolkit
 
 
@@ -110,7 +109,7 @@ async def _exec_calls(
     runtime = Runtime.open(root, settings)
     try:
         if any(c.name not in toolkit for c in calls):
-            toolkit = await _with_runtime_tools(runtime, toolkit)
+            toolkit = await with_runtime_tools(runtime, toolkit)
             calls = _parse(text, settings.dialect, toolkit)  # typed by their schemas
         lock = asyncio.Lock()
         runtime.ask_value = TerminalValueAsker(tty, lock) if tty is not None else None
@@ -120,33 +119,3 @@ async def _exec_calls(
         return await run_calls(calls, toolkit, ctx, approver)
     finally:
         await runtime.aclose()
-
-
-async def _with_runtime_tools(runtime: Runtime, toolkit: Toolkit) -> Toolkit:
-    """`toolkit` plus the discovered and MCP tools; what went wrong is said on stderr."""
-    tools, warnings = await runtime.extra_tools()
-    for warning in warnings:
-        print(f"karyi: {warning}", file=sys.stderr)
-    return toolkit.extended(tools)
-
-
-async def _tools_of(root: Path, settings: Settings, toolkit: Toolkit) -> Toolkit:
-    runtime = Runtime.open(root, settings)
-    try:
-        return await _with_runtime_tools(runtime, toolkit)
-    finally:
-        await runtime.aclose()
-
-
-def cmd_tools(args: argparse.Namespace) -> int:
-    """Print the generated tool prompt (or the function declarations)."""
-    root = workspace_root(args.workspace)
-    settings = settings_for(root, args)
-    toolkit = toolkit_for(settings)
-    if not args.builtin and settings.has_runtime_tools:
-        toolkit = asyncio.run(_tools_of(root, settings, toolkit))
-    if args.json:
-        print(json.dumps(declarations(toolkit), ensure_ascii=False, indent=2))
-    else:
-        print(tool_prompt(toolkit, settings.dialect), end="")
-    return EXIT_OK
