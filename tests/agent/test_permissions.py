@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 from karyi.agent.approval import ApprovalRequest, Decision
@@ -70,3 +71,9 @@ async def test_allow_always_for_the_user_applies_everywhere(
     assert PermissionMemory(tmp_path / "b").allowed("write_note") == "user"
     PermissionMemory(tmp_path / "b").forget("write_note", "user")
     assert PermissionMemory(tmp_path / "a").allowed("write_note") is None
+
+
+def test_the_grants_file_is_for_the_user_only(tmp_path: Path) -> None:
+    memory = PermissionMemory(tmp_path / "a")
+    memory.remember("command:rm -rf build", "user")
+    assert stat.S_IMODE(memory.files["user"].stat().st_mode) == 0o600

@@ -107,3 +107,12 @@ def test_an_aborted_copy_leaves_neither_target_nor_temp_file(tmp_path: Path) -> 
     with pytest.raises(ToolFailure):
         copy_atomic(source, tmp_path / "b.txt", display="b.txt", before_rename=abort)
     assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+def test_new_mode_applies_only_to_a_file_that_does_not_exist_yet(tmp_path: Path) -> None:
+    path = tmp_path / "notes.md"
+    write_atomic(path, b"a", display="notes.md", new_mode=0o600)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o640)
+    write_atomic(path, b"b", display="notes.md", new_mode=0o600)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640

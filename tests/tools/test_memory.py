@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,14 @@ async def test_multi_line_fact_is_refused(ctx: ToolContext, ws_root: Path) -> No
     result = await SaveMemory().run({"fact": "a\nb"}, ctx)
     assert result.error is not None and "expected one line" in result.error.message
     assert not (ws_root / "KARYI.md").exists()
+
+
+def test_a_new_memory_file_is_private_and_an_existing_one_keeps_its_mode(tmp_path: Path) -> None:
+    new = tmp_path / "new" / "KARYI.md"
+    append_fact(new, "one")
+    assert stat.S_IMODE(new.stat().st_mode) == 0o600
+    shared = tmp_path / "KARYI.md"
+    shared.write_text("# Notes\n")
+    shared.chmod(0o644)
+    append_fact(shared, "two")
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o644

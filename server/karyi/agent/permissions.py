@@ -37,8 +37,9 @@ def _load(path: Path) -> set[str]:
 
 
 def _save(path: Path, keys: set[str], extra: Mapping[str, Any]) -> None:
+    # The grants name command lines and paths the user trusts: for the user's eyes only.
     data = json.dumps({**extra, "allow": sorted(keys)}, indent=2).encode()
-    write_atomic(path, data, display=str(path), make_parents=True)
+    write_atomic(path, data, display=str(path), make_parents=True, mode=0o600)
 
 
 class PermissionMemory:

@@ -44,15 +44,16 @@ def _fsync_dir(directory: Path) -> None:
 
 
 @contextlib.contextmanager
-def _temp_beside(path: Path, display: str) -> Iterator[str]:
-    """A new empty temporary file next to `path`, removed again if anything fails."""
+def _temp_beside(path: Path, display: str) -> Iterator[tuple[int, str]]:
+    """A new empty temporary file next to `path` (mode 0600, created exclusively), open as
+    the descriptor yielded with its name, and removed again if anything fails. Writing
+    through the descriptor, never the name, keeps a file swapped in meanwhile out of it."""
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     except PermissionError:
         raise ToolFailure(ErrorCode.TOOL_ERROR, f"{display}: permission denied") from None
-    os.close(fd)
     try:
-        yield tmp
+        yield fd, tmp
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -67,13 +68,14 @@ def write_atomic(
     make_parents: bool = False,
     before_rename: Callable[[], None] | None = None,
     mode: int | None = None,
+    new_mode: int | None = None,
 ) -> os.stat_result:
     """Replace `path`'s content with `data` atomically; returns the new file's stat.
 
     `before_rename` runs last, just before the rename, and may raise to abort (the
     document store checks there that nobody changed the file meanwhile). `mode` sets the
-    permissions (the temporary file is 0600 until then); by default an existing file
-    keeps its own and a new one gets the umask's.
+    permissions (the temporary file is 0600 until then); without it an existing file keeps
+    its own, and a new one gets `new_mode`, else the umask's.
     """
     parent = path.parent
     if make_parents:
@@ -93,17 +95,19 @@ def write_atomic(
         old = None
     if old is not None and stat.S_ISDIR(old.st_mode):
         raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, f"{display} is a directory, not a file")
-    with _temp_beside(path, display) as tmp:
-        with open(tmp, "wb") as fh:
+    if mode is None and old is not None:
+        mode = stat.S_IMODE(old.st_mode)
+    elif mode is None:
+        mode = new_mode if new_mode is not None else 0o666 & ~_UMASK
+    with _temp_beside(path, display) as (fd, tmp):
+        with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is None:
-            mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_UMASK
-        os.chmod(tmp, mode)
-        if old is not None and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
-            with contextlib.suppress(PermissionError):
-                os.chown(tmp, old.st_uid, old.st_gid)
+            os.fchmod(fh.fileno(), mode)
+            if old is not None and (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+                with contextlib.suppress(PermissionError):
+                    os.fchown(fh.fileno(), old.st_uid, old.st_gid)
         if before_rename is not None:
             before_rename()
         os.replace(tmp, path)
@@ -116,7 +120,8 @@ def copy_atomic(
 ) -> None:
     """Copy `source` (content and metadata) to `target` in one rename; `before_rename`
     may raise to abort, leaving nothing behind."""
-    with _temp_beside(target, display) as tmp:
+    with _temp_beside(target, display) as (fd, tmp):
+        os.close(fd)
         shutil.copy2(source, tmp)
         if before_rename is not None:
             before_rename()

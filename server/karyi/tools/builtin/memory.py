@@ -46,7 +46,8 @@ def load_memory(root: Path, env: Mapping[str, str] | None = None) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    write_atomic(path, text.encode(), display=str(path), make_parents=True)
+    # A new memory file is private; one the user made keeps the mode they gave it.
+    write_atomic(path, text.encode(), display=str(path), make_parents=True, new_mode=0o600)
 
 
 def append_fact(path: Path, fact: str) -> None:
