@@ -13,6 +13,7 @@ from karyi.core.results import Permission, PermissionVerdict
 from karyi.tools.base import Confirmation
 from karyi.tools.context import ToolContext
 from karyi.tools.registry import Toolkit
+from tests.support.harness import Harness
 from tests.support.steps import Step, c
 
 
@@ -93,3 +94,21 @@ def test_permission_order(ctx: ToolContext) -> None:
     assert permission_for(tool, {"key": "ok"}, denied) == PermissionVerdict(
         Permission.DENY, "judged is denied by the user's settings (permissions.tools)"
     )
+
+
+async def test_an_always_answer_covers_a_later_call_already_waiting_to_ask(
+    ctx: ToolContext,
+) -> None:
+    asked: list[str] = []
+
+    async def approver(req: ApprovalRequest) -> Decision:
+        asked.append(req.call.params["text"])
+        await asyncio.sleep(0)  # the user answers later: the next call is waiting by now
+        return Decision(True, remember="session")
+
+    calls = '<tools><write_note text="a"/><write_note text="b"/></tools>'
+    h = Harness(ctx, [calls, "done"], approver=approver)
+    await h.agent.run("write")
+    assert asked == ["a"]
+    decisions = [c.decision for c in h.store.calls(h.conv.id)]
+    assert decisions == ["allowed always (session)", "always (session)"]

@@ -161,6 +161,11 @@ class ApprovalLine:
         if gate is None:
             return Settled("auto")
         remembered = self._remembered(tool, call)
+        if remembered is None:
+            # An earlier call's question may end in "always" for this one too: ask only
+            # once it is answered.
+            await _turn(gate)
+            remembered = self._remembered(tool, call)
         if remembered is not None:
             _pass_gate(gate)
             if remembered == "rejected":
@@ -215,6 +220,20 @@ class ApprovalLine:
         finally:
             if not mine.done():
                 mine.set_result(None)
+
+
+async def _turn(gate: Gate) -> None:
+    """Wait until the questions before this call's are answered; a call cancelled while
+    waiting lets the next one go."""
+    before, mine = gate
+    if before is None:
+        return
+    try:
+        await asyncio.shield(before)
+    except BaseException:
+        if not mine.done():
+            mine.set_result(None)
+        raise
 
 
 def _pass_gate(gate: Gate) -> None:
