@@ -59,8 +59,6 @@ class PairReport:
         if self.count > 1:
             where = f"{self.count} places from {where}"
         how = STRATEGY_NOTES.get(self.strategy, self.strategy)
-        if self.strategy == "similar":
-            how += f" ({self.similarity:.0%} similar)"
         if self.strategy == "already_applied":
             return f"pair {self.index}: no change, the replacement text is already there ({where})"
         if not self.changed:
@@ -256,7 +254,6 @@ def _fallback(job: _Job, n: int, pair: Pair) -> Found | None:
         layers.search(find, repl)
         or matching.by_unescaping(text, layers, find, repl)
         or matching.by_tokens(text, find, repl)
-        or matching.by_similarity(lines, layers.stripped, find, repl)
     )
     if found is not None:
         return found
@@ -264,16 +261,41 @@ def _fallback(job: _Job, n: int, pair: Pair) -> Found | None:
     if already.strip() and len(matching.exact(text, already, 2)) == 1:
         return None
     region = matching.closest(lines, layers.stripped, find)
-    raise EditError("no_match", _miss_message(n, job.path, region), pair=n, region=region)
+    raise EditError("no_match", _miss_message(n, job.path, region, find), pair=n, region=region)
 
 
-def _miss_message(n: int, path: str, region: Region | None) -> str:
+def _miss_message(n: int, path: str, region: Region | None, find: str) -> str:
     msg = f"pair {n}: the find text was not found in {path}"
     if region is None:
         return msg + ", and no part of the file resembles it; read the file again"
+    differing = _differing_lines(region, find)
     return (
-        f"{msg}. {describe_region(region)}\nCopy the find text exactly from the file as it is now."
+        f"{msg}. {describe_region(region)}\n{differing}"
+        "Copy the find text exactly from the file as it is now."
     )
+
+
+MAX_DIFFERING_SHOWN = 5
+
+
+def _differing_lines(region: Region, find: str) -> str:
+    """The lines of a nearly matching region that differ beyond whitespace from the find
+    text, as the file has them and as the model wrote them: what one retry must fix."""
+    have = region.text.split("\n")
+    wrote = find.rstrip("\n").split("\n")
+    if len(wrote) != region.last_line - region.first_line + 1 or len(have) != len(wrote):
+        return ""
+    out = [
+        f"line {region.first_line + i}: the file has {h.strip()!r}, your find text has "
+        f"{w.strip()!r}"
+        for i, (h, w) in enumerate(zip(have, wrote, strict=True))
+        if "".join(h.split()) != "".join(w.split())
+    ]
+    if not out:
+        return ""
+    more = len(out) - MAX_DIFFERING_SHOWN
+    shown = out[:MAX_DIFFERING_SHOWN] + ([f"... and {more} more"] if more > 0 else [])
+    return "Lines that differ beyond whitespace:\n" + "\n".join(shown) + "\n"
 
 
 def describe_region(region: Region) -> str:
@@ -328,9 +350,21 @@ def _replace(job: _Job, n: int, found: Found, expected: int) -> PairReport:
                 pair=n,
                 lines=lines,
             )
+    unsafe = next((m for m in matches if m.replacement is None), None)
+    if unsafe is not None:
+        line = _line_list(job, [unsafe.start])[0]
+        raise EditError(
+            "unsafe",
+            f"pair {n}: the find text matches from line {line} of {job.path}{via}, but "
+            f"{unsafe.problem}; nothing was written",
+            pair=n,
+            lines=[line],
+            strategy=found.strategy,
+        )
     changed = False
     spans: list[tuple[int, int]] = []
     for m in reversed(matches):
+        assert m.replacement is not None
         if doc.slice(m.start, m.end) == m.replacement:
             spans.append(_base_span(doc, m))
             continue

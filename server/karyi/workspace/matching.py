@@ -1,11 +1,17 @@
 """Where a find text that is not in the file verbatim was meant to go (docs/tools.md#edit).
 
 Models copy code with small slips: wrong line endings, whitespace at line ends, a
-first line copied without its indentation, a block shifted left or right, text escaped
-once too often, different spacing between tokens, a character or two off. Each layer
-here forgives one kind of slip, tried in the documented order; the first layer that finds
-anything decides, and the caller refuses when it found more than one place. Nothing
-here guesses between candidates.
+first line copied without its indentation, a block shifted left or right or indented
+with tabs for spaces, text escaped once too often, different spacing between tokens.
+Each layer here forgives one kind of slip, tried in the documented order; the first
+layer that finds anything decides, and the caller refuses when it found more than one
+place. Nothing here guesses between candidates.
+
+A fuzzy match writes only what the model changed (`merge`): the line diff between the
+model's find and its replace is applied to the file's own lines, so a line the model
+kept keeps the file's text byte for byte, and a changed or added line takes the model's
+text re-indented as the file is indented. A find line that differs from the file beyond
+whitespace is never written over: similarity only chooses the region an error shows.
 
 All offsets are into the text given (the LF form of the file); finds and replacements
 arrive LF-normalised.
@@ -15,16 +21,11 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-SIMILARITY_THRESHOLD = 0.92
-"""A window must be this similar to the find text for the similarity layer to use it."""
-SIMILAR_RIVAL = 0.85
-"""A second, separate window at least this similar makes the similarity match ambiguous."""
-SIMILAR_MIN_LINES = 3
-"""Shorter finds never match by similarity: two short lines differ by a character too easily."""
 MAX_WINDOWS = 400
 MAX_SCORED_CHARS = 20_000
 RESCORED = 20
@@ -38,23 +39,31 @@ STRATEGY_NOTES = {
     "trailing_whitespace": "matched ignoring whitespace at line ends",
     "trimmed_lines": "matched ignoring leading/trailing whitespace of lines "
     "(the first line's indentation was kept)",
-    "indentation": "matched with the whole block indented differently; "
-    "the replacement was re-indented to match",
+    "indentation": "matched with the whole block indented differently (deeper, shallower, "
+    "or with tabs for spaces); new lines were indented as the file is",
     "unescaped": 'matched after undoing over-escaped text (\\n, \\", \\\\); '
     "the replacement was unescaped the same way",
     "tokens": "matched ignoring whitespace between tokens",
-    "similar": "matched a region that is similar but not identical",
 }
 """What each strategy means, told to the model so it learns to copy text exactly."""
 
 
 @dataclass(frozen=True)
 class Match:
-    """One place the find text matched: [start, end) and what replaces it there."""
+    """One place the find text matched: [start, end) and what replaces it there.
+
+    `replacement` is None when it cannot be written safely there; `problem` says why.
+    """
 
     start: int
     end: int
-    replacement: str
+    replacement: str | None
+    problem: str = ""
+
+
+class Unsafe(Exception):
+    """The model's replace cannot be applied to the matched lines without writing what
+    the model did not mean (an indentation Karyi cannot map, lines broken differently)."""
 
 
 @dataclass(frozen=True)
@@ -147,19 +156,6 @@ def _shift(pairs: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
     return None
 
 
-def _reindent(replacement: str, shift: tuple[str, str]) -> str:
-    how, p = shift
-    out = []
-    for ln in replacement.split("\n"):
-        if not ln.strip():
-            out.append(ln)
-        elif how == "add":
-            out.append(p + ln)
-        else:
-            out.append(ln[len(p) :] if ln.startswith(p) else ln.lstrip(" \t"))
-    return "\n".join(out)
-
-
 def _fix_first_line(replacement: str, find_first: str, file_first: str) -> str:
     """Give the replacement's first line the file's indentation when the find lacked it."""
     f_ws, t_ws = _indent(find_first), _indent(file_first)
@@ -167,6 +163,116 @@ def _fix_first_line(replacement: str, find_first: str, file_first: str) -> str:
     if f_ws != t_ws and _indent(head) == f_ws:
         head = t_ws + head[len(f_ws) :]
     return head + sep + rest
+
+
+Reindent = Callable[[str, int], str]
+"""A changed or added line (and its index in the replacement) as the file indents it."""
+
+
+def merge(
+    file_lines: Sequence[str],
+    find_lines: Sequence[str],
+    repl_lines: Sequence[str],
+    reindent: Reindent,
+) -> list[str]:
+    """The replace applied as a diff to the file's own lines (aligned one to one with the
+    find's): kept lines are the file's, changed and added lines the model's, reindented."""
+    out: list[str] = []
+    diff = difflib.SequenceMatcher(None, list(find_lines), list(repl_lines), autojunk=False)
+    for op, i1, i2, j1, j2 in diff.get_opcodes():
+        if op == "equal":
+            out.extend(file_lines[i1:i2])
+        elif op in ("replace", "insert"):
+            out.extend(
+                reindent(repl_lines[j], j) if repl_lines[j].strip() else "" for j in range(j1, j2)
+            )
+    return out
+
+
+def _same(line: str, _index: int) -> str:
+    return line
+
+
+def _with_newline(lines: Sequence[str], newline: bool) -> str:
+    return "\n".join(lines) + ("\n" if newline else "")
+
+
+def _unit(indents: Sequence[str]) -> str | None:
+    """The indentation unit of these indents: a tab, or the spaces of one level."""
+    used = [i for i in indents if i]
+    if not used:
+        return None
+    if all(set(i) == {"\t"} for i in used):
+        return "\t"
+    if all(set(i) == {" "} for i in used):
+        return " " * math.gcd(*(len(i) for i in used))
+    return None
+
+
+def _levels(indent: str, unit: str | None) -> int | None:
+    if not indent:
+        return 0
+    if unit is None or len(indent) % len(unit) or indent != unit * (len(indent) // len(unit)):
+        return None
+    return len(indent) // len(unit)
+
+
+def level_map(pairs: Sequence[tuple[str, str]]) -> Reindent | None:
+    """How the model's indentation maps onto the file's, learnt from aligned (file line,
+    find line) pairs: whole levels of the model's unit (a tab, or N spaces) become levels
+    of the file's, shifted by a constant. None when no such map explains every pair."""
+    file_unit = _unit([_indent(t) for t, _ in pairs])
+    find_unit = _unit([_indent(f) for _, f in pairs])
+    offsets = set()
+    for t, f in pairs:
+        lt, lf = _levels(_indent(t), file_unit), _levels(_indent(f), find_unit)
+        if lt is None or lf is None:
+            return None
+        offsets.add(lt - lf)
+    if len(offsets) != 1 or (file_unit is None and find_unit is not None):
+        return None
+    (offset,) = offsets
+
+    def reindent(line: str, _index: int) -> str:
+        ind = _indent(line)
+        level = _levels(ind, find_unit)
+        if level is None or level + offset < 0 or (level + offset and file_unit is None):
+            raise Unsafe(
+                f"the new line {line.strip()!r} is indented with {ind!r}, which does not "
+                "map onto the file's indentation"
+            )
+        return (file_unit or "") * (level + offset) + line[len(ind) :]
+
+    return reindent
+
+
+def _shift_map(shift: tuple[str, str]) -> Reindent:
+    how, p = shift
+
+    def reindent(line: str, _index: int) -> str:
+        if how == "add":
+            return p + line
+        return line[len(p) :] if line.startswith(p) else line.lstrip(" \t")
+
+    return reindent
+
+
+def _first_line_map(find_first: str, file_first: str) -> Reindent:
+    """For a find whose first line was copied without its indentation."""
+
+    def reindent(line: str, index: int) -> str:
+        return _fix_first_line(line, find_first, file_first) if index == 0 else line
+
+    return reindent
+
+
+def merged(file_lines: Sequence[str], find: str, replacement: str, reindent: Reindent) -> str:
+    """`merge` as the text that replaces the matched lines."""
+    flines, _ = _find_lines(find)
+    rlines, rnewline = _find_lines(replacement)
+    if replacement == "":
+        rlines = []
+    return _with_newline(merge(file_lines, flines, rlines, reindent), rnewline)
 
 
 class LineLayers:
@@ -190,14 +296,17 @@ class LineLayers:
         return self._stripped
 
     def search(self, find: str, replacement: str) -> Found | None:
-        """The first line layer that matches `find`, with adjusted replacements."""
+        """The first line layer that matches `find`, each match's replacement merged
+        into the file's own lines."""
         flines, newline = _find_lines(find)
         if not any(f.strip() for f in flines):
             return None
         k = len(flines)
         starts = list(_blocks(self.rstripped, [f.rstrip() for f in flines]))
         if starts:
-            return self._found("trailing_whitespace", starts, k, newline, lambda s: replacement)
+            return self._found(
+                "trailing_whitespace", starts, k, newline, find, replacement, lambda s: _same
+            )
         starts = list(_blocks(self.stripped, [f.strip() for f in flines]))
         trimmed = [s for s in starts if self._first_only(s, flines)]
         if trimmed:
@@ -206,17 +315,20 @@ class LineLayers:
                 trimmed,
                 k,
                 newline,
-                lambda s: _fix_first_line(replacement, flines[0], self.lines.lines[s]),
+                find,
+                replacement,
+                lambda s: _first_line_map(flines[0], self.lines.lines[s]),
             )
-        shifted = [(s, sh) for s in starts if (sh := _shift(_pairs(self.lines, s, flines)))]
-        if shifted:
-            shifts = dict(shifted)
+        maps: dict[int, Reindent] = {}
+        for s in starts:
+            pairs = _pairs(self.lines, s, flines)
+            shift = _shift(pairs)
+            found_map = _shift_map(shift) if shift else level_map(pairs)
+            if found_map is not None:
+                maps[s] = found_map
+        if maps:
             return self._found(
-                "indentation",
-                [s for s, _ in shifted],
-                k,
-                newline,
-                lambda s: _reindent(replacement, shifts[s]),
+                "indentation", list(maps), k, newline, find, replacement, maps.__getitem__
             )
         return None
 
@@ -231,12 +343,18 @@ class LineLayers:
         starts: Sequence[int],
         k: int,
         newline: bool,
-        make: Callable[[int], str],
+        find: str,
+        replacement: str,
+        reindent_at: Callable[[int], Reindent],
     ) -> Found:
         matches = []
         for s in starts:
             a, b = self.lines.span(s, k, newline)
-            matches.append(Match(a, b, make(s)))
+            try:
+                text = merged(self.lines.lines[s : s + k], find, replacement, reindent_at(s))
+                matches.append(Match(a, b, text))
+            except Unsafe as exc:
+                matches.append(Match(a, b, None, str(exc)))
         return Found(strategy, tuple(matches))
 
 
@@ -275,6 +393,55 @@ def by_unescaping(text: str, layers: LineLayers, find: str, replacement: str) ->
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
+def _tokens_merged(region: str, find: str, replacement: str) -> str:
+    """The replacement for a region that matched the find's tokens: line by line, each
+    region line with the same tokens as its find line; else Unsafe."""
+    rlines, _ = _find_lines(region)
+    flines, _ = _find_lines(find)
+    if len(rlines) != len(flines):
+        raise Unsafe(
+            f"the find text has {len(flines)} lines where the file has {len(rlines)}: "
+            "copy its line breaks exactly"
+        )
+    for have, wrote in zip(rlines, flines, strict=True):
+        if _TOKEN.findall(have) != _TOKEN.findall(wrote):
+            raise Unsafe(
+                f"the find line {wrote.strip()!r} is split differently in the file "
+                f"({have.strip()!r}): copy its line breaks exactly"
+            )
+    pairs = [(t, f) for t, f in zip(rlines, flines, strict=True) if t.strip() and f.strip()]
+    if all(_indent(t) == _indent(f) for t, f in pairs):
+        return merged(rlines, find, replacement, _same)
+    return merged(rlines, find, replacement, uneven_map(pairs))
+
+
+def uneven_map(pairs: Sequence[tuple[str, str]]) -> Reindent:
+    """How a new line is indented when the find's indentation is not the file's: like the
+    file line whose find line it is indented like; else by whole levels (`level_map`);
+    else as written, but only at an indentation the file's matched lines already use."""
+    seen: dict[str, str | None] = {}
+    for t, f in pairs:
+        fi, ti = _indent(f), _indent(t)
+        seen[fi] = ti if seen.get(fi, ti) == ti else None  # None: contradicting evidence
+    levels = level_map(pairs)
+    existing = {_indent(t) for t, _ in pairs}
+
+    def reindent(line: str, index: int) -> str:
+        ind = _indent(line)
+        if seen.get(ind) is not None:
+            return f"{seen[ind]}{line[len(ind) :]}"
+        if levels is not None:
+            return levels(line, index)
+        if ind in existing:
+            return line
+        raise Unsafe(
+            f"the find text is indented unevenly, and the new line {line.strip()!r} is "
+            "indented unlike any line of the file there"
+        )
+
+    return reindent
+
+
 def by_tokens(text: str, find: str, replacement: str) -> Found | None:
     """Matches of the find's tokens with any whitespace between them."""
     tokens = _TOKEN.findall(find)
@@ -299,7 +466,10 @@ def by_tokens(text: str, find: str, replacement: str) -> Found | None:
                 b += 1
         elif trail and b < len(text) and text[b] == "\n":
             b += 1
-        matches.append(Match(a, b, replacement))
+        try:
+            matches.append(Match(a, b, _tokens_merged(text[a:b], find, replacement)))
+        except Unsafe as exc:
+            matches.append(Match(a, b, None, str(exc)))
         if len(matches) >= 1000:
             break
     return Found("tokens", tuple(matches)) if matches else None
@@ -369,27 +539,6 @@ def _scores(lines: Lines, stripped: Sequence[str], find: str) -> list[tuple[floa
     out = [(_similarity(windows[s], target), s, k) for s in rough]
     out.sort(key=lambda t: (-t[0], t[1]))
     return out
-
-
-def by_similarity(
-    lines: Lines, stripped: Sequence[str], find: str, replacement: str
-) -> Found | None:
-    """The one window of the find's size that is nearly identical to it."""
-    flines, newline = _find_lines(find)
-    if sum(1 for f in flines if f.strip()) < SIMILAR_MIN_LINES:
-        return None
-    scores = _scores(lines, stripped, find)
-    if not scores or scores[0][0] < SIMILARITY_THRESHOLD:
-        return None
-    best, start, k = scores[0]
-    rivals = [s for sim, s, _ in scores[1:] if sim >= SIMILAR_RIVAL and abs(s - start) >= k]
-    chosen = [start, *rivals]
-    matches = []
-    for s in chosen:
-        a, b = lines.span(s, k, newline)
-        shift = _shift(_pairs(lines, s, flines))
-        matches.append(Match(a, b, _reindent(replacement, shift) if shift else replacement))
-    return Found("similar", tuple(matches), similarity=best)
 
 
 def closest(lines: Lines, stripped: Sequence[str], find: str, max_lines: int = 40) -> Region | None:
