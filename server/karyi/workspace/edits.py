@@ -240,8 +240,29 @@ def _exact(job: _Job, pair: Pair) -> Found | None:
     for text, strategy in _exact_candidates(pair.find, job.crlf):
         starts = job.doc.find_all(text)
         if starts:
+            if repl[:1] in (" ", "\t") and text[:1] not in (" ", "\t", "\n"):
+                return _from_line_start(job, text, repl, starts, strategy)
             return Found(strategy, tuple(Match(s, s + len(text), repl) for s in starts))
     return None
+
+
+def _from_line_start(
+    job: _Job, find: str, repl: str, starts: Sequence[int], strategy: str
+) -> Found:
+    """Exact matches of a find whose first line was copied without its indentation while
+    the replacement kept one: a match right after a line's indentation covers that
+    indentation too, so the replacement's own is not added to the file's."""
+    text = job.doc.text()
+    matches = []
+    trimmed = False
+    for s in starts:
+        line_start = text.rfind("\n", 0, s) + 1
+        if line_start < s and not text[line_start:s].strip(" \t"):
+            matches.append(Match(line_start, s + len(find), repl))
+            trimmed = True
+        else:
+            matches.append(Match(s, s + len(find), repl))
+    return Found("trimmed_lines" if trimmed else strategy, tuple(matches))
 
 
 def _fallback(job: _Job, n: int, pair: Pair) -> Found | None:

@@ -464,8 +464,12 @@ def by_tokens(text: str, find: str, replacement: str) -> Found | None:
         if trail and "\n" not in trail:
             while b < len(text) and text[b] in " \t":
                 b += 1
-        elif trail and b < len(text) and text[b] == "\n":
-            b += 1
+        elif trail:  # to the end of the line: the line's own trailing whitespace too
+            end = b
+            while end < len(text) and text[end] in " \t":
+                end += 1
+            if end == len(text) or text[end] == "\n":
+                b = min(end + 1, len(text))
         try:
             matches.append(Match(a, b, _tokens_merged(text[a:b], find, replacement)))
         except Unsafe as exc:
