@@ -53,6 +53,10 @@ class WriteRecord:
     after: str
     make_parents: bool = False
     deferred: bool = False
+    proposed: str | None = None
+    """The tool's own text when the user's answer replaced it (`after` is then the user's
+    text rebased onto the file); None when the tool's text was written. Kept so the model
+    can be told how what was written differs from what it proposed."""
 
     @property
     def before(self) -> str | None:
