@@ -326,3 +326,27 @@ async def test_a_partial_answer_on_an_open_buffer_the_user_changed(
         "Continue from the file as shown here, not from your proposal.]]></result>\n"
         "</tools_result>"
     )
+
+
+async def test_typing_while_a_partial_answer_is_applied_is_shown_as_the_users(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    ed.interfere = TWO_HUNKS + "# typed while the edit was on its way\n"
+    await answer_hunks(client, awaiting, ["h1"])
+    await chat
+    expected = (
+        TWO_HUNKS.replace("return 1", "return 10") + "# typed while the edit was on its way\n"
+    )
+    assert ed.text(uri) == expected and (ws_root / "calc.py").read_text() == expected
+    told = told_next(fake_llm)
+    assert "h2: rejected by the user, not applied." in told
+    assert told.endswith(
+        "The user also changed these lines (not part of your edit). Lines 8-11 now:\n"
+        "   8:\n"
+        "   9: def two():\n"
+        "  10:     return 2\n"
+        "  11: # typed while the edit was on its way\n"
+        "Continue from the file as shown here, not from your proposal.]]></result>\n"
+        "</tools_result>"
+    )

@@ -76,5 +76,9 @@ class Editor(Protocol):
         ...
 
     async def apply(self, writes: Sequence[WriteRecord], label: str) -> list[str]:
-        """Apply deferred writes; one message per write that could not be applied."""
+        """Apply deferred writes; one message per write that could not be applied.
+
+        A write rebased onto what the user typed meanwhile gets the text applied as its
+        `after`, so what the model is told is what the buffer holds.
+        """
         ...
