@@ -8,7 +8,8 @@ import asyncio
 import pytest
 
 from karyi.agent.approval import approve_all
-from karyi.agent.executor import CallBatch, run_calls
+from karyi.agent.executor import CallBatch, run_calls, with_note
+from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
 from karyi.tools.context import ToolContext
 from karyi.tools.registry import Toolkit
@@ -57,3 +58,15 @@ async def test_cancelling_the_batch_cancels_running_calls(kit: Toolkit, ctx: Too
         await finishing
     result = task.result()
     assert result.result.error is not None and result.result.error.code == "cancelled"
+
+
+def test_the_users_note_goes_first_wherever_a_dialect_shows_the_model_text() -> None:
+    sentence = ToolResult.ok("Replaced 1 occurrence", data="Replaced 1 occurrence")
+    noted = with_note(sentence, "The user said: fine")
+    assert (noted.llm_content, noted.data) == (
+        "The user said: fine\nReplaced 1 occurrence",
+        "The user said: fine\nReplaced 1 occurrence",
+    )
+    shaped = with_note(ToolResult.ok("ok", data={"ok": True}), "The user said: fine")
+    assert shaped.data == {"note": "The user said: fine", "ok": True}
+    assert with_note(ToolResult.ok("ok"), "n").data is None

@@ -235,3 +235,118 @@ async def test_get_value_is_answered_and_never_echoed(
     assert all(secret not in str(r.body) for r in fake_llm.requests)
     mirrored = "".join(n["data"] for n in client.terminal)
     assert "got=" in mirrored and secret not in mirrored
+
+
+async def answer_hunks(client: Any, awaiting: dict[str, Any], accepted: list[str]) -> None:
+    await request(
+        client,
+        "karyi/confirmTool",
+        {
+            "sessionId": sid(client),
+            "toolCallId": awaiting["call"]["id"],
+            "outcome": "allowOnce",
+            "acceptedHunks": accepted,
+        },
+    )
+
+
+def told_next(fake: FakeModelServer) -> str:
+    """What the model reads in its next request: the text of the edit's result."""
+    return str(fake.requests[1].body["messages"][-1]["content"])
+
+
+async def test_a_partial_answer_on_a_closed_file_tells_the_model_what_is_on_disk(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, _uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root, open_file=False)
+    await answer_hunks(client, awaiting, ["h1"])
+    assert (await chat).finalAnswer == "Done."
+    assert not ed.applied
+    assert (ws_root / "calc.py").read_text() == TWO_HUNKS.replace("return 1", "return 10")
+    assert told_next(fake_llm) == (
+        "<tools_result>\n"
+        '<result index="0" tool="edit" status="ok"><![CDATA['
+        "In calc.py the user applied hunk(s) h1 and rejected h2.\n"
+        "calc.py: the user applied only part of your edit; what the file holds now, "
+        "change by change:\n"
+        "h1: applied as you proposed. Lines 1-5 now:\n"
+        "  1: def one():\n"
+        "  2:     return 10\n"
+        "  3:\n"
+        "  4:\n"
+        "  5:\n"
+        "h2: rejected by the user, not applied. You proposed:\n"
+        "  -    return 2\n"
+        "  +    return 20\n"
+        "Lines 7-10 now (unchanged):\n"
+        "   7:\n"
+        "   8:\n"
+        "   9: def two():\n"
+        "  10:     return 2\n"
+        "Continue from the file as shown here, not from your proposal.]]></result>\n"
+        "</tools_result>"
+    )
+
+
+async def test_a_partial_answer_on_an_open_buffer_the_user_changed(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    typed = "# checked by hand\n" + TWO_HUNKS
+    ed.type(uri, typed)  # the user types in the buffer before answering
+    await answer_hunks(client, awaiting, ["h2"])
+    assert (await chat).finalAnswer == "Done."
+    expected = typed.replace("return 2", "return 20")
+    assert ed.text(uri) == expected  # the buffer, through workspace/applyEdit
+    assert (ws_root / "calc.py").read_text() == expected  # and the disk
+    assert told_next(fake_llm) == (
+        "<tools_result>\n"
+        '<result index="0" tool="edit" status="ok"><![CDATA['
+        "In calc.py the user applied hunk(s) h2 and rejected h1.\n"
+        "calc.py: the user applied only part of your edit; what the file holds now, "
+        "change by change:\n"
+        "h1: rejected by the user, not applied. You proposed:\n"
+        "  -    return 1\n"
+        "  +    return 10\n"
+        "Lines 1-6 now (unchanged):\n"
+        "  1: # checked by hand\n"
+        "  2: def one():\n"
+        "  3:     return 1\n"
+        "  4:\n"
+        "  5:\n"
+        "  6:\n"
+        "h2: applied as you proposed. Lines 8-11 now:\n"
+        "   8:\n"
+        "   9:\n"
+        "  10: def two():\n"
+        "  11:     return 20\n"
+        "Note: calc.py changed between the preview the user answered and the write (the "
+        "user typed in it, or it changed on disk); that change is kept, so lines not shown "
+        "here may differ from what you read.\n"
+        "Continue from the file as shown here, not from your proposal.]]></result>\n"
+        "</tools_result>"
+    )
+
+
+async def test_typing_while_a_partial_answer_is_applied_is_shown_as_the_users(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    ed.interfere = TWO_HUNKS + "# typed while the edit was on its way\n"
+    await answer_hunks(client, awaiting, ["h1"])
+    await chat
+    expected = (
+        TWO_HUNKS.replace("return 1", "return 10") + "# typed while the edit was on its way\n"
+    )
+    assert ed.text(uri) == expected and (ws_root / "calc.py").read_text() == expected
+    told = told_next(fake_llm)
+    assert "h2: rejected by the user, not applied." in told
+    assert told.endswith(
+        "The user also changed these lines (not part of your edit). Lines 8-11 now:\n"
+        "   8:\n"
+        "   9: def two():\n"
+        "  10:     return 2\n"
+        "  11: # typed while the edit was on its way\n"
+        "Continue from the file as shown here, not from your proposal.]]></result>\n"
+        "</tools_result>"
+    )

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from karyi.core.errors import ErrorCode
+from karyi.tools.builtin.fileio import commit
 from karyi.tools.context import ToolContext
+from karyi.workspace.editor import WriteRecord
 from tests.support.tool_calls import call, code, external_write
 
 WHOLE_FILE_WRITES = [
@@ -93,3 +96,29 @@ async def test_reads_see_the_unsaved_editor_buffer(ctx: ToolContext, ws_root: Pa
         ctx,
     )
     assert edited.success and path.read_text() == "# Saved\n"
+
+
+async def test_commit_writes_the_users_text_and_keeps_the_tools_as_the_proposal(
+    ctx: ToolContext, ws_root: Path
+) -> None:
+    path = ws_root / "README.md"
+    seen = "# Demo\n\nHello.\n"
+    path.write_text("# Demo (typed since)\n\nHello.\n")  # the user typed after the preview
+    journal: list[WriteRecord] = []
+    ctx = replace(ctx, journal=journal, overrides={str(path): (seen, "# Demo\n\nHi there.\n")})
+    base = ctx.workspace.documents.read(path, "README.md")
+    commit(ctx, path, "README.md", "# Demo (typed since)\n\nHi.\n", base)
+    assert path.read_text() == "# Demo (typed since)\n\nHi there.\n"  # rebased onto the file
+    [record] = journal
+    assert record.after == "# Demo (typed since)\n\nHi there.\n"
+    assert record.proposed == "# Demo (typed since)\n\nHi.\n"
+
+
+async def test_commit_without_an_answer_records_no_proposal(
+    ctx: ToolContext, ws_root: Path
+) -> None:
+    path = ws_root / "README.md"
+    journal: list[WriteRecord] = []
+    base = ctx.workspace.documents.read(path, "README.md")
+    commit(replace(ctx, journal=journal), path, "README.md", "# Hi\n", base)
+    assert [(r.after, r.proposed) for r in journal] == [("# Hi\n", None)]

@@ -119,6 +119,9 @@ def edit_decision(params: Mapping[str, Any], request: ApprovalRequest) -> Decisi
             notes.append(note)
         changed_any = changed_any or final != (write.before or "")
         overrides[str(write.path)] = (write.before or "", final)
+    feedback = params.get("feedback") or None
     if not changed_any:
-        return Decision(False, params.get("feedback") or "the user rejected every hunk")
+        return Decision(False, feedback or "the user rejected every hunk")
+    if feedback and notes:  # a partial rejection: the user's reason is for the model too
+        notes.append(f"The user said: {feedback}")
     return Decision(True, overrides=overrides, note="\n".join(notes) or None)

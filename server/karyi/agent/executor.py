@@ -177,9 +177,7 @@ class CallBatch:
                 self.emit,
             )
             if settled.note:
-                result = dataclasses.replace(
-                    result, llm_content=f"{settled.note}\n{result.llm_content}"
-                )
+                result = with_note(result, settled.note)
             return self._done(Executed(call, result, decision, started, time.time()))
         except asyncio.CancelledError:
             cancelled = ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")
@@ -221,6 +219,18 @@ class CallBatch:
     def finished(self) -> list[Executed]:
         """Results of the calls that completed (after a cancellation, for the record)."""
         return [t.result() for t in self._order.tasks if t.done() and not t.cancelled()]
+
+
+def with_note(result: ToolResult, note: str) -> ToolResult:
+    """The result with what the user's answer said put first, wherever a dialect may show
+    the model its text: `llm_content`, and `data` too (agentxml shows `data` when there is
+    one: a sentence gets the note in front, an object a `note` entry)."""
+    data = result.data
+    if isinstance(data, str):
+        data = f"{note}\n{data}"
+    elif isinstance(data, dict):
+        data = {"note": note, **data}
+    return dataclasses.replace(result, llm_content=f"{note}\n{result.llm_content}", data=data)
 
 
 def _describe(tool: Tool, call: ToolCall) -> str:

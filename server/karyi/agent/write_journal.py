@@ -3,7 +3,9 @@
 Each call runs with a journal of its own (`ToolContext.journal`). Writes to files open
 in an editor are deferred: the editor applies them (the language server, so the user's
 unsaved text is respected); a write it cannot apply turns the result into a conflict.
-What changed is announced as one `FileChanged` event.
+What changed is announced as one `FileChanged` event. When the user's answer changed
+what was written (some hunks rejected, or their own text), the result the model reads
+is replaced by what the files now hold (`agent/edit_truth.py`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable
 
+from karyi.agent.edit_truth import truthful
 from karyi.agent.events import FileChanged, Listener
 from karyi.core.errors import ErrorCode
 from karyi.core.results import ToolResult
@@ -27,7 +30,7 @@ async def run_journaled(
     emit: Listener,
 ) -> ToolResult:
     """`run` the call with a fresh write journal; hand the editor its deferred writes;
-    report what changed."""
+    tell the model what was really written; report what changed."""
     journal: list[WriteRecord] = []
     ctx = dataclasses.replace(ctx, journal=journal)
     result = await run(ctx)
@@ -40,6 +43,16 @@ async def run_journaled(
                 ErrorCode.CONFLICT, message, llm_content=f"{message}\n{result.llm_content}"
             )
             journal = [w for w in journal if not w.deferred]
+    result = _told(result, journal, ctx)
     if journal:
         emit(FileChanged(call, tuple(w.planned() for w in journal)))
     return result
+
+
+def _told(result: ToolResult, journal: list[WriteRecord], ctx: ToolContext) -> ToolResult:
+    """The result with the truth about the files the user's answer changed, redacted like
+    every result (the lines shown come from the files, which may hold a secret value)."""
+    told = truthful(result, journal, ctx.overrides)
+    if told is not result and ctx.secrets is not None:
+        told = ctx.secrets.redactor.redact_result(told)
+    return told

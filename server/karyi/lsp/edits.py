@@ -128,6 +128,7 @@ class LspEditor:
             applied = await self._send(write.path, version, current, target, label)
             if applied:
                 self._docs.save(write.path, target, display=write.display)
+                write.after = target  # what the buffer holds now, for what the model is told
                 return None
         return (
             f"the editor did not apply the edit to {write.display} (it kept changing or "

@@ -53,6 +53,10 @@ class WriteRecord:
     after: str
     make_parents: bool = False
     deferred: bool = False
+    proposed: str | None = None
+    """The tool's own text when the user's answer replaced it (`after` is then the user's
+    text rebased onto the file); None when the tool's text was written. Kept so the model
+    can be told how what was written differs from what it proposed."""
 
     @property
     def before(self) -> str | None:
@@ -72,5 +76,9 @@ class Editor(Protocol):
         ...
 
     async def apply(self, writes: Sequence[WriteRecord], label: str) -> list[str]:
-        """Apply deferred writes; one message per write that could not be applied."""
+        """Apply deferred writes; one message per write that could not be applied.
+
+        A write rebased onto what the user typed meanwhile gets the text applied as its
+        `after`, so what the model is told is what the buffer holds.
+        """
         ...

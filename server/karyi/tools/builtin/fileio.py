@@ -97,28 +97,37 @@ def commit(
 ) -> Snapshot:
     """Write `text` (computed from `base`) atomically and record it as seen.
 
-    The user's own final text for the file (`ctx.overrides`) replaces `text`; a file the
-    editor owns is not written here but handed to the editor after the call (the write
-    is recorded in `ctx.journal` either way).
+    The user's own final text for the file (`ctx.overrides`) replaces `text`, which the
+    journal keeps as the tool's proposal (so the model can be told what was really
+    written); a file the editor owns is not written here but handed to the editor after
+    the call (the write is recorded in `ctx.journal` either way).
     """
+    proposed = None
     if ctx.overrides and str(path) in ctx.overrides:
-        seen, chosen = ctx.overrides[str(path)]
-        merged = rebase(seen, chosen, base.text if base is not None else "")
-        if merged is None:
-            raise ToolFailure(
-                ErrorCode.CONFLICT,
-                f"{display} changed after the user approved this edit, where the edit "
-                "applies; nothing was written: read it again",
-            )
-        text = merged
+        proposed, text = text, _users_text(ctx.overrides[str(path)], display, base)
     deferred = ctx.editor is not None and ctx.journal is not None and ctx.editor.owns(path)
     if ctx.journal is not None:
-        ctx.journal.append(WriteRecord(path, display, base, text, make_parents, deferred))
+        record = WriteRecord(path, display, base, text, make_parents, deferred, proposed)
+        ctx.journal.append(record)
     if deferred:
         return store(ctx).planned_snapshot(path, text)
     snap = store(ctx).write(path, text, display=display, base=base, make_parents=make_parents)
     store(ctx).record_read(ctx.session_id, path, snap.version)
     return snap
+
+
+def _users_text(override: tuple[str, str], display: str, base: Snapshot | None) -> str:
+    """The user's final text (chosen on the text they saw) rebased onto the file as it is
+    now; a conflict when the file changed where their text differs."""
+    seen, chosen = override
+    merged = rebase(seen, chosen, base.text if base is not None else "")
+    if merged is None:
+        raise ToolFailure(
+            ErrorCode.CONFLICT,
+            f"{display} changed after the user approved this edit, where the edit "
+            "applies; nothing was written: read it again",
+        )
+    return merged
 
 
 @dataclass(frozen=True)
