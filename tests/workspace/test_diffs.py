@@ -51,3 +51,13 @@ def test_no_newline_at_end_is_marked() -> None:
     assert out.diff.unified.endswith(
         "-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
     )
+
+
+def test_text_edits_count_cjk_combining_marks_and_joined_emoji_in_utf16() -> None:
+    # 東京 2 units, e + U+0301 2, 👩 + ZWJ + 💻 5, then a space: "x" starts at unit 10
+    out = edit("東京e\u0301👩\u200d💻 x = 1\n", ("x = 1", "x = 2"))
+    (e,) = out.diff.edits
+    assert e.to_json()["range"] == {
+        "start": {"line": 0, "character": 14},
+        "end": {"line": 0, "character": 15},
+    }
