@@ -113,13 +113,14 @@ async def test_nul_bytes_in_a_path_are_invalid_input(open_rig: Rig) -> None:
 @pytest.mark.parametrize(
     "path", ["%2e%2e/%2e%2e/etc/passwd", "%2Fetc%2Fpasswd", "..%2f..%2fetc%2fpasswd"]
 )
-async def test_url_encodings_are_not_decoded(rig: Rig, path: str) -> None:
-    """JSON strings are paths as written: `%2e%2e` is a file name, not `..`."""
+async def test_url_encodings_are_refused_not_decoded(rig: Rig, path: str) -> None:
+    """A percent-encoded dot or separator is neither decoded nor taken as a name."""
     r = await rig.tool("read_file", {"path": path})
-    assert (r.status_code, r.json()["error"]["code"]) == (404, "tool_not_found")
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "invalid_tool_input")
+    assert "percent-encoding is not decoded in paths" in r.json()["error"]["message"]
 
 
-async def test_an_encoded_name_is_an_ordinary_file(rig: Rig, ws_root: Path) -> None:
+async def test_an_encoded_name_is_refused_and_nothing_is_created(rig: Rig, ws_root: Path) -> None:
     r = await rig.tool("create_file", {"path": "%2e%2e", "content": "x"})
-    assert r.status_code == 200
-    assert (ws_root / "%2e%2e").read_text() == "x"
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "invalid_tool_input")
+    assert not (ws_root / "%2e%2e").exists()

@@ -65,3 +65,14 @@ async def test_gateway_create_and_update_shapes(ctx: ToolContext, ws_root: Path)
         "text": "updated relative/path.txt with mode=overwrite",
     }
     assert (ws_root / "relative/path.txt").read_text() == "xyz"
+
+
+async def test_paths_the_model_meant_elsewhere_are_refused_not_created(
+    ctx: ToolContext, ws_root: Path
+) -> None:
+    before = sorted(p.name for p in ws_root.iterdir())
+    for raw in ("file:///etc/passwd", "$HOME/.bashrc", "~root/.profile"):
+        result = await call("agentxml.write_file", {"filePath": raw, "content": "x"}, ctx)
+        assert not result.success, raw
+        assert "Created" not in result.llm_content
+    assert sorted(p.name for p in ws_root.iterdir()) == before

@@ -153,3 +153,41 @@ def test_display_is_relative_inside_and_absolute_outside(policy: PathPolicy, ws_
     assert policy.display(ws_root.resolve() / "src" / "main.py") == "src/main.py"
     assert policy.display(ws_root.resolve()) == "."
     assert policy.display(Path("/tmp/x")) == "/tmp/x"
+
+
+def test_a_file_uri_inside_the_workspace_is_its_path(policy: PathPolicy, ws_root: Path) -> None:
+    uri = (ws_root.resolve() / "src" / "main file.py").as_uri()
+    assert policy.resolve(uri) == ws_root.resolve() / "src" / "main file.py"
+    assert policy.resolve("file://localhost" + str(ws_root.resolve() / "a.txt")).name == "a.txt"
+
+
+def test_a_file_uri_outside_the_workspace_is_refused(policy: PathPolicy) -> None:
+    err = refused(policy, "file:///etc/passwd")
+    assert err.code == ErrorCode.FORBIDDEN_PATH
+    assert "'file:///etc/passwd': it is outside the workspace" in err.message
+    assert refused(policy, "file://evil.example/x").code == ErrorCode.INVALID_TOOL_INPUT
+
+
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        ("$HOME/.bashrc", "variables like $HOME are not expanded in paths"),
+        ("${HOME}/.bashrc", "variables like $HOME are not expanded in paths"),
+        ("src/$DIR/x.py", "variables like $HOME are not expanded in paths"),
+        ("~root/.ssh/id_rsa", "'~user' is not expanded in paths; write the absolute path"),
+        ("%2e%2e/%2e%2e/etc/passwd", "percent-encoding is not decoded in paths"),
+        ("src%2F..%2F..%2Fx", "percent-encoding is not decoded in paths"),
+        ("..\\..\\etc\\passwd", "'\\' is not a path separator here; write '/'"),
+    ],
+)
+def test_forms_the_policy_does_not_expand_are_refused_with_what_to_write(
+    policy: PathPolicy, ws_root: Path, raw: str, says: str
+) -> None:
+    err = refused(policy, raw)
+    assert err.code == ErrorCode.INVALID_TOOL_INPUT
+    assert says in err.message
+    assert not any(p.name.startswith(("$", "%", "~", "..")) for p in ws_root.iterdir())
+
+
+def test_dollar_signs_inside_names_are_ordinary(policy: PathPolicy, ws_root: Path) -> None:
+    assert policy.resolve("build/Outer$Inner.class").name == "Outer$Inner.class"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import os
+import re
+import urllib.parse
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +41,51 @@ class PathError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+_VARIABLE = re.compile(r"(?:^|/)\$(?:\w|\{)|\$\{")
+_ENCODED = re.compile(r"%(?:2e|2f|5c)", re.IGNORECASE)
+
+
+def _literal_path(raw: str, param: str) -> str:
+    """The path `raw` plainly means, or PathError when it is written in a form the policy
+    does not expand (it would otherwise be taken as an odd name inside the workspace).
+
+    A `file:` URI becomes its path (then checked like any path). Shell variables, `~user`,
+    percent-encoded dots and separators, and backslash traversal are refused with what
+    to write instead."""
+    if raw[:5].lower() == "file:":
+        url = urllib.parse.urlsplit(raw)
+        if url.netloc not in ("", "localhost") or url.query or url.fragment:
+            raise PathError(
+                ErrorCode.INVALID_TOOL_INPUT,
+                f"{param} {raw!r}: only a local file: URI (file:///absolute/path) names a path",
+            )
+        return urllib.parse.unquote(url.path)
+    if _VARIABLE.search(raw):
+        raise PathError(
+            ErrorCode.INVALID_TOOL_INPUT,
+            f"{param} {raw!r}: variables like $HOME are not expanded in paths; write the path "
+            "itself, relative to the workspace or absolute",
+        )
+    if raw.startswith("~") and not raw.startswith(("~/",)) and raw != "~":
+        raise PathError(
+            ErrorCode.INVALID_TOOL_INPUT,
+            f"{param} {raw!r}: '~user' is not expanded in paths; write the absolute path",
+        )
+    if _ENCODED.search(raw):
+        raise PathError(
+            ErrorCode.INVALID_TOOL_INPUT,
+            f"{param} {raw!r}: percent-encoding is not decoded in paths; write '.', '/' and "
+            "'\\' as they are",
+        )
+    if "\\" in raw and ".." in re.split(r"[\\/]", raw):
+        raise PathError(
+            ErrorCode.INVALID_TOOL_INPUT,
+            f"{param} {raw!r}: '\\' is not a path separator here; write '/' (and no '..' "
+            "that leaves the workspace)",
+        )
+    return raw
 
 
 def within(path: str, directory: str) -> bool:
@@ -130,7 +177,8 @@ class PathPolicy:
             raise PathError(ErrorCode.INVALID_TOOL_INPUT, f"{param}: expected a non-empty path")
         if "\x00" in raw:
             raise PathError(ErrorCode.INVALID_TOOL_INPUT, f"{param}: a path cannot contain NUL")
-        text = os.path.expanduser(raw) if raw.startswith("~") else raw
+        plain = _literal_path(raw, param)
+        text = os.path.expanduser(plain) if plain.startswith("~") else plain
         joined = text if os.path.isabs(text) else os.path.join(self.root, text)
         lexical = os.path.normpath(joined)
         if lexical.startswith("//"):
