@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
 
 from karyi import __version__
-from karyi.agent.startup import EXIT_USAGE, UsageError
+from karyi.agent.startup import EXIT_FAILED, EXIT_USAGE, UsageError
 from karyi.cli import command as cli
 from karyi.gateway import command as gateway
 from karyi.lsp import command as lsp
@@ -71,6 +72,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`karyi exec … | head -1`): stop quietly, and keep Python
+        # from failing again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

@@ -107,6 +107,21 @@ async def test_auth_failures_are_not_retried_and_name_the_key(
 
 
 @APIS
+async def test_an_auth_failure_never_echoes_the_key(
+    api: str, fake_llm: FakeModelServer, make_provider: MakeProvider
+) -> None:
+    key = "sk-live-7Hq2Zr91xVb33Kd0pLm5"
+    fake_llm.fail_next(
+        Fault(status=401, message=f"Incorrect API key provided: {key}. Also: sk-live-7Hq2****Lm5")
+    )
+    error = await failure(make_provider(api, api_key=key))
+    assert error.kind == "auth"
+    assert key not in error.message and "sk-live-7Hq2" not in error.message
+    assert "Incorrect API key provided: [key redacted]" in error.message
+    assert "check KARYI_API_KEY" in error.message
+
+
+@APIS
 @pytest.mark.parametrize("status", [400, 404, 422])
 async def test_bad_requests_carry_the_servers_message(
     api: str, status: int, fake_llm: FakeModelServer, make_provider: MakeProvider

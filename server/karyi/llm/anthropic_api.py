@@ -300,6 +300,9 @@ class AnthropicProvider(StreamingProvider):
         return stream_reply(start, reader, anthropic.AnthropicError, self._error)
 
     def _error(self, exc: Exception) -> ProviderError:
+        return errors.without_credentials(self._mapped(exc), self._endpoint.api_key)
+
+    def _mapped(self, exc: Exception) -> ProviderError:
         label, hint = self.label, self._endpoint.key_hint
         if isinstance(exc, anthropic.APIStatusError):
             return errors.from_status(

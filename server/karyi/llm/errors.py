@@ -11,6 +11,7 @@ from __future__ import annotations
 import email.utils
 import json
 import os
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -48,6 +49,28 @@ class ApiError(ProviderError):
     ) -> None:
         super().__init__(kind, message, retryable=retryable, partial=partial)
         self.retry_after = retry_after
+
+
+_KEY_SHAPED = re.compile(
+    r"\b(?:sk|pk|rk|ak|api|key|token)[-_][A-Za-z0-9_\-.*]{6,}"
+    r"|\b(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{32,}\b",
+    re.IGNORECASE,
+)
+REDACTED_KEY = "[key redacted]"
+
+
+def without_credentials(error: ProviderError, key: str | None) -> ProviderError:
+    """`error` with the API key, and anything shaped like a key, taken out of its message:
+    servers echo the key they rejected (whole or masked), and the message reaches the
+    terminal, the logs and the model's front ends."""
+    message = error.message.replace(key, REDACTED_KEY) if key else error.message
+    message = _KEY_SHAPED.sub(REDACTED_KEY, message)
+    if message == error.message:
+        return error
+    wait = error.retry_after if isinstance(error, ApiError) else None
+    return ApiError(
+        error.kind, message, retryable=error.retryable, partial=error.partial, retry_after=wait
+    )
 
 
 def retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:

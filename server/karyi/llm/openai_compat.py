@@ -193,6 +193,9 @@ class OpenAICompatProvider(StreamingProvider):
         return stream_reply(start, ChunkReader(self.label), openai.OpenAIError, self._error)
 
     def _error(self, exc: Exception) -> ProviderError:
+        return errors.without_credentials(self._mapped(exc), self._endpoint.api_key)
+
+    def _mapped(self, exc: Exception) -> ProviderError:
         label, hint = self.label, self._endpoint.key_hint
         if isinstance(exc, openai.APIStatusError):
             return errors.from_status(
