@@ -181,6 +181,9 @@ def test_missing_id_gets_a_session_unique_one() -> None:
         ("[1, 2]", "f: arguments must be a JSON object, got list"),
         ('"s"', "f: arguments must be a JSON object, got str"),
         ("null", "f: arguments must be a JSON object, got NoneType"),
+        ('{"n": ' + "9" * 5000 + "}", "f: arguments are not valid JSON (an integer of 5000 digits"),
+        ("[" * 100_000 + "]" * 100_000, "f: arguments are not valid JSON (nested more than 200"),
+        ('{"a": ' + "[" * 300 + "]" * 300 + "}", "f: arguments are not valid JSON (nested more"),
     ],
 )
 def test_invalid_arguments_are_an_error_call(arguments: str, message: str) -> None:

@@ -8,6 +8,7 @@ import pytest
 from lxml import etree
 
 from karyi.protocol import CallOutcome, CallStarted, DialectState, ToolCall, get_dialect
+from karyi.protocol.coerce import CoerceError, blind, coerce
 from karyi.protocol.toolcall import format_tool_result
 
 from ._helpers import calls, named, obj_schema, parse, schemas_of, starts, texts
@@ -318,3 +319,12 @@ def test_ids_continue_across_replies() -> None:
 def test_instructions_mention_cdata() -> None:
     text = get_dialect("toolcall").instructions()
     assert "<tool_call>" in text and "CDATA" in text and "<tool_result>" in text
+
+
+def test_a_number_of_thousands_of_digits_is_refused_or_text_never_a_crash() -> None:
+    huge = "9" * 5000
+    assert blind(huge) == huge  # untyped: not a number here, so it stays text
+    with pytest.raises(
+        CoerceError, match=r"n: expected an integer, got '9+'… \(5,000 characters\)"
+    ):
+        coerce(huge, {"type": "integer"}, "n")

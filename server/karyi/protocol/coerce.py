@@ -8,13 +8,15 @@ integers, floats, else the text), as the `toolcall` format defines it.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
-_INT = re.compile(r"[+-]?\d+\Z")
-_FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?\Z")
+from karyi.protocol.jsonscan import MAX_INT_DIGITS, JsonSlip, load_json
+
+_INT = re.compile(rf"[+-]?\d{{1,{MAX_INT_DIGITS}}}\Z")
+_FLOAT = re.compile(rf"(?=.{{1,{MAX_INT_DIGITS}}}\Z)[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?\Z")
+"""Numbers longer than MAX_INT_DIGITS are not numbers here: text (untyped) or an error."""
 _TRUE = {"true", "yes", "1", "on"}
 _FALSE = {"false", "no", "0", "off"}
 
@@ -45,43 +47,39 @@ def _one(value: str, kind: str, schema: Mapping[str, Any], where: str) -> Any:
             return int(text)
         if _FLOAT.match(text) and float(text).is_integer():
             return int(float(text))
-        raise CoerceError(f"{where}: expected an integer, got {value!r}")
+        raise CoerceError(f"{where}: expected an integer, got {_shown(value)}")
     if kind == "number":
         if _INT.match(text):
             return int(text)
         if _FLOAT.match(text):
             return float(text)
-        raise CoerceError(f"{where}: expected a number, got {value!r}")
+        raise CoerceError(f"{where}: expected a number, got {_shown(value)}")
     if kind == "boolean":
         low = text.lower()
         if low in _TRUE:
             return True
         if low in _FALSE:
             return False
-        raise CoerceError(f"{where}: expected a boolean (true or false), got {value!r}")
+        raise CoerceError(f"{where}: expected a boolean (true or false), got {_shown(value)}")
     if kind == "null":
         if text in ("", "null"):
             return None
-        raise CoerceError(f"{where}: expected null, got {value!r}")
+        raise CoerceError(f"{where}: expected null, got {_shown(value)}")
     if kind == "array":
         if text.startswith("["):
             try:
-                parsed = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise CoerceError(
-                    f"{where}: expected a JSON array, {exc.msg} at {exc.pos}"
-                ) from exc
+                parsed = load_json(text)
+            except JsonSlip as exc:
+                raise CoerceError(f"{where}: expected a JSON array, {_at(exc, '')}") from exc
             if isinstance(parsed, list):
                 return parsed
         items = schema.get("items")
         return [coerce(value, items if isinstance(items, Mapping) else None, f"{where}[0]")]
     if kind == "object":
         try:
-            parsed = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CoerceError(
-                f"{where}: expected a JSON object, {exc.msg} at character {exc.pos}"
-            ) from exc
+            parsed = load_json(text)
+        except JsonSlip as exc:
+            raise CoerceError(f"{where}: expected a JSON object, {_at(exc, 'character ')}") from exc
         if not isinstance(parsed, dict):
             raise CoerceError(f"{where}: expected a JSON object, got {type(parsed).__name__}")
         return parsed
@@ -108,7 +106,7 @@ def coerce(value: str, schema: Mapping[str, Any] | None, where: str) -> Any:
             errors.append(str(exc))
     if len(errors) == 1:
         raise CoerceError(errors[0])
-    raise CoerceError(f"{where}: expected one of {', '.join(kinds)}, got {value!r}")
+    raise CoerceError(f"{where}: expected one of {', '.join(kinds)}, got {_shown(value)}")
 
 
 def property_schema(schema: Mapping[str, Any] | None, name: str) -> Mapping[str, Any] | None:
@@ -129,3 +127,14 @@ def is_array(schema: Mapping[str, Any] | None) -> bool:
         return False
     kind = schema.get("type")
     return kind == "array" or (isinstance(kind, list) and "array" in kind)
+
+
+def _at(exc: JsonSlip, unit: str) -> str:
+    return f"{exc.reason} at {unit}{exc.pos}" if exc.pos is not None else exc.reason
+
+
+def _shown(value: str, limit: int = 80) -> str:
+    """A value quoted in an error, cut so a huge one does not flood the model's context."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}… ({len(value):,} characters)"

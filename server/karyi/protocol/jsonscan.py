@@ -70,17 +70,67 @@ def strip_fences(text: str) -> str:
 
 
 class JsonSlip(ValueError):
-    """Text that is not JSON even after forgiving fences and trailing commas."""
+    """Text that is not JSON even after forgiving fences and trailing commas, or JSON
+    beyond the stated limits. `reason` and `pos` (a character offset, when the text is
+    not JSON) let a caller phrase it its own way."""
+
+    def __init__(self, message: str, *, reason: str = "", pos: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason or message
+        self.pos = pos
+
+
+MAX_INT_DIGITS = 1000
+"""Integers a model may write in JSON: longer ones are refused, not left to crash later."""
+MAX_DEPTH = 200
+"""How deeply JSON a model writes may nest."""
+
+
+def _int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise JsonSlip(f"an integer of {len(digits)} digits (at most {MAX_INT_DIGITS})")
+    return int(digits)
+
+
+def load_json(text: str) -> Any:
+    """`json.loads` within stated limits: JsonSlip (a ValueError) for text that is not
+    JSON, an integer longer than MAX_INT_DIGITS, or nesting deeper than MAX_DEPTH; never
+    another exception, whatever the text."""
+    try:
+        value = json.loads(text, parse_int=_int)
+    except json.JSONDecodeError as exc:
+        raise JsonSlip(
+            f"{exc.msg} at line {exc.lineno} column {exc.colno}", reason=exc.msg, pos=exc.pos
+        ) from exc
+    except RecursionError:
+        raise JsonSlip(f"nested more than {MAX_DEPTH} levels deep") from None
+    if _depth(value) > MAX_DEPTH:
+        raise JsonSlip(f"nested more than {MAX_DEPTH} levels deep")
+    return value
+
+
+def _depth(value: Any) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            stack.extend(
+                (v, level + 1) for v in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
 
 
 def loads_lenient(text: str) -> Any:
-    """`json.loads`, forgiving code fences and trailing commas; JsonSlip with the position
+    """`load_json`, forgiving code fences and trailing commas; JsonSlip with the position
     of the first real error otherwise."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as first:
+        return load_json(text)
+    except JsonSlip as first:
         relaxed = strip_trailing_commas(strip_fences(text))
+        if relaxed == text:
+            raise
         try:
-            return json.loads(relaxed)
-        except json.JSONDecodeError:
-            raise JsonSlip(f"{first.msg} at line {first.lineno} column {first.colno}") from first
+            return load_json(relaxed)
+        except JsonSlip:
+            raise first from None
