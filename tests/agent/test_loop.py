@@ -307,3 +307,23 @@ async def test_a_busy_session_refuses_a_second_turn(ctx: ToolContext) -> None:
         await h.agent.run("two")
     h.provider.gate.set()
     await task
+
+
+async def test_invalid_unicode_from_the_model_fails_one_call_and_nothing_crashes(
+    ctx: ToolContext,
+) -> None:
+    bad = (
+        "Reading \ud800 it.<tools>["
+        '{"id": "1", "name": "read_\\ud800file", "parameters": {"filePath": "README.md"}},'
+        '{"id": "2", "name": "read_file", "parameters": {"filePath": "README.md"}}]</tools>'
+    )
+    h = Harness(
+        ctx, [bad, "<final_answer>done</final_answer>"], dialect="agentxml", profile="agentxml"
+    )
+    result = await h.agent.run("read it \udc00 please")
+    assert (result.stop_reason, result.final_answer) == ("final_answer", "done")
+    results = h.last_user(1)
+    assert "name: invalid Unicode (a lone surrogate U+D800 at character 5)" in results
+    assert "Hello" in results  # the valid call after the bad one still ran
+    calls = h.store.calls(h.conv.id)
+    assert [c.name for c in calls] == ["read_\ufffdfile", "read_file"]

@@ -203,3 +203,17 @@ def test_confirmation_on_a_real_terminal(
     child.close()
     assert (child.exitstatus == 0) is ok
     assert ('"success": true' in (child.before or "")) is ok
+
+
+def test_invalid_unicode_in_a_reply_is_a_precise_error_not_a_traceback(ws_root: Path) -> None:
+    reply = (
+        '<tools>[{"id": "1", "name": "read_\\ud800file", "parameters": {}},'
+        '{"id": "2", "name": "read_file", "parameters": {"filePath": "a\\udc00.txt"}}]</tools>'
+    )
+    proc = run(
+        ["exec", "--workspace", str(ws_root), "--dialect", "agentxml", "--profile", "agentxml"],
+        stdin=reply,
+    )
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "name: invalid Unicode (a lone surrogate U+D800 at character 5)" in proc.stdout
+    assert "params.filePath: invalid Unicode (a lone surrogate U+DC00" in proc.stdout

@@ -3,6 +3,7 @@ HTTP status, over HTTP to the app in-process; every response is held to the sche
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -303,3 +304,19 @@ async def test_the_tool_list_says_which_are_enabled(rig: Rig) -> None:
     listed = {t["name"]: t["enabled"] for t in r.json()}
     assert listed == {"read_file": True, "create_file": True, "update_file": True, "shell": False}
     conforms(rig.openapi, r, "/agent/tools")
+
+
+async def test_invalid_unicode_in_a_tool_input_is_a_precise_400(rig: Rig) -> None:
+    body = {
+        "input": [],
+        "biz_params": {"tool": {"name": "read_file", "input": {"path": "a\ud800"}}},
+    }
+    r = await rig.send(json.dumps(body).encode())  # ASCII JSON with a \\ud800 escape
+    assert (r.status_code, r.json()["error"]) == (
+        400,
+        {
+            "code": "invalid_request",
+            "message": "biz_params.tool.input.path: the string holds a lone surrogate "
+            "(not valid Unicode)",
+        },
+    )

@@ -32,6 +32,7 @@ from karyi.agent.secure_values import RedactedOutput, run_with_secrets, unknown_
 from karyi.agent.write_journal import run_journaled
 from karyi.core.errors import ErrorCode
 from karyi.core.results import ToolResult
+from karyi.core.text import invalid_text_at, valid_text, valid_tree
 from karyi.protocol.calls import CallOutcome, ToolCall
 from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
@@ -107,6 +108,7 @@ class CallBatch:
 
     def submit(self, call: ToolCall) -> asyncio.Task[Executed]:
         """Check `call` now and schedule it; returns the task that yields its result."""
+        call = checked_call(call)
         plan = self._plan(call)
         if isinstance(plan, _Failed):
             failed = plan
@@ -231,6 +233,24 @@ def with_note(result: ToolResult, note: str) -> ToolResult:
     elif isinstance(data, dict):
         data = {"note": note, **data}
     return dataclasses.replace(result, llm_content=f"{note}\n{result.llm_content}", data=data)
+
+
+def checked_call(call: ToolCall) -> ToolCall:
+    """`call` as every layer may safely hold it: a call with text that is not valid
+    Unicode (a lone surrogate from a JSON escape) fails with a precise error, and keeps
+    only valid text, so no store, log or front end chokes on it."""
+    problem = invalid_text_at(call.name, "name") or invalid_text_at(call.params, "params")
+    if problem is None and invalid_text_at([call.id, call.raw, call.error or ""], "") is None:
+        return call
+    return dataclasses.replace(
+        call,
+        name=valid_text(call.name),
+        params=valid_tree(call.params),
+        id=valid_text(call.id),
+        raw=valid_text(call.raw),
+        error=valid_text(problem or call.error or "") or None,
+        error_code=ErrorCode.MALFORMED_CALL if problem else call.error_code,
+    )
 
 
 def _describe(tool: Tool, call: ToolCall) -> str:

@@ -33,10 +33,11 @@ from karyi.agent.events import (
     TurnStarted,
     UsageUpdate,
 )
-from karyi.agent.executor import CallBatch, Executed
+from karyi.agent.executor import CallBatch, Executed, checked_call
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.prompt import system_prompt, workspace_facts
 from karyi.agent.sessions import ToolCallRecord
+from karyi.core.text import valid_text
 from karyi.llm.base import (
     Finish,
     Message,
@@ -161,6 +162,7 @@ class Agent:
         if self.busy:
             raise RuntimeError(f"session {self.conversation.id} is already running a turn")
         turn_id = uuid.uuid4().hex[:10]
+        text, context = valid_text(text), valid_text(context)  # what an editor or client sent
         self._task = asyncio.ensure_future(self._turn(turn_id, text, context))
         try:
             return await self._task
@@ -296,17 +298,22 @@ class Agent:
         self, event: StreamEvent, parser: StreamParser, batch: CallBatch, reply: _Reply
     ) -> None:
         if isinstance(event, TextChunk):
-            reply.text.append(event.text)
-            self._on_parsed(parser.feed(event.text), batch, reply)
+            text = valid_text(event.text)
+            reply.text.append(text)
+            self._on_parsed(parser.feed(text), batch, reply)
         elif isinstance(event, ThinkingChunk):
-            reply.channels.setdefault("thinking", []).append(event.text)
-            self.events.emit(TextDelta(event.text, "thinking"))
+            thought = valid_text(event.text)
+            reply.channels.setdefault("thinking", []).append(thought)
+            self.events.emit(TextDelta(thought, "thinking"))
         elif isinstance(event, ReasoningBlock):
             reply.reasoning.append(event.block)
         elif isinstance(event, ToolCallChunk) and isinstance(parser, NativeParser):
             self._on_parsed(
                 parser.feed_call(
-                    event.slot, call_id=event.id, name=event.name, arguments=event.arguments
+                    event.slot,
+                    call_id=valid_text(event.id) if event.id else event.id,
+                    name=valid_text(event.name) if event.name else event.name,
+                    arguments=valid_text(event.arguments),
                 ),
                 batch,
                 reply,
@@ -334,10 +341,11 @@ class Agent:
                 reply.channels.setdefault(ev.channel, []).append(ev.text)
                 self.events.emit(TextDelta(ev.text, ev.channel))
             elif isinstance(ev, CallStarted):
-                self.events.emit(ToolPending(ev.index, ev.name))
+                self.events.emit(ToolPending(ev.index, valid_text(ev.name)))
             elif isinstance(ev, CallReady):
-                reply.calls.append(ev.call)
-                batch.submit(ev.call)
+                call = checked_call(ev.call)
+                reply.calls.append(call)
+                batch.submit(call)
 
     def _record(
         self,
