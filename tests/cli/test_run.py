@@ -143,3 +143,27 @@ def test_ctrl_c_cancels_the_turn(ws_root: Path, tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
+
+
+def test_a_secret_written_into_a_file_reaches_no_stream_or_store(
+    ws_root: Path, tmp_path: Path
+) -> None:
+    env = {"KARYI_CONFIG_DIR": str(tmp_path / "config")}
+    run(["var", "set", "DB_PASSWORD"], stdin="pw-9f8e7d6c5b4a", env=env)
+    edit = (
+        'Configuring.\n<tools><edit><file src="app.env"><find></find>'
+        "<replace>DB_PASSWORD=$KARYI{DB_PASSWORD}\n</replace></file></edit></tools>"
+    )
+    s = script(tmp_path, [edit, "Done."])
+    proc = run(
+        ["run", "--workspace", str(ws_root), "--model", f"script:{s}", "--yes", "--json", "go"],
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (ws_root / "app.env").read_text() == "DB_PASSWORD=pw-9f8e7d6c5b4a\n"
+    changed = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert any(e["type"] == "fileChanged" for e in changed)
+    assert "pw-9f8e7d6c5b4a" not in proc.stdout + proc.stderr
+    assert "DB_PASSWORD=$KARYI{DB_PASSWORD}" in proc.stdout
+    stored = b"".join(p.read_bytes() for p in (ws_root / ".karyi").rglob("*") if p.is_file())
+    assert b"pw-9f8e7d6c5b4a" not in stored

@@ -239,9 +239,15 @@ Listener = Callable[[Event], None]
 
 @dataclass
 class EventStream:
-    """Fan-out of events to subscribers; a failing subscriber never stops the turn."""
+    """Fan-out of events to subscribers; a failing subscriber never stops the turn.
+
+    `redact`, when set (the agent sets it to its vault's redactor), is applied to every
+    event before any subscriber sees it: the one chokepoint between the core and every
+    front end, so no secret value reaches a stream, structured fields included.
+    """
 
     _listeners: list[Listener] = field(default_factory=list)
+    redact: Callable[[Event], Event] | None = None
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Add a listener; returns a function that removes it."""
@@ -249,7 +255,9 @@ class EventStream:
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
     def emit(self, event: Event) -> None:
-        """Deliver `event` to every listener, in subscription order."""
+        """Deliver `event` (redacted) to every listener, in subscription order."""
+        if self.redact is not None:
+            event = self.redact(event)
         for listener in list(self._listeners):
             try:
                 listener(event)

@@ -134,6 +134,9 @@ class Agent:
         self.conversation = conversation
         self.approver = approver
         self.events = events or EventStream()
+        if ctx.secrets is not None and self.events.redact is None:
+            vault = ctx.secrets
+            self.events.redact = lambda event: vault.redactor.redact_tree(event)
         self.checkpoints = checkpoints
         self.memory = memory or (lambda: "")
         self.changes = changes

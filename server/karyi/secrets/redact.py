@@ -125,6 +125,30 @@ class Redactor:
             return type(value)(self.redact_data(v) for v in value)
         return value
 
+    def redact_tree(self, value: Any) -> Any:
+        """`value` with secrets replaced in every string it holds: JSON-like data and
+        frozen dataclasses (an event, a call, a planned write), field by field; anything
+        else is kept as it is. Unchanged parts are returned as they were."""
+        if self.pattern is None:
+            return value
+        if isinstance(value, str):
+            return self.redact(value)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            changes = {}
+            for f in dataclasses.fields(value):
+                if not f.init:
+                    continue
+                old = getattr(value, f.name)
+                new = self.redact_tree(old)
+                if new is not old and new != old:
+                    changes[f.name] = new
+            return dataclasses.replace(value, **changes) if changes else value
+        if isinstance(value, dict):
+            return {self.redact_tree(k): self.redact_tree(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return type(value)(self.redact_tree(v) for v in value)
+        return value
+
     def redact_result(self, result: ToolResult) -> ToolResult:
         """A copy of `result` with every text field, its data and metadata redacted."""
         if self.pattern is None:
