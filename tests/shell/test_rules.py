@@ -114,3 +114,178 @@ def test_pattern_language() -> None:
     assert not Pattern.parse("npm run test:*").matches(["npm", "run", "build"])
     assert Pattern.parse("*").matches(["anything", "at", "all"])
     assert Pattern.parse("'my tool' *").matches(["my tool", "x"])
+
+
+# --- failing closed ([sandbox]): substitutions, wrappers, shells, assignments -------------
+
+STRICT = CommandRules(
+    allow=[
+        *(f"{w} *" for w in ("echo", "bash", "sh", "env", "xargs", "nice", "stdbuf", "ionice")),
+        *(f"{w} *" for w in ("flock", "setsid", "timeout", "sudo", "printf", "export", "eval")),
+        *(f"{w} *" for w in ("nohup", "command", "exec", "watch", "declare", "read", "cat")),
+    ],
+    deny=["rm *"],
+)
+BYPASSES = [
+    "echo ${X:-$(rm pwned)}",
+    "echo ${a[$(rm pwned)]}",
+    'echo "x${X:+`rm pwned`}"',
+    "echo $((1 + $(rm pwned)))",
+    "echo $[ $(rm pwned) ]",
+    "cat <<EOF\n'$(rm pwned)'\nEOF",
+    "bash -ec 'rm f'",
+    "bash -lc 'rm f'",
+    "bash -xc 'rm f'",
+    "bash -c -- 'rm f'",
+    "bash -o pipefail -c 'rm f'",
+    "env -S 'rm f'",
+    "env --split-string='rm f'",
+    "flock lock rm f",
+    "flock -w 3 lock rm f",
+    "flock lock -c 'rm f'",
+    "xargs --max-args=1 rm",
+    "xargs -n1 -I{} rm {}",
+    "nice --adjustment=5 rm f",
+    "nice --adj=5 rm f",
+    "nice -n 5 rm f",
+    "stdbuf --output=L rm f",
+    "ionice --class 3 rm f",
+    "ionice -c 3 -n 7 rm f",
+    "timeout -s KILL 5 rm f",
+    "env -i -u X A=1 rm f",
+    "sudo -u root rm f",
+    "bash <<< 'rm f'",
+    "bash <<EOF\nrm f\nEOF",
+    "echo 'rm f' | sh",
+    "sh < script.sh",
+    "setsid rm f",
+    "eval 'rm f'",
+    "su -c 'rm f'",
+    "watch rm f",
+    "find . -exec rm {} +",
+    "xargs --unknown-option rm f",
+    "time rm f",
+    "source /dev/stdin <<< 'rm f'",
+    "python3 -c 'import os'",
+    "node -e 'x'",
+    "perl -ne 'print'",
+    "echo x | python3",
+]
+
+
+@pytest.mark.parametrize("line", BYPASSES)
+def test_no_bypass_is_allowed(line: str) -> None:
+    v = STRICT.evaluate(line)
+    assert v is not None and v.permission in (Permission.DENY, Permission.CONFIRM), (line, v)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b for b in BYPASSES if "rm" in b and not b.startswith(("echo 'rm f' |", "sh <"))],
+)
+def test_a_visible_denied_command_is_denied(line: str) -> None:
+    v = STRICT.evaluate(line)
+    assert v is not None and v.permission is Permission.DENY, (line, v)
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ('bash -c "$X"', "`bash -c` with a script the rules cannot read"),
+        ('eval "$CMD"', "`eval` with a script the rules cannot read"),
+        ("echo 'ls' | bash", "runs a script from its standard input"),
+        ("python -c 'print(1)'", "inline code the rules cannot read: `python -c`"),
+        ("ruby -e 'p 1'", "inline code"),
+        ("php -r 'echo 1;'", "inline code"),
+        ("echo ${!name}", "an indirect expansion"),
+        ("echo ${a[i]}", "an array subscript"),
+        ("echo $((i + 1))", "arithmetic that reads variables"),
+        ("nice --frobnicate ls", "an option the rules do not know: `--frobnicate`"),
+        ("env -S 'ls $HOME'", "cannot split"),
+        ("declare -n ref=PATH", "a name reference"),
+        ("printf -v 'a[$(ls)]' x", "a name the rules cannot read"),
+        ("alias ls='echo hi'", "an alias changes what later commands run"),
+    ],
+)
+def test_what_cannot_be_seen_through_asks(line: str, why: str) -> None:
+    v = STRICT.evaluate(line)
+    assert v is not None and v.permission is Permission.CONFIRM and why in v.reason, v
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "PATH=/tmp/evil",
+        "export PATH=/tmp/evil",
+        "export LD_PRELOAD=/tmp/x.so",
+        "declare -x BASH_ENV=/tmp/x",
+        "typeset IFS=x",
+        "readonly PROMPT_COMMAND=x",
+        "f() { local LD_LIBRARY_PATH=/tmp; }",
+        "printf -v PATH %s /tmp",
+        "printf -vPATH %s /tmp",
+        "read -r PATH < file",
+        "read -a PATH",
+        "mapfile -t ENV < file",
+        "readarray PATH",
+        "command export PATH=/tmp",
+        "sudo env PATH=/tmp echo hi",
+    ],
+)
+def test_assignments_that_change_what_runs_are_never_allowed(line: str) -> None:
+    rules = CommandRules(
+        allow=[
+            "export *",
+            "declare *",
+            "typeset *",
+            "readonly *",
+            "local *",
+            "printf *",
+            "read *",
+            "mapfile *",
+            "readarray *",
+            "command *",
+            "sudo *",
+            "env *",
+            "echo *",
+        ]
+    )
+    v = rules.evaluate(line)
+    assert v is None or v.permission is not Permission.AUTO, (line, v)
+    assert rules.evaluate("export FOO=1") is not None  # a harmless variable is fine
+    assert rules.evaluate("export FOO=1").permission is Permission.AUTO  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("echo ${X:-default}", Permission.AUTO),
+        ("echo $((1 + 2))", Permission.AUTO),
+        ("bash -c 'echo hi'", Permission.AUTO),
+        ("bash -ec 'echo hi' && echo done", Permission.AUTO),
+        ("nice -n 5 echo hi", Permission.AUTO),
+        ("env -i A=1 echo hi", None),  # an assignment can change what runs
+        ("xargs echo", Permission.AUTO),
+        ("timeout 5 cat f", Permission.AUTO),
+        ("sudo -u root make", None),  # the wrapped command must be allowed too
+        ("xargs git status", None),  # and given more arguments it needs `git status *`
+    ],
+)
+def test_what_the_rules_see_through_is_still_allowed(
+    line: str, expected: Permission | None
+) -> None:
+    rules = CommandRules(
+        allow=[
+            "echo *",
+            "bash *",
+            "nice *",
+            "env *",
+            "xargs *",
+            "timeout *",
+            "cat *",
+            "sudo *",
+            "git status",
+        ]
+    )
+    v = rules.evaluate(line)
+    assert (v.permission if v is not None else None) == expected, (line, v)
