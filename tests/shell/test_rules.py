@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from karyi.core.results import Permission
@@ -289,3 +291,181 @@ def test_what_the_rules_see_through_is_still_allowed(
     )
     v = rules.evaluate(line)
     assert (v.permission if v is not None else None) == expected, (line, v)
+
+
+# --- the property: no composition around a denied command is ever allowed ---------------
+
+_WRAPPER_FORMS: dict[str, list[list[str]]] = {
+    "env": [
+        [],
+        ["-i"],
+        ["--ignore-environment"],
+        ["-u", "X"],
+        ["--unset=X"],
+        ["-uX"],
+        ["A=1"],
+        ["-C", "/tmp"],
+        ["--chdir=/tmp"],
+        ["-0"],
+        ["--debug"],
+        ["-iv"],
+    ],
+    "nice": [[], ["-n", "5"], ["-n5"], ["--adjustment=5"], ["--adjustment", "5"], ["-5"]],
+    "ionice": [
+        ["-c", "3"],
+        ["-c3", "-n", "7"],
+        ["--class", "3"],
+        ["--class=2", "--classdata=4"],
+        ["-t"],
+    ],
+    "stdbuf": [["-oL"], ["-o", "L"], ["--output=L"], ["--output", "0", "-e0"], ["-i0"]],
+    "timeout": [
+        ["5"],
+        ["-s", "KILL", "5"],
+        ["--signal=KILL", "5"],
+        ["-k", "1", "5s"],
+        ["--kill-after", "1", "--preserve-status", "5"],
+        ["-v", "1m"],
+    ],
+    "flock": [
+        ["lock"],
+        ["-w", "3", "lock"],
+        ["--wait=3", "lock"],
+        ["-xn", "lock"],
+        ["--shared", "lock"],
+        ["-E", "1", "lock"],
+    ],
+    "xargs": [
+        [],
+        ["-n1"],
+        ["-n", "1"],
+        ["--max-args=1"],
+        ["-0"],
+        ["-r"],
+        ["-P", "4"],
+        ["--max-procs", "4", "-t"],
+        ["-L1"],
+        ["-d", "\\n"],
+        ["-a", "list"],
+        ["-i"],
+    ],
+    "setsid": [[], ["-f"], ["--fork"], ["-w"], ["--wait", "-c"]],
+    "nohup": [[]],
+    "sudo": [
+        [],
+        ["-u", "root"],
+        ["-uroot"],
+        ["--user=root"],
+        ["-E"],
+        ["-n", "-H"],
+        ["--preserve-env=PATH"],
+        ["-g", "wheel"],
+        ["--", ""],
+    ],
+    "doas": [[], ["-u", "root"], ["-n"]],
+    "command": [[], ["-p"]],
+    "exec": [[], ["-a", "name"], ["-c"], ["-l"]],
+    "builtin": [[]],
+    "time": [[], ["-p"], ["-v"], ["--portability"]],
+    "chroot": [["/"], ["--skip-chdir", "/"], ["--userspec=1:1", "/"]],
+    "watch": [["-x"], ["-n", "1", "-x"], ["--interval=1", "--exec"], [], ["-t"]],
+}
+_SHELL_FLAGS = ["-c", "-ec", "-lc", "-xc", "-ceu", "-euxc", "-c --", "-o pipefail -c", "--norc -c"]
+
+
+def _quote(line: str) -> str:
+    import shlex
+
+    return shlex.quote(line)
+
+
+def _wrap(wrapper: str, form: list[str], line: str) -> str:
+    import shlex
+
+    if wrapper == "watch" and "-x" not in form and "--exec" not in form:
+        return f"{wrapper} {' '.join(form)} {_quote(line)}".replace("  ", " ")
+    if "--" in form:
+        form = ["--"]
+    words = shlex.join([wrapper, *form])
+    return f"{words} {shell_word(line)}"
+
+
+def shell_word(line: str) -> str:
+    """A line as words for a wrapper: a simple command as is, anything else via `sh -c`."""
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        words = []
+    if words and shlex.join(words) == line:
+        return line
+    return f"sh -c {_quote(line)}"
+
+
+def _layers() -> Any:
+    from hypothesis import strategies as st
+
+    wrapper = st.sampled_from(sorted(_WRAPPER_FORMS)).flatmap(
+        lambda w: st.sampled_from(_WRAPPER_FORMS[w]).map(lambda f: lambda line: _wrap(w, f, line))
+    )
+    shell = st.tuples(
+        st.sampled_from(["sh", "bash", "/bin/bash", "dash", "zsh"]), st.sampled_from(_SHELL_FLAGS)
+    ).map(lambda t: lambda line: f"{t[0]} {t[1]} {_quote(line)}")
+    fixed = st.sampled_from(
+        [
+            lambda line: f"eval {_quote(line)}",
+            lambda line: f"bash <<< {_quote(line)}",
+            lambda line: f"sh <<'X'\n{line}\nX" if "\n" not in line else f"eval {_quote(line)}",
+            lambda line: f"echo {_quote(line)} | sh",
+            lambda line: f"echo $({line})",
+            lambda line: f'echo "${{X:-$({line})}}"',
+            lambda line: f"echo ${{a[$({line})]}}",
+            lambda line: f"echo $((1 + $({line})))",
+            lambda line: f"cat <({line})",
+            lambda line: f"echo hi >({line})",
+            lambda line: f"echo hi | {line}",
+            lambda line: f"{line} && echo ok",
+            lambda line: f"echo a; {line}",
+            lambda line: f"if true; then {line}; fi",
+            lambda line: f"( {line} )",
+            lambda line: f"cat <<EOF\n$({line})\nEOF" if "\n" not in line else f"echo $({line})",
+            lambda line: f"find . -exec {shell_word(line)} \\;",
+        ]
+    )
+    return st.one_of(wrapper, wrapper, shell, fixed)
+
+
+_DENIED = ["rm f", "rm -rf /", "/bin/rm x", "rm"]
+GENERATED: list[str] = []
+
+
+def test_no_composition_around_a_denied_command_is_allowed() -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    rules = CommandRules(
+        allow=[f"{w} *" for w in _WRAPPER_FORMS]
+        + [f"{s} *" for s in ("sh", "bash", "/bin/bash", "dash", "zsh", "eval", "echo", "cat")]
+        + ["find *", "true", "if *"],
+        deny=["rm *"],
+    )
+
+    @settings(
+        max_examples=3000,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(st.sampled_from(_DENIED), st.lists(_layers(), min_size=1, max_size=4))
+    def check(core: str, layers: list[Any]) -> None:
+        line = core
+        for layer in layers:
+            line = layer(line)
+        GENERATED.append(line)
+        v = rules.evaluate(line)
+        assert v is not None and v.permission in (Permission.DENY, Permission.CONFIRM), (line, v)
+
+    check()
+    assert len(GENERATED) >= 2000

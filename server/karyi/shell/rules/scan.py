@@ -182,3 +182,38 @@ def arithmetic_doubts(body: str) -> list[str]:
     if _NAMES.search(body):
         return [f"arithmetic that reads variables (their values run as code): `$(({body}))`"]
     return []
+
+
+def _double(text: str, i: int, out: list[str]) -> int:
+    """Copy a double-quoted string's content from `i` (after the quote); the index after."""
+    while i < len(text) and text[i] != '"':
+        if text[i] == "\\" and text[i + 1 : i + 2] in ("$", "`", '"', "\\", "\n"):
+            out.append(text[i + 1] if text[i + 1] != "\n" else "")
+            i += 2
+            continue
+        out.append(text[i])
+        i += 1
+    if i >= len(text):
+        raise Unbalanced("an unterminated double quote")
+    return i + 1
+
+
+def unquote(text: str) -> str:
+    """Bash's quote removal on a word without expansions."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            out.append(text[i + 1 : i + 2] if text[i + 1 : i + 2] != "\n" else "")
+            i += 2
+        elif c == "'":
+            end = _skip_single(text, i)
+            out.append(text[i + 1 : end - 1])
+            i = end
+        elif c == '"':
+            i = _double(text, i + 1, out)
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)

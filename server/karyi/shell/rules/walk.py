@@ -28,6 +28,7 @@ from karyi.shell.rules.scan import (
     mask_arithmetic,
     parameter_doubts,
     substitutions,
+    unquote,
 )
 from karyi.shell.rules.wrappers import unwrap_all
 
@@ -217,7 +218,7 @@ class _Walker:
             if part.kind == "word":
                 if not words and _expands(part):
                     self.out.opaque.append(f"a command named by an expansion: `{part.word}`")
-                words.append(part.word)
+                words.append(self._value(part))
                 literal.append(not _expands(part))
                 self._word(part)
             elif part.kind == "assignment":
@@ -234,6 +235,17 @@ class _Walker:
             held = tuple(a for a in assignments if hijacks(a.split("=")[0].split("[")[0]))
             if held:
                 self.out.commands.append(SimpleCommand((), text, held))
+
+    def _value(self, word: Any) -> str:
+        """A literal word as bash reads it: bashlex's quote removal is wrong on
+        `'a'"'"'b'`, and the rules must judge the word bash will run."""
+        if _expands(word):
+            return str(word.word)
+        try:
+            return unquote(self.line[word.pos[0] : word.pos[1]])
+        except Unbalanced:
+            self.out.opaque.append(f"a word the rules cannot read: `{word.word}`")
+            return str(word.word)
 
     def _add(self, words: list[str], text: str, assignments: list[str], more: bool = False) -> None:
         self.out.commands.append(SimpleCommand(tuple(words), text, tuple(assignments), more))
@@ -307,7 +319,7 @@ class _Walker:
         """A shell reading its script from standard input: readable only when written here."""
         source = _stdin_of(redirects)
         if source is not None and source.type == "<<<":
-            self._script(source.output.word, not _expands(source.output), f"`{name} <<<`")
+            self._script(self._value(source.output), not _expands(source.output), f"`{name} <<<`")
         elif source is not None and getattr(source, "heredoc", None) is not None:
             body = source.heredoc.value.rsplit("\n", 1)[0]
             readable = "$" not in body and "`" not in body and "\\" not in body
