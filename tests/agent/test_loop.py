@@ -327,3 +327,14 @@ async def test_invalid_unicode_from_the_model_fails_one_call_and_nothing_crashes
     assert "Hello" in results  # the valid call after the bad one still ran
     calls = h.store.calls(h.conv.id)
     assert [c.name for c in calls] == ["read_\ufffdfile", "read_file"]
+
+
+async def test_after_a_failed_turn_the_next_request_still_alternates(ctx: ToolContext) -> None:
+    h = Harness(ctx, [ProviderError("server", "502 from the proxy"), "Hello again."])
+    assert (await h.agent.run("first try")).stop_reason == "error"
+    assert (await h.agent.run("second try")).final_answer == "Hello again."
+    roles = [m.role for m in h.provider.requests[1].messages]
+    assert roles == ["system", "user"]
+    assert h.provider.requests[1].messages[1].content.startswith("first try\n\n")
+    assert h.provider.requests[1].messages[1].content.rstrip().endswith("second try")
+    assert [m.role for m in h.store.messages(h.conv.id)] == ["user", "user", "assistant"]

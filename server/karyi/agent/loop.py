@@ -11,10 +11,11 @@ consistent session behind.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +106,26 @@ class _Reply:
 
     def channel(self, name: str) -> str:
         return "".join(self.channels.get(name, []))
+
+
+def alternating(messages: Sequence[Message]) -> list[Message]:
+    """The history as a request may carry it: a user message that follows another (the
+    turn before failed without a reply, or stopped after tool results) joins it, so the
+    roles alternate as every provider and chat template expects. The store keeps both."""
+    out: list[Message] = []
+    for message in messages:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and message.role == "user" == last.role
+            and not message.tool_call_id
+            and not last.tool_call_id
+        ):
+            joined = f"{last.content}\n\n{message.content}"
+            out[-1] = dataclasses.replace(last, content=joined, name=None)
+        else:
+            out.append(message)
+    return out
 
 
 class Agent:
@@ -249,7 +270,7 @@ class Agent:
             conv.add(turn_id, Message("user", note))
             self.events.emit(Notice("compaction", note))
         request = Request(
-            messages=[Message("system", system), *conv.messages],
+            messages=[Message("system", system), *alternating(conv.messages)],
             tools=declarations(spec.toolkit) if native else (),
         )
         self.events.emit(StepStarted(step, self.provider.label))
