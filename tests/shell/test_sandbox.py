@@ -275,3 +275,85 @@ def test_bad_sandbox_values_are_reported(tmp_path: Path) -> None:
     s = load_settings(None, user_file=user, env={})
     assert s.sandbox_mode == "auto" and any("maybe" in str(w) for w in s.warnings)
     assert os.path.isabs(Settings().values["shell"]["sandbox"]["mode"]) is False
+
+
+# -- the model's view, approvals ---------------------------------------------------------
+
+
+async def test_a_failure_the_sandbox_caused_is_said_plainly(sandboxed: ShellManager) -> None:
+    from karyi.tools.builtin.commands.oneshot import RunCommand
+    from karyi.tools.builtin.commands.terminal import Command
+
+    ctx = ToolContext(workspace=sandboxed.workspace, settings=sandboxed.settings, shell=sandboxed)
+    unreachable = "python3 -c \"import socket; socket.create_connection(('192.0.2.1', 80))\""
+    for tool in (RunCommand(), Command()):
+        r = await tool.execute({"command": "touch /usr/karyi-x"}, ctx)
+        assert "the sandbox made that write fail" in r.llm_content
+        assert "`sandbox: false`" in r.llm_content and r.metadata["sandboxed"] is True
+        r = await tool.execute({"command": unreachable}, ctx)
+        assert "sandboxed commands have no network" in r.llm_content
+    r = await RunCommand().execute({"command": "exit 3"}, ctx)
+    assert "sandbox" not in r.llm_content
+
+
+def _ctx(m: ShellManager, **changes: Any) -> ToolContext:
+    return ToolContext(workspace=m.workspace, settings=m.settings.with_values(**changes), shell=m)
+
+
+async def test_sandboxed_commands_run_without_asking_unless_a_rule_says_otherwise(
+    ws_root: Path, home: Path
+) -> None:
+    from karyi.tools.builtin.commands.terminal import Command
+
+    values = copy.deepcopy(DEFAULTS)
+    m = ShellManager(Workspace.open(ws_root), Settings(values))
+    rules = {"tools": {}, "commands": {"allow": [], "deny": ["rm *"], "confirm": ["git push *"]}}
+    ctx, tool = _ctx(m, permissions=rules), Command()
+
+    def verdict(command: str, **extra: Any) -> Permission | None:
+        found = tool.permission_for({"command": command, **extra}, ctx)
+        return found.permission if found is not None else None
+
+    try:
+        assert verdict("make build") is Permission.AUTO
+        assert verdict("rm -rf build") is Permission.DENY
+        assert verdict("git push origin") is Permission.CONFIRM
+        assert verdict("make build", sandbox=False) is Permission.CONFIRM
+        assert verdict("rm -rf build", sandbox=False) is Permission.DENY
+        conf = tool.confirmation({"command": "make", "sandbox": False}, ctx)
+        assert conf is not None and not conf.sandboxed and not conf.always
+        assert "NOT sandboxed" in conf.title
+        sandbox = {**DEFAULTS["shell"]["sandbox"], "autoApprove": False}
+        ctx = _ctx(m, permissions=rules, shell={**DEFAULTS["shell"], "sandbox": sandbox})
+        assert verdict("make build") is None
+        ctx = _ctx(m, permissions={**rules, "tools": {"command": "confirm"}})
+        assert verdict("make build") is None
+    finally:
+        await m.close()
+
+
+async def test_leaving_the_sandbox_is_asked_every_time(ws_root: Path, home: Path) -> None:
+    from karyi.agent.approval import ApprovalRequest, Decision
+    from tests.support.harness import Harness
+
+    m = ShellManager(Workspace.open(ws_root), sandbox_settings())  # allow: ["*"]
+    ctx = ToolContext(workspace=m.workspace, settings=m.settings, shell=m)
+    asked: list[bool | None] = []
+
+    async def approver(req: ApprovalRequest) -> Decision:
+        asked.append(req.confirmation.sandboxed if req.confirmation else None)
+        return Decision(True, remember="session")
+
+    call = (
+        '<tools><command sandbox="false">touch /tmp/karyi-outside-$PPID; echo ok</command></tools>'
+    )
+    inside = "<tools><command>echo in</command></tools>"
+    h = Harness(ctx, [call, "done", call, "done", inside, "done"], approver=approver)
+    try:
+        for _ in range(3):
+            await h.agent.run("go")
+        assert asked == [False, False]
+        results = [c for c in h.store.calls(h.conv.id)]
+        assert [c.decision for c in results] == ["allowed", "allowed", "auto"]
+    finally:
+        await m.close()
