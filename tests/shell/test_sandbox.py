@@ -343,6 +343,7 @@ async def test_sandboxed_commands_run_without_asking_unless_a_rule_says_otherwis
 
 async def test_leaving_the_sandbox_is_asked_every_time(ws_root: Path, home: Path) -> None:
     from karyi.agent.approval import ApprovalRequest, Decision
+    from karyi.agent.events import ToolDone
     from tests.support.harness import Harness
 
     m = ShellManager(Workspace.open(ws_root), sandbox_settings())  # allow: ["*"]
@@ -364,5 +365,9 @@ async def test_leaving_the_sandbox_is_asked_every_time(ws_root: Path, home: Path
         assert asked == [False, False]
         results = [c for c in h.store.calls(h.conv.id)]
         assert [c.decision for c in results] == ["allowed", "allowed", "auto"]
+        done = [e.result for e in h.events if isinstance(e, ToolDone)]
+        assert [r.metadata["sandboxed"] for r in done] == [False, False, True]
+        assert "ran outside the sandbox" in done[0].llm_content
+        assert done[0].to_dict()["metadata"]["sandboxed"] is False  # LSP, gateway
     finally:
         await m.close()
