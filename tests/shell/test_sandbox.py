@@ -371,3 +371,17 @@ async def test_leaving_the_sandbox_is_asked_every_time(ws_root: Path, home: Path
         assert done[0].to_dict()["metadata"]["sandboxed"] is False  # LSP, gateway
     finally:
         await m.close()
+
+
+async def test_allowed_roots_are_writable_but_never_a_system_directory(
+    ws_root: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "sibling"
+    other.mkdir()
+    m = ShellManager(Workspace.open(ws_root, [str(other), "/", "/usr/lib"]), sandbox_settings())
+    try:
+        assert m._writable_roots() == [ws_root.resolve(), other.resolve()]
+        o = await m.oneshot(S, f"echo x > {other}/f && touch /usr/lib/karyi-x")
+        assert (other / "f").is_file() and "Read-only file system" in o.output.text
+    finally:
+        await m.close()
