@@ -39,3 +39,24 @@ def test_a_command_line_says_whether_it_ran_sandboxed() -> None:
     view(ToolDone(call, ToolResult.ok("ok", sandboxed=False), "allowed", 0.1))
     first, _, second, _ = err.getvalue().splitlines()
     assert first.endswith("0.10s  sandboxed") and second.endswith("0.10s  NOT sandboxed")
+
+
+async def test_the_prompt_shows_the_sandbox_and_leaving_it_offers_no_always() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.agent.approval import ApprovalRequest
+    from karyi.cli.ask import TerminalApprover
+    from karyi.protocol.calls import ToolCall
+    from karyi.tools.base import Confirmation
+    from karyi.tools.builtin.commands.terminal import Command
+
+    err = io.StringIO()
+    call = ToolCall(0, "command", {"command": "make", "sandbox": False}, "call_1")
+    conf = Confirmation("command", "Run", details="make", sandboxed=False, always=False)
+    ask = TerminalApprover(io.StringIO("a\ny\n"), Console(file=err, width=100))
+    decision = await ask(ApprovalRequest(call, Command(), "Run `make`", conf))
+    assert decision.allow and decision.remember is None  # "a" is not offered: asked again
+    shown = err.getvalue()
+    assert "NOT sandboxed" in shown and "[a]lways" not in shown
