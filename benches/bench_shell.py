@@ -9,7 +9,9 @@ Each figure is compared with a baseline measured in the same run:
   output read raw from a pipe;
 - redaction: 8 MiB of output against 20 secrets in all their encodings vs a plain
   `str.replace` of the 20 raw values;
-- command rules: judging a 12-command line.
+- command rules: judging a 12-command line;
+- the sandbox (bubblewrap): a one-shot round trip, a terminal round trip and a terminal
+  start, sandboxed vs plain, as ratios in one run.
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ def report(line: str) -> None:
     print(line, flush=True)
 
 
-def _manager(root: Path) -> ShellManager:
+def _manager(root: Path, sandbox: str = "auto") -> ShellManager:
     values = copy.deepcopy(DEFAULTS)
     values["shell"]["inactivitySeconds"] = 60
+    values["shell"]["sandbox"]["mode"] = sandbox
     return ShellManager(Workspace.open(root), Settings(values))
 
 
@@ -49,7 +52,7 @@ async def _spawn(*argv: str) -> None:
 
 
 async def terminal_vs_fresh(root: Path) -> None:
-    m = _manager(root)
+    m = _manager(root, "off")  # the sandbox has its own figures below
     try:
         await m.command("b", "true")
         t = time.perf_counter()
@@ -76,7 +79,7 @@ async def terminal_vs_fresh(root: Path) -> None:
 
 async def throughput(root: Path) -> None:
     lines = 2_000_000
-    m = _manager(root)
+    m = _manager(root, "off")  # the sandbox has its own figures below
     try:
         t = time.perf_counter()
         r = await m.command("b", f"seq 1 {lines}")
@@ -129,11 +132,48 @@ def rules() -> None:
     report(f"command rules, 12-command line   {us:8.0f} us per line")
 
 
+async def _timings(root: Path, sandbox: str) -> tuple[float, float, float]:
+    """(one-shot, terminal round trip, terminal start) in ms with `sandbox` mode."""
+    m = _manager(root, sandbox)
+    try:
+        await m.oneshot("w", "true")
+        t = time.perf_counter()
+        for _ in range(ROUNDS // 4):
+            await m.oneshot("w", "true")
+        oneshot_ms = (time.perf_counter() - t) / (ROUNDS // 4) * 1000
+        await m.command("w", "true")
+        t = time.perf_counter()
+        for _ in range(ROUNDS):
+            await m.command("w", "true")
+        pty_ms = (time.perf_counter() - t) / ROUNDS * 1000
+        starts = 20
+        t = time.perf_counter()
+        for i in range(starts):
+            await m.command(f"start{i}", "true")
+            await m.close(f"start{i}")
+        start_ms = (time.perf_counter() - t) / starts * 1000
+    finally:
+        await m.close()
+    return oneshot_ms, pty_ms, start_ms
+
+
+async def sandbox_vs_plain(root: Path) -> None:
+    plain = await _timings(root, "off")
+    if _manager(root).sandbox_problem is not None:
+        report(f"sandbox: not measured ({_manager(root).sandbox_problem})")
+        return
+    boxed = await _timings(root, "on")
+    names = ("one-shot round trip", "terminal round trip", "terminal start (+ close)")
+    for name, p, b in zip(names, plain, boxed, strict=True):
+        report(f"sandboxed {name:26} {b:8.2f} ms vs plain {p:8.2f} ms   ({b / p:.2f}x)")
+
+
 def main() -> None:
     """Print every figure."""
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(terminal_vs_fresh(Path(tmp)))
         asyncio.run(throughput(Path(tmp)))
+        asyncio.run(sandbox_vs_plain(Path(tmp)))
     redaction()
     rules()
 

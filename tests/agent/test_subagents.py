@@ -102,7 +102,9 @@ async def test_subagent_calls_ask_the_parents_approver(
     runtimes: list[Runtime], fake_llm: FakeModelServer, ws_root: Path
 ) -> None:
     runner = {"description": "runs commands", "tools": ["vecli.shell"], "maxSteps": 3}
-    runtime = make(runtimes, ws_root, fake_llm, agents={"runner": runner})
+    # (sandboxed commands no rule judges would run without asking: this is about asking)
+    shell = {**Settings().values["shell"], "sandbox": {"autoApprove": False}}
+    runtime = make(runtimes, ws_root, fake_llm, agents={"runner": runner}, shell=shell)
     fake_llm.script(
         Reply(text='<tools><call_subagent agent_name="runner" task="say hi"/></tools>'),
         Reply(text="<tools><shell command='echo hi' /></tools>"),

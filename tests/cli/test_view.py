@@ -21,3 +21,42 @@ def test_the_terminal_shows_nested_calls_indented() -> None:
     view(SubagentEvent("explore", "call_1", ToolQueued(call, "Search for x")))
     view(SubagentEvent("explore", "call_1", ToolDone(call, ToolResult.ok("found"), "auto", 0.1)))
     assert err.getvalue() == "    ↳ explore: Search for x\n    ✓ explore: grep\n"
+
+
+def test_a_command_line_says_whether_it_ran_sandboxed() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.cli.view import TerminalView
+    from karyi.core.results import ToolResult
+    from karyi.protocol.calls import ToolCall
+
+    out, err = io.StringIO(), io.StringIO()
+    view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))
+    call = ToolCall(0, "command", {"command": "make"}, "call_1")
+    view(ToolDone(call, ToolResult.ok("ok", sandboxed=True), "auto", 0.1))
+    view(ToolDone(call, ToolResult.ok("ok", sandboxed=False), "allowed", 0.1))
+    first, _, second, _ = err.getvalue().splitlines()
+    assert first.endswith("0.10s  sandboxed") and second.endswith("0.10s  NOT sandboxed")
+
+
+async def test_the_prompt_shows_the_sandbox_and_leaving_it_offers_no_always() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.agent.approval import ApprovalRequest
+    from karyi.cli.ask import TerminalApprover
+    from karyi.protocol.calls import ToolCall
+    from karyi.tools.base import Confirmation
+    from karyi.tools.builtin.commands.terminal import Command
+
+    err = io.StringIO()
+    call = ToolCall(0, "command", {"command": "make", "sandbox": False}, "call_1")
+    conf = Confirmation("command", "Run", details="make", sandboxed=False, always=False)
+    ask = TerminalApprover(io.StringIO("a\ny\n"), Console(file=err, width=100))
+    decision = await ask(ApprovalRequest(call, Command(), "Run `make`", conf))
+    assert decision.allow and decision.remember is None  # "a" is not offered: asked again
+    shown = err.getvalue()
+    assert "NOT sandboxed" in shown and "[a]lways" not in shown

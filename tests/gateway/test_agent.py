@@ -473,7 +473,9 @@ async def test_without_the_shell_the_agent_has_no_command_tools(
 async def test_with_the_shell_enabled_commands_ask_first(
     make: Make, fake_llm: FakeModelServer, ws_root: Path
 ) -> None:
-    rig = make(fake=fake_llm, gateway={"enableShell": True})
+    # (sandboxed commands no rule judges would run without asking: this is about asking)
+    no_auto = {"sandbox": {"autoApprove": False}}
+    rig = make(fake=fake_llm, gateway={"enableShell": True}, shell=no_auto)
     fake_llm.script("<tools><command>touch made-by-agent</command></tools>", "ran it")
     r = await rig.post(turn("run it"))
     assert r.status_code == 202

@@ -59,6 +59,7 @@ def test_objects_merge_key_by_key_and_dotted_keys_nest(user_file: Path, ws_root:
         "oneShotIdleSeconds": 60,
         "outputLimit": 16000,
         "path": None,
+        "sandbox": {"mode": "auto", "network": False, "writable": [], "autoApprove": True},
     }
     assert s.shell_timeout == 30
 

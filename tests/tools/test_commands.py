@@ -132,6 +132,7 @@ async def test_gateway_shell_shape(sctx: ToolContext) -> None:
         "exit_code": 0,
         "output": f"{ctx.workspace.root}/src\n",
         "text": f"{ctx.workspace.root}/src\n[exit code 0]",
+        "sandboxed": True,
     }
     assert done[1].result.error is not None and done[1].result.error.code == "tool_forbidden_path"
     assert done[2].result.error is not None and done[2].result.error.code == "timeout"

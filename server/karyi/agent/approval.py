@@ -181,13 +181,14 @@ class ApprovalLine:
     def _record(self, tool: Tool, call: ToolCall, answer: Decision) -> Settled:
         """The user's answer as the call's outcome; "always" answers are remembered."""
         key = tool.approval_key(call.params)
+        remember = tool.rememberable(call.params)
         if not answer.allow:
-            if answer.reject_always and self.memory is not None:
+            if answer.reject_always and self.memory is not None and remember:
                 self.memory.reject_always(key)
             return Settled("rejected", _rejected(tool, answer))
         modified = answer.params is not None or answer.overrides is not None
         decision = "modified" if modified else "allowed"
-        if answer.remember is not None and self.memory is not None:
+        if answer.remember is not None and self.memory is not None and remember:
             self.memory.remember(key, answer.remember)
             decision = f"allowed always ({answer.remember})"
         return Settled(decision, None, answer.params, answer.note, answer.overrides or None)
@@ -196,6 +197,8 @@ class ApprovalLine:
         if self.memory is None:
             return None
         try:
+            if not tool.rememberable(call.params):
+                return None
             key = tool.approval_key(call.params)
             return "rejected" if key in self.memory.rejected else self.memory.allowed(key)
         except Exception:

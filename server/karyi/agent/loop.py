@@ -209,6 +209,7 @@ class Agent:
             conv.store.start_turn(conv.id, turn_id)
         conv.name(text)
         self.events.emit(TurnStarted(conv.id, turn_id, text))
+        self._notice_sandbox()
         body = f"{text}\n\n{context}".strip() if context else text
         conv.add(turn_id, Message("user", self._with_notices(body)))
         failures: Counter[str] = Counter()
@@ -256,6 +257,14 @@ class Agent:
             if warning not in self._noticed:
                 self._noticed.add(warning)
                 self.events.emit(Notice("tools", warning))
+
+    def _notice_sandbox(self) -> None:
+        """Tell the user, once per session, that commands run without the OS sandbox."""
+        shell = self.ctx.shell
+        note = shell.sandbox_notice() if shell is not None else None
+        if note is not None and note not in self._noticed:
+            self._noticed.add(note)
+            self.events.emit(Notice("sandbox", note))
 
     async def _step(
         self, turn_id: str, step: int

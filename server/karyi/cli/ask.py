@@ -54,19 +54,21 @@ class TerminalApprover:
                 )
             if conf.url:
                 self.err.print(Text(f"  {conf.url}", style="underline"))
+            if conf.sandboxed is not None:
+                self.err.print(_sandbox_line(conf.sandboxed))
+        always = conf is None or conf.always
         if request.reason:
             self.err.print(Text(f"  ({request.reason})", style="dim"))
         while True:
-            self.err.print(
-                Text("Allow? [y]es / [a]lways this session / [n]o / [f]eedback: "), end=""
-            )
+            offer = "[y]es / [a]lways this session / [n]o" if always else "[y]es / [n]o"
+            self.err.print(Text(f"Allow? {offer} / [f]eedback: "), end="")
             answer = self.tty.readline()
             if not answer:
                 return Decision(False, "the terminal closed before an answer")
             choice = answer.strip().lower()
             if choice in ("y", "yes"):
                 return Decision(True)
-            if choice in ("a", "always"):
+            if choice in ("a", "always") and always:
                 return Decision(True, remember="session")
             if choice in ("n", "no", ""):
                 return Decision(False)
@@ -74,6 +76,13 @@ class TerminalApprover:
                 self.err.print(Text("Feedback for the model: "), end="")
                 feedback = self.tty.readline().strip()
                 return Decision(False, feedback or None)
+
+
+def _sandbox_line(sandboxed: bool) -> Text:
+    """Whether the command runs in the OS sandbox, as the prompt shows it."""
+    if sandboxed:
+        return Text("  [sandboxed: files outside the workspace read-only, no network]", "dim")
+    return Text("  [NOT sandboxed: the command can reach everything you can]", "bold yellow")
 
 
 class TerminalValueAsker:

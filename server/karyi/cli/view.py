@@ -149,6 +149,11 @@ class TerminalView:
         else:
             code = r.error.code if r.error else "error"
             head = Text.assemble(("  ✗ ", "red"), (name, "bold"), (f"  {code}", "red"))
+        sandboxed = r.metadata.get("sandboxed")
+        if sandboxed is True:
+            head.append("  sandboxed", style="dim")
+        elif sandboxed is False:
+            head.append("  NOT sandboxed", style="bold yellow")
         self.err.print(head)
         display = r.display if isinstance(r.display, str) else json.dumps(r.display)
         body = _preview(display if r.success else (r.error.message if r.error else display))

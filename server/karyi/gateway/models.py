@@ -139,6 +139,7 @@ class ShellResult(_Strict):
     exit_code: int | None
     output: str
     text: str
+    sandboxed: bool
 
 
 class Usage(_Strict):
@@ -212,6 +213,10 @@ class ConfirmationView(_Strict):
     details: str
     diff: str | None
     url: str | None
+    sandboxed: bool | None = None
+    """For a command: whether it runs in the OS sandbox."""
+    always: bool = True
+    """Whether `allow_always` is honoured (not for a command leaving the sandbox)."""
     files: list[FileChangeView] = []
 
 

@@ -22,6 +22,8 @@ def _message(request: ApprovalRequest) -> str:
         for text in (conf.details, conf.diff, conf.url):
             if text:
                 parts.append(text.strip()[:2000])
+        if conf.sandboxed is not None:
+            parts.append("Runs in the OS sandbox." if conf.sandboxed else "Runs NOT sandboxed.")
     return "\n\n".join(parts)
 
 
@@ -33,7 +35,9 @@ def ask_with_message_request(
     async def ask(request: ApprovalRequest) -> Decision:
         from karyi.agent.approval import Decision
 
-        actions = [types.MessageActionItem(title=t) for t in (ALLOW, ALWAYS, REJECT)]
+        conf = request.confirmation
+        offered = (ALLOW, ALWAYS, REJECT) if conf is None or conf.always else (ALLOW, REJECT)
+        actions = [types.MessageActionItem(title=t) for t in offered]
         try:
             chosen = await server.window_show_message_request_async(
                 types.ShowMessageRequestParams(

@@ -82,6 +82,30 @@ class Settings:
         value = self.values["shell"].get("path")
         return str(value) if value else None
 
+    @property
+    def sandbox_mode(self) -> str:
+        """`shell.sandbox.mode`: auto, on or off."""
+        return str(self._sandbox.get("mode") or "auto")
+
+    @property
+    def sandbox_network(self) -> bool:
+        """Whether sandboxed commands keep the network."""
+        return bool(self._sandbox.get("network", False))
+
+    @property
+    def sandbox_writable(self) -> list[str]:
+        """Extra paths sandboxed commands may write (absolute, `~` expanded)."""
+        return [os.path.expanduser(str(p)) for p in self._sandbox.get("writable") or []]
+
+    @property
+    def sandbox_auto_approve(self) -> bool:
+        """Whether commands no rule judges run without asking when sandboxed."""
+        return bool(self._sandbox.get("autoApprove", True))
+
+    @property
+    def _sandbox(self) -> dict[str, Any]:
+        return dict(self.values["shell"].get("sandbox") or {})
+
     def command_rules(self) -> dict[str, list[str]]:
         """`permissions.commands`: allow, deny and confirm pattern lists."""
         commands = self.values["permissions"].get("commands") or {}

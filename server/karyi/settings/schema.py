@@ -101,6 +101,32 @@ SCHEMA: dict[str, dict[str, Any]] = {
             "oneShotIdleSeconds": {"type": "number", "exclusiveMinimum": 0},
             "outputLimit": {"type": "integer", "minimum": 200},
             "path": {"type": ["string", "null"]},
+            "sandbox": {
+                "type": "object",
+                "properties": {
+                    "mode": {
+                        "type": "string",
+                        "enum": ["auto", "on", "off"],
+                        "description": "auto: sandboxed where bwrap works, else told; "
+                        "on: refuse to run commands unsandboxed; off: no sandbox",
+                    },
+                    "network": {
+                        "type": "boolean",
+                        "description": "let sandboxed commands reach the network",
+                    },
+                    "writable": {
+                        "type": "array",
+                        "items": {"type": "string", "pattern": "^[/~]"},
+                        "description": "absolute paths sandboxed commands may also write",
+                    },
+                    "autoApprove": {
+                        "type": "boolean",
+                        "description": "run commands no rule judges without asking, "
+                        "inside the sandbox",
+                    },
+                },
+                "additionalProperties": False,
+            },
         },
         "additionalProperties": False,
     },
@@ -175,6 +201,7 @@ DEFAULTS: dict[str, Any] = {
         "oneShotIdleSeconds": 60,
         "outputLimit": 16000,
         "path": None,
+        "sandbox": {"mode": "auto", "network": False, "writable": [], "autoApprove": True},
     },
     "gateway": {
         "enableShell": False,

@@ -7,7 +7,9 @@ key, or any other variable, to a server of its choosing). Nor may it make Karyi 
 programs or reach addresses of its choosing: `tools.discoveryCommand`,
 `tools.callCommand`, `mcpServers`, `web.search` and `web.allowPrivate` from a workspace
 file are ignored (with a warning) unless the user lists the workspace in their own
-`trustedWorkspaces`. See docs/security.md.
+`trustedWorkspaces`. Nor may it loosen the command sandbox (`shell.sandbox`): it may
+switch it `on`, never `off`, never give it the network or writable paths, never make
+commands run without asking. See docs/security.md.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def tighten_only(
             warnings.append(
                 SettingsWarning(source, "permissions.commands.allow", f"ignored: {why}")
             )
+    _tighten_sandbox(layer, source, warnings)
     gateway = layer.get("gateway")
     if isinstance(gateway, dict):
         # A repository must neither open the shell to HTTP clients nor pick the token
@@ -76,6 +79,32 @@ def tighten_only(
         if gateway.pop("token", None) is not None:
             warnings.append(SettingsWarning(source, "gateway.token", f"ignored: {why}"))
     return layer
+
+
+_SANDBOX_LOOSER = (
+    ("mode", lambda v: v != "on"),
+    ("network", lambda v: v is not False),
+    ("writable", lambda v: True),
+    ("autoApprove", lambda v: v is not False),
+)
+"""`shell.sandbox` keys and which of their values would loosen the sandbox: a workspace
+may only switch it `on`, keep the network off, and require approvals."""
+
+
+def _tighten_sandbox(layer: dict[str, Any], source: str, warnings: list[SettingsWarning]) -> None:
+    """Drop the `shell.sandbox` values of a workspace layer that would loosen it."""
+    shell = layer.get("shell")
+    sandbox = shell.get("sandbox") if isinstance(shell, dict) else None
+    if not isinstance(sandbox, dict):
+        return
+    why = (
+        "a workspace settings file may only tighten the sandbox (mode on, network false, "
+        "autoApprove false); set it in your user settings"
+    )
+    for key, looser in _SANDBOX_LOOSER:
+        if key in sandbox and looser(sandbox[key]):
+            del sandbox[key]
+            warnings.append(SettingsWarning(source, f"shell.sandbox.{key}", f"ignored: {why}"))
 
 
 def _drop_program_keys(layer: dict[str, Any], source: str, warnings: list[SettingsWarning]) -> None:

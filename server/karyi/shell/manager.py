@@ -27,7 +27,17 @@ from karyi.shell.oneshot import OneShotOutcome, run_oneshot
 from karyi.shell.output import OutputLog, Report
 from karyi.shell.procs import kill_tree
 from karyi.shell.pty_session import Limits, PtyShell, ShellStartError
+from karyi.shell.sandbox import (
+    SANDBOX_TMP,
+    SandboxPlan,
+    bwrap_argv,
+    default_hidden,
+    find_bwrap,
+    probe,
+    scratch_dir,
+)
 from karyi.shell.terminal import Mirror, Terminal, TerminalResult
+from karyi.workspace.paths import SYSTEM_DIRS, within
 from karyi.workspace.workspace import Workspace
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -45,6 +55,7 @@ class OneShotResult:
     outcome: OneShotOutcome
     output: Report
     cwd: str
+    sandboxed: bool = False
 
 
 @dataclass
@@ -55,6 +66,8 @@ class _Session:
     pending: dict[str, str] = field(default_factory=dict)
     counter: int = 0
     tmp_ready: bool = False
+    scratch: Path | None = None
+    terminal_sandboxed: bool = False
 
 
 class ShellManager:
@@ -154,6 +167,64 @@ class ShellManager:
         overall = max_seconds or self.settings.shell_timeout
         return Limits(overall, min(self.settings.shell_inactivity, overall))
 
+    # -- the sandbox (see shell/sandbox.py) ------------------------------------------------
+
+    @property
+    def sandbox_problem(self) -> str | None:
+        """Why commands run unsandboxed; None when they run in the sandbox."""
+        if self.settings.sandbox_mode == "off":
+            return "the sandbox is off in the settings (shell.sandbox.mode)"
+        return probe()
+
+    @property
+    def sandboxed(self) -> bool:
+        """Whether commands run in the sandbox (unless a call asks to leave it)."""
+        return self.sandbox_problem is None
+
+    def sandbox_notice(self) -> str | None:
+        """What the user must be told once per session: `auto` found no working sandbox."""
+        problem = self.sandbox_problem
+        if problem is None or self.settings.sandbox_mode != "auto":
+            return None
+        return f"commands run WITHOUT the OS sandbox: {problem}"
+
+    def _writable_roots(self) -> list[Path]:
+        """The workspace roots and `shell.sandbox.writable`, minus any that holds or lies
+        in a system directory (an allowed root `/` must not make the system writable)."""
+        roots = [*self.workspace.policy.roots, *map(Path, self.settings.sandbox_writable)]
+        out: list[Path] = []
+        for root in roots:
+            text = os.path.realpath(root)
+            if not any(within(text, d) or within(d, text) for d in SYSTEM_DIRS):
+                out.append(Path(text))
+        return out
+
+    def _sandbox_prefix(self, sid: str, cwd: Path, *, pty: bool) -> list[str]:
+        """The bwrap argv that wraps a command of session `sid`; empty when unsandboxed."""
+        problem = self.sandbox_problem
+        if problem is not None:
+            if self.settings.sandbox_mode == "on":
+                raise ToolFailure(
+                    ErrorCode.TOOL_ERROR,
+                    f"the sandbox is required (settings shell.sandbox.mode: on) but {problem}",
+                )
+            return []
+        session = self._session(sid)
+        if session.scratch is None or not session.scratch.is_dir():
+            session.scratch = scratch_dir()
+        plan = SandboxPlan(
+            writable=tuple(self._writable_roots()),
+            scratch=session.scratch,
+            hidden=tuple(default_hidden()),
+            network=self.settings.sandbox_network,
+        )
+        bwrap = find_bwrap()
+        assert bwrap is not None  # the probe found it
+        # No --new-session for the pty: setsid() would cut bash from its terminal, and job
+        # control (Ctrl-C to the foreground job only) with it. The pty is Karyi's own, so
+        # a command pushing keystrokes into it (TIOCSTI) only reaches its own shell.
+        return bwrap_argv(bwrap, plan, cwd, new_session=not pty)
+
     # -- the terminal ---------------------------------------------------------------------
 
     def running(self, sid: str) -> bool:
@@ -179,18 +250,34 @@ class ShellManager:
         """Type `data` to the command running in the session's terminal."""
         return await self._session(sid).terminal.send(data, self._limits(None), mirror)
 
+    def terminal_sandboxed(self, sid: str) -> bool:
+        """Whether the session's terminal (the one running now) is sandboxed."""
+        return self._session(sid).terminal_sandboxed
+
+    def terminal_cwd(self, sid: str) -> Path:
+        """The terminal's working directory after its last command (else the root)."""
+        shell = self._session(sid).terminal.shell
+        cwd = shell.last_result[1] if shell is not None and shell.alive else ""
+        return Path(cwd) if cwd and Path(cwd).is_dir() else self.workspace.root
+
     async def _start_shell(self, sid: str, number: int) -> PtyShell:
         session = self._session(sid)
+        prefix = self._sandbox_prefix(sid, self.workspace.root, pty=True)
+        env = self.env(sid)
+        if prefix:
+            env = {**env, "TMPDIR": SANDBOX_TMP}
         try:
             shell = await PtyShell.start(
                 shell=self.shell_path,
                 cwd=self.workspace.root,
-                env=self.env(sid),
+                env=env,
                 tag=f"{session.tag}:pty{number}",
+                prefix=prefix,
             )
         except ShellStartError as exc:
             raise ToolFailure(ErrorCode.TOOL_ERROR, str(exc)) from None
         session.pending.clear()
+        session.terminal_sandboxed = bool(prefix)
         return shell
 
     # -- one-shot commands ----------------------------------------------------------------
@@ -203,12 +290,22 @@ class ShellManager:
         cwd: Path | None = None,
         max_seconds: float | None = None,
         mirror: Mirror | None = None,
+        sandbox: bool = True,
     ) -> OneShotResult:
-        """Run `command` alone (see `oneshot.run_oneshot`)."""
+        """Run `command` alone (see `oneshot.run_oneshot`); `sandbox=False` runs it
+        outside the sandbox (a call the user approved as such)."""
         session = self._session(sid)
-        log = self._new_log(sid, "run")
         where = cwd or self.workspace.root
+        prefix = self._sandbox_prefix(sid, where, pty=False) if sandbox else []
+        log = self._new_log(sid, "run")
         env = {**self.env(sid), "GIT_TERMINAL_PROMPT": "0"}
+        if prefix:
+            env["TMPDIR"] = SANDBOX_TMP
+        if not where.is_dir():
+            log.close()
+            raise ToolFailure(
+                ErrorCode.NOT_FOUND, f"cwd: {self.workspace.display(where)} does not exist"
+            )
         try:
             outcome = await run_oneshot(
                 command,
@@ -220,6 +317,7 @@ class ShellManager:
                 overall=max_seconds or self.settings.shell_timeout,
                 idle=self.settings.shell_oneshot_idle,
                 mirror=mirror,
+                prefix=prefix,
             )
         except FileNotFoundError:
             raise ToolFailure(
@@ -227,7 +325,7 @@ class ShellManager:
             ) from None
         finally:
             log.close()
-        return OneShotResult(outcome, log.take(), self.workspace.display(where))
+        return OneShotResult(outcome, log.take(), self.workspace.display(where), bool(prefix))
 
     # -- ending ---------------------------------------------------------------------------
 
@@ -239,6 +337,8 @@ class ShellManager:
                 continue
             await session.terminal.close()
             kill_tree(None, f"{session.tag}:")
+            if session.scratch is not None:
+                shutil.rmtree(session.scratch, ignore_errors=True)
         if sid is None:
             self._closed = True
             atexit.unregister(self.kill_all_now)
@@ -249,3 +349,5 @@ class ShellManager:
             session.terminal.kill_now()
             with contextlib.suppress(Exception):
                 kill_tree(None, f"{session.tag}:")
+            if session.scratch is not None:
+                shutil.rmtree(session.scratch, ignore_errors=True)

@@ -11,9 +11,10 @@ daemons included, see `procs`) is killed, so nothing outlives the call.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,12 +89,15 @@ async def run_oneshot(
     overall: float,
     idle: float,
     mirror: Callable[[str], None] | None = None,
+    prefix: Sequence[str] = (),
 ) -> OneShotOutcome:
-    """Run `command` to its end (see the module docstring)."""
+    """Run `command` to its end (see the module docstring); `prefix` is the sandbox's
+    argv (bwrap … --) the shell runs under, if any."""
     started = time.monotonic()
     loop = asyncio.get_running_loop()
     transport, watch = await loop.subprocess_exec(
         lambda: _Watch(log, mirror),
+        *prefix,
         shell,
         "-c",
         command,
@@ -116,6 +120,8 @@ async def run_oneshot(
         transport.close()
         watch.feed(watch.decoder.feed(b"", final=True))
     code = transport.get_returncode()
+    if prefix:
+        code = _unwrap_status(code)
     sig = signal.Signals(-code).name if code is not None and code < 0 else None
     return OneShotOutcome(
         exit_code=code if timed_out is None else None,
@@ -124,6 +130,15 @@ async def run_oneshot(
         stopped=sorted(set(stopped) - {pid}),
         seconds=time.monotonic() - started,
     )
+
+
+def _unwrap_status(code: int | None) -> int | None:
+    """The shell's own status behind bwrap's: bwrap exits 128+N when the command died
+    of signal N (as bash's `$?` says it); that is told as the signal again."""
+    if code is not None and 128 < code < 128 + signal.NSIG:
+        with contextlib.suppress(ValueError):
+            return -int(signal.Signals(code - 128))
+    return code
 
 
 async def _pump(

@@ -31,7 +31,7 @@ import secrets
 import struct
 import termios
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,8 +119,17 @@ class PtyShell:
         self._ends_line = True
 
     @classmethod
-    async def start(cls, *, shell: str, cwd: Path, env: Mapping[str, str], tag: str) -> PtyShell:
-        """Start `shell` in `cwd` and wait for its first marker."""
+    async def start(
+        cls,
+        *,
+        shell: str,
+        cwd: Path,
+        env: Mapping[str, str],
+        tag: str,
+        prefix: Sequence[str] = (),
+    ) -> PtyShell:
+        """Start `shell` in `cwd` and wait for its first marker; `prefix` is the sandbox's
+        argv (bwrap … --) it runs under, if any (bwrap passes the script pipe through)."""
         master, slave = os.openpty()
         read_end, write_end = os.pipe()
         nonce = secrets.token_hex(8)
@@ -135,6 +144,7 @@ class PtyShell:
         }
         try:
             proc = await asyncio.create_subprocess_exec(
+                *prefix,
                 shell,
                 "--norc",
                 "--noprofile",

@@ -39,6 +39,10 @@ class Confirmation:
     url: str | None = None
     files: tuple[PlannedWrite, ...] = ()
     """For edits: each file's text before and after, for an editor's inline preview."""
+    sandboxed: bool | None = None
+    """For commands: whether it runs in the OS sandbox (None: not a command)."""
+    always: bool = True
+    """Whether the prompt may offer "allow always" (not for a command leaving the sandbox)."""
 
 
 class Tool(ABC):
@@ -90,6 +94,11 @@ class Tool(ABC):
         """What "allow always" remembers for this call: the tool, unless a tool narrows
         it (a command tool remembers the command, not every command)."""
         return self.name
+
+    def rememberable(self, params: Mapping[str, Any]) -> bool:
+        """Whether "allow always" / "reject always" may settle this call (a command that
+        leaves the sandbox must be asked every time)."""
+        return True
 
     def permission_for(
         self, params: Mapping[str, Any], ctx: ToolContext

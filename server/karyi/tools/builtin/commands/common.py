@@ -1,5 +1,6 @@
-"""What every command tool shares: the shell manager lookup, the command rules and the
-approval details (the command in full, and "allow always" for that command line)."""
+"""What every command tool shares: the shell manager lookup, the command rules, the
+sandbox's approval mode and the approval details (the command in full, whether it runs
+sandboxed, and "allow always" for that command line)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
-from karyi.core.results import PermissionVerdict
+from karyi.core.results import Permission, PermissionVerdict
 from karyi.shell.manager import ShellManager
 from karyi.shell.rules import CommandRules
 from karyi.tools.base import Confirmation, Tool
 from karyi.tools.context import ToolContext
+
+SANDBOX_PARAM = {
+    "type": "boolean",
+    "description": "false runs the command outside the OS sandbox (network, files outside "
+    "the workspace); the user is always asked. Only after a sandboxed run failed because of "
+    "the sandbox",
+}
+_READ_ONLY = ("Read-only file system",)
+_NO_NETWORK = (
+    "Network is unreachable",
+    "Temporary failure in name resolution",
+    "Could not resolve host",
+    "Name or service not known",
+)
 
 
 def shell_of(ctx: ToolContext) -> ShellManager:
@@ -21,6 +36,35 @@ def shell_of(ctx: ToolContext) -> ShellManager:
             ErrorCode.TOOL_ERROR, "no shell is available here (the front end started none)"
         )
     return ctx.shell
+
+
+def wants_sandbox(params: Mapping[str, Any]) -> bool:
+    """Whether the call lets the command run sandboxed (only `sandbox: false` does not)."""
+    return params.get("sandbox") is not False
+
+
+def runs_sandboxed(params: Mapping[str, Any], ctx: ToolContext) -> bool:
+    """Whether this call's command will run in the sandbox."""
+    return wants_sandbox(params) and ctx.shell is not None and ctx.shell.sandboxed
+
+
+def sandbox_hint(output: str, exit_code: int | None, sandboxed: bool) -> str | None:
+    """A failure the sandbox caused, in plain words with the way out; None otherwise."""
+    if not sandboxed or exit_code == 0:
+        return None
+    if any(marker in output for marker in _READ_ONLY):
+        what = (
+            "the sandbox made that write fail: outside the workspace the filesystem is "
+            "read-only for commands"
+        )
+    elif any(marker in output for marker in _NO_NETWORK):
+        what = "the sandbox made that fail: sandboxed commands have no network"
+    else:
+        return None
+    return (
+        f"{what}. If the command really needs it, call the tool again with `sandbox: false` "
+        "(the user will be asked), or work inside the workspace"
+    )
 
 
 class CommandTool(Tool):
@@ -33,23 +77,59 @@ class CommandTool(Tool):
     def permission_for(
         self, params: Mapping[str, Any], ctx: ToolContext
     ) -> PermissionVerdict | None:
-        """The command rules' verdict on the line (see `shell.rules`)."""
+        """The command rules' verdict on the line (see `shell.rules`), then the sandbox:
+        a call leaving it always asks; a sandboxed one the rules do not judge runs
+        without asking when `shell.sandbox.autoApprove` is on (and the user did not set
+        this tool to `confirm`)."""
         command = params.get("command")
         if not isinstance(command, str):
             return None
-        return CommandRules.from_rules(ctx.settings.command_rules()).evaluate(command)
+        verdict = CommandRules.from_rules(ctx.settings.command_rules()).evaluate(command)
+        if verdict is not None and verdict.permission is Permission.DENY:
+            return verdict
+        if not wants_sandbox(params):
+            return PermissionVerdict(
+                Permission.CONFIRM, "runs outside the sandbox (sandbox: false): always asked"
+            )
+        unjudged = verdict is None or verdict.permission is None
+        if unjudged and self._auto_in_sandbox(ctx):
+            return PermissionVerdict(
+                Permission.AUTO, "runs in the OS sandbox (settings shell.sandbox.autoApprove)"
+            )
+        return verdict
+
+    def _auto_in_sandbox(self, ctx: ToolContext) -> bool:
+        return (
+            ctx.settings.sandbox_auto_approve
+            and ctx.settings.tool_permission(self.name) is None
+            and ctx.shell is not None
+            and ctx.shell.sandboxed
+        )
 
     def confirmation(self, params: Mapping[str, Any], ctx: ToolContext) -> Confirmation | None:
-        """The command in full, and where it runs."""
+        """The command in full, where it runs, and whether in the sandbox."""
         command = str(params.get("command", ""))
         first = command.strip().splitlines()[0] if command.strip() else "(empty)"
-        return Confirmation("command", f"Run in {self.where}: {first}", details=command)
+        inside = runs_sandboxed(params, ctx)
+        how = "sandboxed" if inside else "NOT sandboxed"
+        return Confirmation(
+            "command",
+            f"Run in {self.where} ({how}): {first}",
+            details=command,
+            sandboxed=inside,
+            always=wants_sandbox(params),
+        )
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         command = " ".join(str(params.get("command", "")).split())
-        return f"Run `{command[:200]}`"
+        outside = "" if wants_sandbox(params) else " outside the sandbox"
+        return f"Run `{command[:200]}`{outside}"
 
     def approval_key(self, params: Mapping[str, Any]) -> str:
         """What "allow always" remembers: this exact command line, not every command."""
         return f"{self.name}:{' '.join(str(params.get('command', '')).split())}"
+
+    def rememberable(self, params: Mapping[str, Any]) -> bool:
+        """A call leaving the sandbox is never settled by an earlier "always"."""
+        return wants_sandbox(params)

@@ -14,7 +14,13 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.shell.manager import OneShotResult
-from karyi.tools.builtin.commands.common import CommandTool, shell_of
+from karyi.tools.builtin.commands.common import (
+    SANDBOX_PARAM,
+    CommandTool,
+    sandbox_hint,
+    shell_of,
+    wants_sandbox,
+)
 from karyi.tools.context import ToolContext
 
 _DISABLED = "shell is disabled on this server (settings gateway.enableShell is false)"
@@ -65,15 +71,25 @@ def oneshot_failure(r: OneShotResult, text: str, data: Any = None) -> ToolResult
 
 
 async def _run(
-    ctx: ToolContext, command: str, cwd: Path | None, limit: float | None = None
+    ctx: ToolContext,
+    params: Mapping[str, Any],
+    cwd: Path | None,
+    limit: float | None = None,
 ) -> tuple[OneShotResult, str]:
     result = await shell_of(ctx).oneshot(
-        ctx.session_id, command, cwd=cwd, max_seconds=limit, mirror=ctx.on_output
+        ctx.session_id,
+        str(params["command"]),
+        cwd=cwd,
+        max_seconds=limit,
+        mirror=ctx.on_output,
+        sandbox=wants_sandbox(params),
     )
     summary = oneshot_summary(
         result, limit or ctx.settings.shell_timeout, ctx.settings.shell_oneshot_idle
     )
-    return result, summary
+    hint = sandbox_hint(result.output.text, result.outcome.exit_code, result.sandboxed)
+    summary += "" if result.sandboxed else "; not sandboxed"
+    return result, f"{summary}]\n[{hint}" if hint else summary
 
 
 class RunCommand(CommandTool):
@@ -89,7 +105,7 @@ class RunCommand(CommandTool):
     )
     parameters = {
         "type": "object",
-        "properties": {"command": _COMMAND},
+        "properties": {"command": _COMMAND, "sandbox": SANDBOX_PARAM},
         "required": ["command"],
         "additionalProperties": False,
     }
@@ -102,10 +118,10 @@ class RunCommand(CommandTool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Output, then `[exit code N]`."""
-        result, summary = await _run(ctx, str(params["command"]), None)
+        result, summary = await _run(ctx, params, None)
         text = f"{result.output.text.rstrip()}\n[{summary}]".lstrip("\n")
         return oneshot_failure(result, text, data=text) or ToolResult.ok(
-            text, data=text, exit_code=result.outcome.exit_code
+            text, data=text, exit_code=result.outcome.exit_code, sandboxed=result.sandboxed
         )
 
 
@@ -132,6 +148,7 @@ class ShellV(CommandTool):
                 "type": "string",
                 "description": "directory to run in, relative to the project root (default: root)",
             },
+            "sandbox": SANDBOX_PARAM,
         },
         "required": ["command"],
         "additionalProperties": False,
@@ -151,9 +168,9 @@ class ShellV(CommandTool):
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini CLI's shell result layout."""
         directory = _directory(ctx, params.get("directory"), "directory")
-        result, summary = await _run(ctx, str(params["command"]), directory)
+        result, summary = await _run(ctx, params, directory)
         o = result.outcome
-        error = summary if o.timed_out or o.signal else "(none)"
+        error = summary if o.timed_out or o.signal or "sandbox: false" in summary else "(none)"
         stopped = ", ".join(map(str, o.stopped))
         background = f"{stopped} (stopped when the command ended)" if stopped else "(none)"
         lines = [
@@ -165,11 +182,12 @@ class ShellV(CommandTool):
             f"Signal: {o.signal or '(none)'}",
             f"Background PIDs: {background}",
             "Process Group PGID: (ended)",
+            f"Sandboxed: {'yes' if result.sandboxed else 'no'}",
         ]
         text = "\n".join(lines)
         display = result.output.text.rstrip() or f"Command finished: {summary}"
         return oneshot_failure(result, text) or ToolResult.ok(
-            text, display=display, exit_code=o.exit_code
+            text, display=display, exit_code=o.exit_code, sandboxed=result.sandboxed
         )
 
 
@@ -194,6 +212,7 @@ class GatewayShell(CommandTool):
                 "maximum": 3600,
                 "description": "time limit in seconds (default: settings shell.timeoutSeconds)",
             },
+            "sandbox": SANDBOX_PARAM,
         },
         "required": ["command"],
         "additionalProperties": False,
@@ -219,7 +238,7 @@ class GatewayShell(CommandTool):
             raise ToolFailure(ErrorCode.DISABLED, _DISABLED)
         cwd = _directory(ctx, params.get("cwd"), "cwd")
         command = str(params["command"])
-        result, summary = await _run(ctx, command, cwd, params.get("timeout_seconds"))
+        result, summary = await _run(ctx, params, cwd, params.get("timeout_seconds"))
         output = result.output.text
         text = f"{output.rstrip()}\n[{summary}]".lstrip("\n")
         shape = {
@@ -228,5 +247,8 @@ class GatewayShell(CommandTool):
             "exit_code": result.outcome.exit_code,
             "output": output,
             "text": text,
+            "sandboxed": result.sandboxed,
         }
-        return oneshot_failure(result, text, data=shape) or ToolResult.ok(text, data=shape)
+        return oneshot_failure(result, text, data=shape) or ToolResult.ok(
+            text, data=shape, sandboxed=result.sandboxed
+        )

@@ -18,7 +18,12 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, ToolResult
 from karyi.shell.terminal import TerminalResult
 from karyi.tools.base import Tool
-from karyi.tools.builtin.commands.common import CommandTool, shell_of
+from karyi.tools.builtin.commands.common import (
+    SANDBOX_PARAM,
+    CommandTool,
+    sandbox_hint,
+    shell_of,
+)
 from karyi.tools.context import ToolContext
 
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|[ntr\\0ae])")
@@ -68,8 +73,9 @@ def _status_line(r: TerminalResult, seconds: float) -> str:
     )
 
 
-def terminal_text(r: TerminalResult, inactivity: float) -> str:
-    """A terminal result as the model reads it: notes, output, status line."""
+def terminal_text(r: TerminalResult, inactivity: float, sandboxed: bool = False) -> str:
+    """A terminal result as the model reads it: notes, output, status line (and what the
+    sandbox did, when a failure was its doing)."""
     parts: list[str] = []
     if r.previous is not None:
         prev = r.previous
@@ -81,21 +87,30 @@ def terminal_text(r: TerminalResult, inactivity: float) -> str:
     parts += [f"[{note}]" for note in r.notes]
     parts.append(r.output.text.rstrip("\n") or "(no output)")
     parts.append(_status_line(r, inactivity))
+    if r.state == "done" and (hint := sandbox_hint(r.output.text, r.exit_code, sandboxed)):
+        parts.append(f"[{hint}]")
     return "\n".join(parts)
 
 
-def terminal_result(r: TerminalResult, inactivity: float) -> ToolResult:
+def terminal_result(r: TerminalResult, inactivity: float, sandboxed: bool) -> ToolResult:
     """The ToolResult of a terminal call (status `running` while the command runs)."""
-    text = terminal_text(r, inactivity)
+    text = terminal_text(r, inactivity, sandboxed)
     data = {
         "state": r.state,
         "exit_code": r.exit_code,
         "cwd": r.cwd,
         "waiting_for_input": r.waiting_for_input,
         "output_file": r.output.path,
+        "sandboxed": sandboxed,
     }
-    return ToolResult.ok(
-        text, data=data, status="running" if r.state == "running" else "", display=text
+    status = "running" if r.state == "running" else ""
+    return ToolResult.ok(text, data=data, status=status, display=text, sandboxed=sandboxed)
+
+
+def _result(ctx: ToolContext, r: TerminalResult) -> ToolResult:
+    shell = shell_of(ctx)
+    return terminal_result(
+        r, ctx.settings.shell_inactivity, shell.terminal_sandboxed(ctx.session_id)
     )
 
 
@@ -128,6 +143,11 @@ class Command(CommandTool):
                 "description": "seconds to wait at most before returning `running` "
                 "(default: settings shell.timeoutSeconds)",
             },
+            "sandbox": {
+                **SANDBOX_PARAM,
+                "description": f"{SANDBOX_PARAM['description']}. Runs as a one-shot command "
+                "(stdin closed) in the terminal's directory; the terminal itself is not changed",
+            },
         },
         "required": ["command"],
         "additionalProperties": False,
@@ -145,15 +165,42 @@ class Command(CommandTool):
         return _pty(ctx)
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        """Run the script and report."""
+        """Run the script and report (outside the sandbox: a one-shot, see the parameter)."""
         shell = shell_of(ctx)
+        if params.get("sandbox") is False and shell.sandboxed:
+            return await _outside(ctx, params)
         result = await shell.command(
             ctx.session_id,
             str(params["command"]),
             max_seconds=params.get("timeout"),
             mirror=ctx.on_output,
         )
-        return terminal_result(result, ctx.settings.shell_inactivity)
+        return _result(ctx, result)
+
+
+async def _outside(ctx: ToolContext, params: Mapping[str, Any]) -> ToolResult:
+    """`command` with `sandbox: false`: the sandboxed terminal cannot leave its sandbox, so
+    the script runs as a one-shot outside it, where the terminal stands."""
+    shell = shell_of(ctx)
+    where = shell.terminal_cwd(ctx.session_id)
+    r = await shell.oneshot(
+        ctx.session_id,
+        str(params["command"]),
+        cwd=where,
+        max_seconds=params.get("timeout"),
+        mirror=ctx.on_output,
+        sandbox=False,
+    )
+    o = r.outcome
+    end = f"exit code {o.exit_code}" if o.timed_out is None else f"killed ({o.timed_out})"
+    text = (
+        "[ran outside the sandbox as a one-shot command (stdin closed); the terminal's "
+        "directory and variables are unchanged]\n"
+        f"{r.output.text.rstrip(chr(10)) or '(no output)'}\n[{end} · cwd {r.cwd}]"
+    )
+    data = {"state": "done", "exit_code": o.exit_code, "cwd": r.cwd, "sandboxed": False}
+    data["output_file"] = r.output.path
+    return ToolResult.ok(text, data=data, display=text, sandboxed=False)
 
 
 class Input(Tool):
@@ -190,7 +237,7 @@ class Input(Tool):
         if not data:
             raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, "text: nothing to type")
         result = await shell_of(ctx).send(ctx.session_id, data, mirror=ctx.on_output)
-        return terminal_result(result, ctx.settings.shell_inactivity)
+        return _result(ctx, result)
 
 
 class Ctrl(Tool):
@@ -234,4 +281,4 @@ class Ctrl(Tool):
         byte = control_byte(str(params["key"]))
         assert byte is not None
         result = await shell_of(ctx).send(ctx.session_id, bytes([byte]), mirror=ctx.on_output)
-        return terminal_result(result, ctx.settings.shell_inactivity)
+        return _result(ctx, result)

