@@ -51,6 +51,8 @@ export interface ToolCard {
   confirmation?: Pick<Confirmation, 'kind' | 'title' | 'details' | 'url'> & { diff?: string | null };
   files?: FileCard[];
   value?: ValueRequest;
+  /** For commands: whether it ran inside the OS sandbox (docs/security.md). */
+  sandboxed?: boolean;
 }
 
 export type Block =
@@ -283,12 +285,13 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
         seconds: ev.seconds,
         decision: ev.decision,
         files,
+        sandboxed: typeof ev.result.metadata?.sandboxed === 'boolean' ? ev.result.metadata.sandboxed : undefined,
       });
     }
     case 'fileChanged':
       return s;
     case 'notice':
-      return ev.topic === 'checkpoint' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction'
+      return ev.topic === 'checkpoint' || ev.topic === 'sandbox' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction'
         ? addBlock(s, turnId, { kind: 'notice', level: 'info', text: ev.message })
         : s;
     case 'usage': {

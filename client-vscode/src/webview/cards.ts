@@ -109,6 +109,9 @@ export function renderCard(card: ToolCard, post: Post): HTMLElement {
     h('span', { class: `dot ${card.status}` }),
     h('span', { class: 'tool-name' }, card.name),
     h('span', { class: 'tool-desc' }, card.description),
+    card.sandboxed === undefined
+      ? null
+      : h('span', { class: card.sandboxed ? 'badge sandboxed' : 'badge unsandboxed' }, card.sandboxed ? 'sandboxed' : 'NOT sandboxed'),
     h('span', { class: 'tool-status' }, STATUS_TEXT[card.status] + (duration ? ` · ${duration}` : '')),
   );
   const conf = card.confirmation;

@@ -88,6 +88,24 @@ describe('chat reducer', () => {
     assert.equal(s.tools.c1.status, 'rejected');
   });
 
+  it('a command card says whether it ran sandboxed, and the sandbox notice shows', () => {
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'notice', topic: 'sandbox', message: 'Commands run without the OS sandbox' }),
+      up({ type: 'toolQueued', call: call('c1', 'run_command'), description: 'Run ls' }),
+      up({ type: 'toolDone', call: call('c1', 'run_command'), result: { ...result(), metadata: { sandboxed: true } }, decision: 'auto', seconds: 0 }),
+      up({ type: 'toolQueued', call: call('c2', 'run_command'), description: 'Run pip' }),
+      up({ type: 'toolDone', call: call('c2', 'run_command'), result: { ...result(), metadata: { sandboxed: false } }, decision: 'approved', seconds: 0 }),
+      up({ type: 'toolQueued', call: call('c3', 'read_file'), description: 'Read a' }),
+      up({ type: 'toolDone', call: call('c3', 'read_file'), result: result(), decision: 'auto', seconds: 0 }),
+    ]);
+    assert.equal(s.tools.c1.sandboxed, true);
+    assert.equal(s.tools.c2.sandboxed, false);
+    assert.equal(s.tools.c3.sandboxed, undefined);
+    const turn = s.items[0];
+    assert.ok(turn.kind === 'turn' && turn.blocks.some((b) => b.kind === 'notice' && /sandbox/.test(b.text)));
+  });
+
   it('a value request waits for the user and never holds the value', () => {
     let s = run([
       up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
