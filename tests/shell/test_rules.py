@@ -469,3 +469,77 @@ def test_no_composition_around_a_denied_command_is_allowed() -> None:
 
     check()
     assert len(GENERATED) >= 2000
+
+
+# --- everyday programs told to run commands; interactive programs -------------------------
+
+EVERYDAY = CommandRules(
+    allow=[f"{w} *" for w in ("sed", "git", "tar", "rsync", "zip", "vim", "python3", "ls")]
+    + ["python3", "ls"],
+    deny=["rm *"],
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("sed 's/x/rm f/e' a", "runs its replacement as a command"),
+        ("sed '1e rm f' a", "runs a command (`e`)"),
+        ("sed -n '/x/w out' a", "writes a file (`w`)"),
+        ("sed 's/a/b/w out' a", "writes a file (`s///w`)"),
+        ("sed -e p -e 'e rm f' a", "runs a command"),
+        ("sed --expression='$e rm f' a", "runs a command"),
+        ("sed -ne '3e id' a", "runs a command"),
+        ("sed -f script.sed a", "`sed -f` runs a script file"),
+        ("sed 'k' a", "a sed script the rules cannot read"),
+        ("git -c core.pager='rm f' log", "`git -c` can make git run any command"),
+        ("git -C sub -c alias.x='!rm f' x", "`git -c`"),
+        ("git rebase --exec 'rm f' main", "`git rebase --exec`"),
+        ("git rebase -ix 'rm f' main", "`git rebase -x`"),
+        ("git fetch --upload-pack='rm f' origin", "--upload-pack"),
+        ("git bisect run rm f", "`git bisect run`"),
+        ("git submodule foreach 'rm f'", "`git submodule foreach`"),
+        ("git config core.sshCommand 'rm f'", "a key that makes git run a command later"),
+        ("git config --global alias.st '!rm f'", "a key that makes git run a command later"),
+        ("git filter-branch --tree-filter 'rm f'", "runs shell scripts"),
+        ("tar --to-command='rm f' -xf a.tar", "`tar --to-command`"),
+        ("tar -xI 'rm f' -f a", "`tar -I`"),
+        ("tar --checkpoint=1 --checkpoint-action=exec='rm f' -cf a.tar .", "checkpoint-action"),
+        ("rsync -ave 'rm f' a b", "`rsync -e`"),
+        ("zip -TT 'rm f' a.zip x", "`zip -TT`"),
+        ("ls() { echo; }; ls", "a function definition changes what `ls` runs later"),
+        ("function git { true; }", "a function definition"),
+        ("python3", "starts an interactive prompt"),
+        ("python3 -u", "starts an interactive prompt"),
+        ("vim notes.txt", "`vim` is interactive"),
+        ("ssh host ls", "`ssh` runs commands on another machine"),
+    ],
+)
+def test_programs_told_to_run_commands_ask(line: str, why: str) -> None:
+    v = EVERYDAY.evaluate(line)
+    assert v is not None and v.permission is Permission.CONFIRM and why in v.reason, (line, v)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "sed 's/a/b/g' f",
+        "sed -i.bak -e 's|a|b|gI' -e '/x/d' f",
+        "sed -n '/a/,/b/p;$!N;P;D' f",
+        "sed '/x/{s/a/b/;p}' f",
+        "sed 'a appended text' f",
+        "sed 1~2d f",
+        "sed -E 's/(a)/\\1/2;3q' f",
+        "git status",
+        "git -C sub log --oneline",
+        "git commit -m 'x'",
+        "git config user.name me",
+        "tar -xzf a.tgz",
+        "rsync -avz a b",
+        "python3 -m pytest -q",
+        "python3 script.py",
+    ],
+)
+def test_everyday_use_of_those_programs_stays_allowed(line: str) -> None:
+    v = EVERYDAY.evaluate(line)
+    assert v is not None and v.permission is Permission.AUTO, (line, v)

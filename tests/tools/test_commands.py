@@ -43,6 +43,28 @@ async def test_command_rules_decide_before_anyone_is_asked(sctx: ToolContext) ->
     assert asked.asked[0].confirmation.details == "echo hi > notes.txt"
 
 
+async def test_deny_rules_hold_for_text_typed_into_the_terminal(sctx: ToolContext) -> None:
+    ctx = dataclasses.replace(
+        sctx,
+        settings=settings(
+            permissions={
+                "tools": {},
+                "commands": {"allow": ["*"], "deny": ["rm *"], "confirm": []},
+            }
+        ),
+    )
+    done = await run(
+        ctx,
+        "karyi",
+        call(0, "command", command="read -r line; echo got $line", timeout=0.3),
+        call(1, "input", text="y\\nrm -rf ~\\n"),
+        call(2, "input", text="fine\\n"),
+    )
+    assert done[1].result.error is not None and done[1].result.error.code == "permission_denied"
+    assert done[1].result.llm_content.startswith("typed text: `rm -rf ~` matches the deny rule")
+    assert done[2].result.llm_content.startswith("got fine")
+
+
 async def test_a_tool_denied_in_settings_stays_denied_whatever_the_rules(sctx: ToolContext) -> None:
     ctx = dataclasses.replace(
         sctx,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karyi.shell.rules.assignments import assigned, hijacks
+from karyi.shell.rules.options import command_options
 from karyi.shell.rules.programs import (
     find_commands,
     inline_code,
@@ -164,7 +165,12 @@ class _Walker:
             self._command(node)
         elif kind == "pipeline":
             self._pipeline(node)
-        elif kind in ("list", "if", "for", "while", "until", "function"):
+        elif kind == "function":
+            name = node.name.word if getattr(node, "name", None) is not None else "?"
+            self.out.opaque.append(f"a function definition changes what `{name}` runs later")
+            for part in node.parts:
+                self.visit(part)
+        elif kind in ("list", "if", "for", "while", "until"):
             for part in node.parts:
                 self.visit(part)
         elif kind == "compound":
@@ -286,6 +292,8 @@ class _Walker:
             self.out.opaque.append(doubt)
         elif reads_code_from_stdin(words) and (self.piped or _stdin_of(redirects)):
             self.out.opaque.append(f"`{name}` runs code from its standard input")
+        if doubt := command_options(words):
+            self.out.opaque.append(doubt)
         self._builtins(words)
         for inner in find_commands(words):
             self._add(inner, shlex.join(inner), [], more=True)

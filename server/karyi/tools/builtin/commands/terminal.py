@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
-from karyi.core.results import Permission, ToolResult
+from karyi.core.results import Permission, PermissionVerdict, ToolResult
+from karyi.shell.rules import CommandRules
 from karyi.shell.terminal import TerminalResult
 from karyi.tools.base import Tool
 from karyi.tools.builtin.commands.common import (
@@ -226,6 +227,20 @@ class Input(Tool):
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
         return f"Type {params.get('text', '')!r} in the terminal"
+
+    def permission_for(
+        self, params: Mapping[str, Any], ctx: ToolContext
+    ) -> PermissionVerdict | None:
+        """Deny rules hold for typed text too: a line typed into whatever reads it may
+        reach a shell. Otherwise the default (`auto`): programs that run what is typed
+        to them (shells, editors, interpreters' prompts) were asked about when started."""
+        text = unescape(str(params.get("text", "")))
+        rules = CommandRules.from_rules(ctx.settings.command_rules())
+        for line in text.replace("\r", "\n").split("\n"):
+            verdict = rules.evaluate(line) if line.strip() else None
+            if verdict is not None and verdict.permission is Permission.DENY:
+                return PermissionVerdict(Permission.DENY, "typed text: " + verdict.reason)
+        return None
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """The session's terminal."""
