@@ -297,6 +297,14 @@ async function uiSteps(page, base, ws, fake, dir) {
     assert.equal(fs.readFileSync(path.join(ws, 'README.md'), 'utf8'), '# Demo\n\nTemperature conversions.\n');
   });
 
+  await step('a command runs in the OS sandbox without asking, and its card says so', async () => {
+    await fake.script('<tools><command>echo ran-in-sandbox</command></tools>', 'The command ran.');
+    await send(chat, 'Run the echo');
+    await chat.locator('.item.turn.done .md', { hasText: 'The command ran.' }).waitFor({ timeout: WAIT });
+    await chat.locator('.tool-done .badge.sandboxed', { hasText: 'sandboxed' }).waitFor({ timeout: WAIT });
+    assert.match(JSON.stringify((await fake.requests()).at(-1).messages), /ran-in-sandbox/, 'the model got the output');
+  });
+
   await step('History brings a session back after New chat', async () => {
     await chat.locator('#new').click();
     await chat.locator('.item.user').first().waitFor({ state: 'detached', timeout: WAIT });
