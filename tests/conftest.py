@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from karyi.settings import Settings
 from karyi.tools.context import ToolContext
 from karyi.workspace.workspace import Workspace
 from tests.support.fixtures import fake_llm  # noqa: F401  (re-exported fixture)
+from tests.support.procs import MARK_VAR
 
 
 @pytest.fixture(autouse=True)
@@ -40,3 +42,11 @@ def ws_root(tmp_path: Path) -> Path:
 def ctx(ws_root: Path) -> ToolContext:
     """A tool context over `ws_root` with default settings."""
     return ToolContext(workspace=Workspace.open(ws_root), settings=Settings())
+
+
+@pytest.fixture(autouse=True)
+def mark(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A value in every process this test starts (see `tests.support.procs.marked`)."""
+    value = uuid.uuid4().hex
+    monkeypatch.setenv(MARK_VAR, value)
+    return value

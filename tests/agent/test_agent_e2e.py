@@ -21,7 +21,7 @@ from karyi.agent.runtime import Runtime
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings
 from tests.support.fake_model_server import FakeModelServer
-from tests.support.procs import running
+from tests.support.procs import host_pid, running
 from tests.support.replies import Call, Fault, Reply
 
 
@@ -322,7 +322,7 @@ async def test_allow_always_is_not_asked_again(
 
 
 async def test_cancel_mid_tool_leaves_no_process(
-    rigs: list[Rig], fake_llm: FakeModelServer, ws_root: Path
+    rigs: list[Rig], fake_llm: FakeModelServer, ws_root: Path, mark: str
 ) -> None:
     r = rig(rigs, ws_root, fake_llm, dialect="toolsxml", profile="karyi")
     fake_llm.script(
@@ -338,7 +338,8 @@ async def test_cancel_mid_tool_leaves_no_process(
         if pid_file.exists() and pid_file.read_text().strip():
             break
         await asyncio.sleep(0.01)
-    pid = int(pid_file.read_text())
+    pid = host_pid(int(pid_file.read_text()), mark)
+    assert pid is not None
     agent.cancel()
     assert (await task).stop_reason == "cancelled"
     # the background job outlives the cancelled call (as in a terminal), not the session

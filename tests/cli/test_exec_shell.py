@@ -11,6 +11,7 @@ from pathlib import Path
 import pexpect
 
 from karyi.shell.procs import alive
+from tests.support.procs import host_pid, marked
 
 KARYI = [sys.executable, "-m", "karyi"]
 
@@ -36,7 +37,7 @@ def exec_(ws: Path, reply: str, cfg: Path, *flags: str) -> subprocess.CompletedP
     )
 
 
-def test_no_process_outlives_karyi_exec(ws_root: Path, tmp_path: Path) -> None:
+def test_no_process_outlives_karyi_exec(ws_root: Path, tmp_path: Path, mark: str) -> None:
     (ws_root / "daemon.py").write_text(DAEMON)
     reply = """<tools>
 <command>
@@ -49,8 +50,8 @@ echo started
     p = exec_(ws_root, reply, tmp_path, "--yes")
     assert p.returncode == 0, p.stderr
     assert "started" in p.stdout
-    pids = [int((ws_root / f).read_text()) for f in ("job.pid", "daemon.pid")]
-    assert not any(alive(pid) for pid in pids)
+    assert all((ws_root / f).read_text().strip().isdigit() for f in ("job.pid", "daemon.pid"))
+    assert marked(mark) == []
 
 
 def test_secrets_from_the_store_are_used_and_redacted(ws_root: Path, tmp_path: Path) -> None:
@@ -112,7 +113,9 @@ def test_get_value_on_a_terminal(ws_root: Path, tmp_path: Path) -> None:
     assert listed.stdout == "NPM_TOKEN  [file]  npm\n"
 
 
-def test_a_terminated_karyi_exec_leaves_no_process(ws_root: Path, tmp_path: Path) -> None:
+def test_a_terminated_karyi_exec_leaves_no_process(
+    ws_root: Path, tmp_path: Path, mark: str
+) -> None:
     os.mkfifo(ws_root / "ready")
     reply = tmp_path / "reply.xml"
     reply.write_text("<tools><command>sh -c 'echo $$ > ready; exec sleep 300'</command></tools>")
@@ -126,15 +129,17 @@ def test_a_terminated_karyi_exec_leaves_no_process(ws_root: Path, tmp_path: Path
         start_new_session=True,
     )
     with open(ws_root / "ready") as ready:  # blocks until the command has started
-        pid = int(ready.read())
-    assert alive(pid)
+        pid = host_pid(int(ready.read()), mark)
+    assert pid is not None and alive(pid)
     proc.terminate()
     proc.communicate(timeout=30)
     assert proc.returncode == 128 + 15
-    assert not alive(pid)
+    assert not alive(pid) and marked(mark) == []
 
 
-def test_a_program_that_forgets_to_close_its_manager_leaves_no_process(ws_root: Path) -> None:
+def test_a_program_that_forgets_to_close_its_manager_leaves_no_process(
+    ws_root: Path, mark: str
+) -> None:
     script = f"""
 import asyncio
 from karyi.settings import Settings
@@ -151,4 +156,5 @@ asyncio.run(main())
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
     )
-    assert not alive(int(out.stdout.split()[-1]))
+    assert out.stdout.split()[-1].isdigit()
+    assert marked(mark) == []

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from karyi.shell.manager import ShellManager
-from karyi.shell.procs import alive
+from tests.support.procs import marked
 
 from .conftest import make_manager
 
@@ -40,7 +40,9 @@ async def test_cwd_and_session_environment(manager: ShellManager, ws_root: Path)
     assert r.output.text == f"{ws_root}/src\ntest dumb 0\n" and r.cwd == "src"
 
 
-async def test_overall_limit_kills_the_whole_tree(manager: ShellManager, ws_root: Path) -> None:
+async def test_overall_limit_kills_the_whole_tree(
+    manager: ShellManager, ws_root: Path, mark: str
+) -> None:
     script = (
         "sh -c 'echo $$ > child.pid; exec sleep 300' &\n"
         "while [ ! -s child.pid ]; do sleep 0.01; done; echo started; wait"
@@ -48,7 +50,8 @@ async def test_overall_limit_kills_the_whole_tree(manager: ShellManager, ws_root
     r = await manager.oneshot(S, script, max_seconds=1)
     assert r.outcome.timed_out == "timeout" and r.outcome.signal == "SIGKILL"
     assert r.output.text == "started\n"
-    assert not alive(int((ws_root / "child.pid").read_text()))
+    assert (ws_root / "child.pid").read_text().strip().isdigit()
+    assert marked(mark) == []  # no process this test started is left
 
 
 async def test_silence_limit(ws_root: Path) -> None:
@@ -61,15 +64,15 @@ async def test_silence_limit(ws_root: Path) -> None:
 
 
 async def test_background_children_are_stopped_when_the_command_ends(
-    manager: ShellManager,
+    manager: ShellManager, mark: str
 ) -> None:
     r = await manager.oneshot(S, "sleep 300 & echo $!")
     pid = int(r.output.text.split()[0])
     assert r.outcome.exit_code == 0 and r.outcome.stopped == [pid]
-    assert not alive(pid)
+    assert marked(mark) == []
 
 
-async def test_cancelling_kills_the_command(manager: ShellManager) -> None:
+async def test_cancelling_kills_the_command(manager: ShellManager, mark: str) -> None:
     seen: asyncio.Queue[str] = asyncio.Queue()
     task = asyncio.create_task(manager.oneshot(S, "echo pid $$; sleep 300", mirror=seen.put_nowait))
     m = re.search(r"pid (\d+)", await seen.get())
@@ -77,7 +80,7 @@ async def test_cancelling_kills_the_command(manager: ShellManager) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert not alive(int(m.group(1)))
+    assert marked(mark) == []
 
 
 async def test_long_output_is_cut_and_kept(ws_root: Path) -> None:

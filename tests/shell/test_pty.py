@@ -17,6 +17,7 @@ from karyi.core.errors import ToolFailure
 from karyi.secrets.vault import Vault
 from karyi.shell.manager import ShellManager
 from karyi.shell.procs import alive
+from tests.support.procs import host_pid, marked
 
 from .conftest import make_manager
 
@@ -78,13 +79,13 @@ async def test_python_interactive_session(manager: ShellManager) -> None:
     assert r.output.text == "back in bash\n"
 
 
-async def test_ctrl_c_interrupts_a_long_command(impatient: ShellManager) -> None:
+async def test_ctrl_c_interrupts_a_long_command(impatient: ShellManager, mark: str) -> None:
     r = await impatient.command(S, "sh -c 'echo pid $$; exec sleep 100'")
     assert r.state == "running" and not r.waiting_for_input
     m = re.search(r"pid (\d+)", r.output.text)
     assert m
-    pid = int(m.group(1))
-    assert alive(pid)
+    pid = host_pid(int(m.group(1)), mark)
+    assert pid is not None and alive(pid)
     r = await impatient.send(S, b"\x03")
     assert (r.state, r.exit_code) == ("done", 130)
     assert not alive(pid)
@@ -204,7 +205,7 @@ async def test_an_endless_flood_returns_and_can_be_stopped(ws_root: Path) -> Non
 
 
 async def test_close_kills_background_jobs_and_daemons(
-    manager: ShellManager, ws_root: Path
+    manager: ShellManager, ws_root: Path, mark: str
 ) -> None:
     daemon = (
         "import os, sys, time\n"
@@ -222,14 +223,16 @@ async def test_close_kills_background_jobs_and_daemons(
         "cat job.pid daemon.pid"
     )
     r = await manager.command(S, script)
-    pids = [int(p) for p in r.output.text.split()[-2:]]  # after bash's "[1] PID" notice
-    assert len(pids) == 2 and all(alive(p) for p in pids)
+    inner = [int(p) for p in r.output.text.split()[-2:]]  # after bash's "[1] PID" notice
+    pids = [host_pid(p, mark) for p in inner]
+    assert len(pids) == 2 and all(p is not None and alive(p) for p in pids)
     shell_pid = manager._sessions[S].terminal.shell.pid  # type: ignore[union-attr]
     await manager.close()
-    assert not any(alive(p) for p in [*pids, shell_pid])
+    assert not any(alive(p) for p in [*pids, shell_pid] if p is not None)
+    assert marked(mark) == []
 
 
-async def test_a_cancelled_call_kills_the_running_job(manager: ShellManager) -> None:
+async def test_a_cancelled_call_kills_the_running_job(manager: ShellManager, mark: str) -> None:
     seen: asyncio.Queue[str] = asyncio.Queue()
     task = asyncio.create_task(
         manager.command(S, "sh -c 'echo pid $$; exec sleep 300'", mirror=seen.put_nowait)
@@ -237,7 +240,8 @@ async def test_a_cancelled_call_kills_the_running_job(manager: ShellManager) -> 
     text = ""
     while "\n" not in text:
         text += await seen.get()
-    pid = int(text.split()[1])
+    pid = host_pid(int(text.split()[1]), mark)
+    assert pid is not None
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -295,14 +299,16 @@ async def test_karyi_variables_cannot_be_changed(manager: ShellManager) -> None:
 
 
 async def test_ctrl_z_suspends_and_close_still_kills_the_stopped_job(
-    impatient: ShellManager,
+    impatient: ShellManager, mark: str
 ) -> None:
     r = await impatient.command(S, "sh -c 'echo pid $$; exec sleep 100'")
     m = re.search(r"pid (\d+)", r.output.text)
     assert r.state == "running" and m
+    pid = host_pid(int(m.group(1)), mark)
+    assert pid is not None
     r = await impatient.send(S, b"\x1a")
     assert (r.state, r.exit_code) == ("done", 148) and "Stopped" in r.output.text
     r = await impatient.command(S, "jobs")
     assert "Stopped" in r.output.text
     await impatient.close()
-    assert not alive(int(m.group(1)))
+    assert not alive(pid)

@@ -73,6 +73,7 @@ def test_argv_orders_mounts_so_the_workspace_and_hiding_win(tmp_path: Path) -> N
     assert argv == [
         "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
         "--bind", str(tmp / "tmp"), "/tmp", "--bind", str(ws), str(ws), "--tmpfs", str(key),
+        "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
         "--unshare-net", "--die-with-parent", "--chdir", str(ws), "--",
     ]  # fmt: skip
 
@@ -383,5 +384,81 @@ async def test_allowed_roots_are_writable_but_never_a_system_directory(
         assert m._writable_roots() == [ws_root.resolve(), other.resolve()]
         o = await m.oneshot(S, f"echo x > {other}/f && touch /usr/lib/karyi-x")
         assert (other / "f").is_file() and "Read-only file system" in o.output.text
+    finally:
+        await m.close()
+
+
+async def test_no_process_outside_is_visible(sandboxed: ShellManager, tmp_path: Path) -> None:
+    """Through `/proc/PID/root` a process outside would lend its filesystem, writable."""
+    outside = tmp_path / "escaped.txt"
+    script = (
+        f"for p in /proc/[0-9]*; do echo x > $p/root{outside} 2>/dev/null; done; "
+        f"test -e /proc/{os.getpid()} && echo SEES-KARYI; echo end"
+    )
+    for _code, text in await _run_both(sandboxed, script):
+        assert "SEES-KARYI" not in text and text.endswith("end\n")
+    assert not outside.exists()
+
+
+async def test_service_sockets_and_the_runtime_folder_are_hidden(
+    ws_root: Path, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session bus or a Docker socket would run commands outside the sandbox."""
+    import socket
+
+    runtime = ws_root / "run"  # visible to the sandbox unless hidden (tmp_path is not)
+    runtime.mkdir(mode=0o700)
+    bus = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    bus.bind(str(runtime / "bus"))
+    bus.listen(1)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    m = ShellManager(Workspace.open(ws_root), sandbox_settings())
+    try:
+        connect = (
+            "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); "
+            'print("CONNECTED" if s.connect_ex(sys.argv[1]) == 0 else "refused")\' '
+        )
+        for code, text in await _run_both(m, connect + str(runtime / "bus")):
+            assert code == 0 and "refused" in text and "CONNECTED" not in text
+    finally:
+        await m.close()
+        bus.close()
+
+
+def test_sockets_under_run_are_found(tmp_path: Path) -> None:
+    import socket
+
+    from karyi.shell.sandbox import service_sockets
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(str(tmp_path / "a" / "b" / "docker.sock"))
+    (tmp_path / "a" / "plain").write_text("x")
+    try:
+        assert service_sockets([str(tmp_path)]) == [tmp_path / "a" / "b" / "docker.sock"]
+    finally:
+        s.close()
+
+
+async def test_what_runs_later_outside_stays_read_only(ws_root: Path, home: Path) -> None:
+    """`.git/config` (the editor's git runs core.fsmonitor), `.git/hooks` and `.karyi/`
+    (a trusted workspace's settings start programs; the checkpoints' git config)."""
+    (ws_root / ".git" / "hooks").mkdir(parents=True)
+    (ws_root / ".git" / "config").write_text("[core]\n")
+    m = ShellManager(Workspace.open(ws_root), sandbox_settings())
+    try:
+        script = (
+            "printf '[core]\\nfsmonitor = touch pwned\\n' > .git/config; "
+            "echo 'touch pwned' > .git/hooks/pre-commit; "
+            "mkdir -p .karyi/checkpoints.git; echo '{}' > .karyi/settings.json; "
+            "echo ok > src.txt && echo wrote"
+        )
+        for code, text in await _run_both(m, script):
+            assert code == 0 and text.count("Read-only file system") == 4, text
+            assert text.endswith("wrote\n")
+        assert (ws_root / ".git" / "config").read_text() == "[core]\n"
+        assert not (ws_root / ".git" / "hooks" / "pre-commit").exists()
+        assert not (ws_root / ".karyi" / "settings.json").exists()
+        assert (ws_root / "src.txt").read_text() == "ok\n"
     finally:
         await m.close()

@@ -13,7 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from karyi.agent.localdir import local_dir
+from karyi.workspace.localdir import local_dir
 
 _ENV_DROP = (
     "GIT_DIR",

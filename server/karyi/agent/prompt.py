@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import platform
-import subprocess
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -37,22 +36,28 @@ def default_instructions() -> str:
 
 
 def _git_facts(root: Path) -> str:
+    """The branch, read from `.git/HEAD` without running git: git in a repository
+    runs what its config says (`core.fsmonitor`, filters), and a cloned repository or
+    a sandboxed command may have written that config."""
+    dot_git = root / ".git"
     try:
-        proc = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain=v1", "--branch"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
+        if dot_git.is_file():
+            pointer = dot_git.read_text("utf-8", "replace").strip()
+            if not pointer.startswith("gitdir:"):
+                return ""
+            git_dir = (root / pointer.removeprefix("gitdir:").strip()).resolve()
+        elif dot_git.is_dir():
+            git_dir = dot_git
+        else:
+            return "- Git: not a git repository\n"
+        head = (git_dir / "HEAD").read_text("utf-8", "replace").strip()
+    except OSError:
         return ""
-    if proc.returncode != 0:
-        return "- Git: not a git repository\n"
-    lines = proc.stdout.splitlines()
-    branch = lines[0].removeprefix("## ") if lines else "?"
-    changed = len(lines) - 1
-    return f"- Git: branch {branch}; {changed} changed file(s)\n"
+    ref = head.removeprefix("ref:").strip()
+    branch = (
+        ref.removeprefix("refs/heads/") if head.startswith("ref:") else f"detached at {head[:12]}"
+    )
+    return f"- Git: branch {branch}\n"
 
 
 def _listing(workspace: Workspace) -> str:

@@ -28,7 +28,6 @@ from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.context import tool_context
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import EventStream
-from karyi.agent.localdir import local_dir
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.prompt import default_instructions
 from karyi.agent.sessions import SessionStore
@@ -50,6 +49,7 @@ from karyi.tools.discovery import DiscoveryError, discover
 from karyi.tools.profiles import DYNAMIC_PROFILES, PROFILES, builtin_registry, default_toolkit
 from karyi.tools.registry import ToolRegistry
 from karyi.workspace.editor import Editor
+from karyi.workspace.localdir import local_dir
 
 if TYPE_CHECKING:
     from karyi.tools.mcp.connection import ServerStatus

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from karyi.agent.localdir import local_dir
 from karyi.llm.base import Message, NativeCall
+from karyi.workspace.localdir import local_dir
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from karyi.agent.localdir import local_dir
+from karyi.workspace.localdir import local_dir
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS user_sessions (

@@ -34,6 +34,7 @@ from karyi.shell.sandbox import (
     default_hidden,
     find_bwrap,
     probe,
+    protected_paths,
     scratch_dir,
 )
 from karyi.shell.terminal import Mirror, Terminal, TerminalResult
@@ -199,6 +200,15 @@ class ShellManager:
                 out.append(Path(text))
         return out
 
+    def _leftovers(self, sid: str) -> tuple[str, Path] | None:
+        """Where a sandboxed one-shot lists what still ran at its end (see `run_oneshot`):
+        in the session's private temp, inside and outside the sandbox."""
+        session = self._session(sid)
+        if session.scratch is None:
+            return None
+        name = f".karyi-leftovers-{session.counter}"
+        return f"{SANDBOX_TMP}/{name}", session.scratch / "tmp" / name
+
     def _sandbox_prefix(self, sid: str, cwd: Path, *, pty: bool) -> list[str]:
         """The bwrap argv that wraps a command of session `sid`; empty when unsandboxed."""
         problem = self.sandbox_problem
@@ -212,11 +222,13 @@ class ShellManager:
         session = self._session(sid)
         if session.scratch is None or not session.scratch.is_dir():
             session.scratch = scratch_dir()
+        writable = self._writable_roots()
         plan = SandboxPlan(
-            writable=tuple(self._writable_roots()),
+            writable=tuple(writable),
             scratch=session.scratch,
             hidden=tuple(default_hidden()),
             network=self.settings.sandbox_network,
+            protected=tuple(protected_paths([self.workspace.root], writable)),
         )
         bwrap = find_bwrap()
         assert bwrap is not None  # the probe found it
@@ -318,6 +330,7 @@ class ShellManager:
                 idle=self.settings.shell_oneshot_idle,
                 mirror=mirror,
                 prefix=prefix,
+                leftovers=self._leftovers(sid) if prefix else None,
             )
         except FileNotFoundError:
             raise ToolFailure(

@@ -90,17 +90,20 @@ async def run_oneshot(
     idle: float,
     mirror: Callable[[str], None] | None = None,
     prefix: Sequence[str] = (),
+    leftovers: tuple[str, Path] | None = None,
 ) -> OneShotOutcome:
     """Run `command` to its end (see the module docstring); `prefix` is the sandbox's
-    argv (bwrap … --) the shell runs under, if any."""
+    argv (bwrap … --) the shell runs under, if any, and `leftovers` the file (its path
+    inside the sandbox, and outside) where the sandbox lists what still ran when the
+    command ended: the sandbox's end kills those before Karyi could see them."""
     started = time.monotonic()
     loop = asyncio.get_running_loop()
+    argv = [*prefix, shell, "-c", command]
+    if prefix and leftovers is not None:
+        argv = [*prefix, shell, "-c", _LIST_LEFTOVERS, shell, command, leftovers[0]]
     transport, watch = await loop.subprocess_exec(
         lambda: _Watch(log, mirror),
-        *prefix,
-        shell,
-        "-c",
-        command,
+        *argv,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
@@ -122,6 +125,8 @@ async def run_oneshot(
     code = transport.get_returncode()
     if prefix:
         code = _unwrap_status(code)
+        stopped += _read_leftovers(leftovers[1] if leftovers else None)
+        stopped = [p for p in stopped if p not in (1, 2)]  # bwrap's init, its shell
     sig = signal.Signals(-code).name if code is not None and code < 0 else None
     return OneShotOutcome(
         exit_code=code if timed_out is None else None,
@@ -130,6 +135,25 @@ async def run_oneshot(
         stopped=sorted(set(stopped) - {pid}),
         seconds=time.monotonic() - started,
     )
+
+
+# Runs the command in a child shell, then lists the processes of the sandbox's PID
+# namespace still alive (but 1, bwrap's init, and this shell) into "$2".
+_LIST_LEFTOVERS = (
+    '"$0" -c "$1"; s=$?; for p in /proc/[0-9]*; do p=${p#/proc/}; '
+    '[ "$p" = 1 ] || [ "$p" = $$ ] || echo "$p"; done > "$2" 2>/dev/null; exit $s'
+)
+
+
+def _read_leftovers(path: Path | None) -> list[int]:
+    if path is None:
+        return []
+    try:
+        text = path.read_text("ascii", "replace")
+        path.unlink()
+    except OSError:
+        return []
+    return [int(w) for w in text.split() if w.isdigit()]
 
 
 def _unwrap_status(code: int | None) -> int | None:

