@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import sys
+from asyncio.subprocess import PIPE, STDOUT
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -21,13 +22,17 @@ from acp.connection import StreamEvent
 from acp.schema import (
     AllowedOutcome,
     ClientCapabilities,
+    CreateTerminalResponse,
     DeniedOutcome,
     FileSystemCapabilities,
     InitializeResponse,
     PermissionOption,
     ReadTextFileResponse,
+    ReleaseTerminalResponse,
     RequestPermissionResponse,
+    TerminalOutputResponse,
     ToolCallUpdate,
+    WaitForTerminalExitResponse,
     WriteTextFileResponse,
 )
 
@@ -45,6 +50,22 @@ def edit(path: str, find: str, replace: str) -> str:
     )
 
 
+class Terminal:
+    """A terminal the client runs for the agent, as an editor's terminal panel would."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, argv: list[str]) -> None:
+        self.proc = proc
+        self.argv = argv
+        self.output = bytearray()
+        self.reader: asyncio.Future[None] | None = None
+        self.released = False
+
+    async def read(self) -> None:
+        assert self.proc.stdout is not None
+        while chunk := await self.proc.stdout.read(4096):
+            self.output.extend(chunk)
+
+
 class RecordingClient:
     """An ACP client (the editor's side) that records what the agent sends."""
 
@@ -57,6 +78,7 @@ class RecordingClient:
         self.buffers: dict[str, str] = {}
         self.reads: list[str] = []
         self.writes: list[tuple[str, str]] = []
+        self.terminals: dict[str, Terminal] = {}
         self.raw: list[dict[str, Any]] = []
         """Every message from the agent, as JSON, in arrival order."""
 
@@ -102,6 +124,47 @@ class RecordingClient:
         Path(path).write_text(content)  # as an editor saving the buffer would
         return WriteTextFileResponse()
 
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: Any = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **kwargs: Any,
+    ) -> CreateTerminalResponse:
+        proc = await asyncio.create_subprocess_exec(
+            command, *(args or []), cwd=cwd, stdout=PIPE, stderr=STDOUT
+        )
+        terminal = Terminal(proc, [command, *(args or [])])
+        terminal.reader = asyncio.ensure_future(terminal.read())
+        self.terminals[f"term-{len(self.terminals) + 1}"] = terminal
+        return CreateTerminalResponse(terminal_id=f"term-{len(self.terminals)}")
+
+    async def terminal_output(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> TerminalOutputResponse:
+        text = self.terminals[terminal_id].output.decode(errors="replace")
+        return TerminalOutputResponse(output=text, truncated=False)
+
+    async def wait_for_terminal_exit(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> WaitForTerminalExitResponse:
+        terminal = self.terminals[terminal_id]
+        await terminal.reader
+        return WaitForTerminalExitResponse(exit_code=await terminal.proc.wait())
+
+    async def release_terminal(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> ReleaseTerminalResponse:
+        terminal = self.terminals[terminal_id]
+        if terminal.proc.returncode is None:
+            terminal.proc.kill()
+            await terminal.proc.wait()
+        terminal.released = True
+        return ReleaseTerminalResponse()
+
     def kinds(self) -> list[str]:
         return [u.session_update for _, u in self.updates]
 
@@ -127,9 +190,9 @@ class Agent:
         self.client = client
         self.root = root
 
-    async def initialize(self, fs: bool = False) -> InitializeResponse:
+    async def initialize(self, fs: bool = False, terminal: bool = False) -> InitializeResponse:
         caps = ClientCapabilities(
-            fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs), terminal=False
+            fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs), terminal=terminal
         )
         return await self.conn.initialize(
             protocol_version=PROTOCOL_VERSION, client_capabilities=caps
@@ -154,7 +217,9 @@ async def karyi_acp(
     """Start `karyi acp` processes (initialized with `fs` or not); all stopped after."""
     async with contextlib.AsyncExitStack() as stack:
 
-        async def start(*, fs: bool = False, initialize: bool = True) -> Agent:
+        async def start(
+            *, fs: bool = False, terminal: bool = False, initialize: bool = True
+        ) -> Agent:
             client = RecordingClient()
             env = {
                 **os.environ,
@@ -179,7 +244,7 @@ async def karyi_acp(
             )
             agent = Agent(conn, client, ws_root)
             if initialize:
-                await agent.initialize(fs=fs)
+                await agent.initialize(fs=fs, terminal=terminal)
             return agent
 
         yield start

@@ -32,6 +32,7 @@ from karyi.acp.mcp import ClientServer, settings_entries
 from karyi.acp.prompts import Block
 from karyi.acp.replay import history
 from karyi.acp.session import AcpSession
+from karyi.acp.terminals import TerminalMirror
 from karyi.agent.host import AgentHost, SessionBusy
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
@@ -182,7 +183,10 @@ class KaryiAgent:
             ) from None
         if editor is not None:
             editor.session_id = live.id
-        session = AcpSession(self.client, runtime, host, live, editor)
+        terminals = None
+        if self.caps.terminal:
+            terminals = TerminalMirror(self.client, runtime.workspace.root, live.id)
+        session = AcpSession(self.client, runtime, host, live, editor, terminals)
         self.sessions[session.id] = session
         return session
 

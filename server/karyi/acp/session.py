@@ -9,24 +9,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from acp import tool_terminal_ref, update_tool_call
 from acp.schema import (
     PermissionOption,
     PromptResponse,
     RequestPermissionResponse,
     StopReason,
+    ToolCallProgress,
     ToolCallUpdate,
     Usage,
 )
 
 from karyi.acp.editor import AcpEditor
+from karyi.acp.kinds import tool_kind
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_text
-from karyi.acp.updates import Update, UpdateMapper
+from karyi.acp.terminals import TerminalMirror
+from karyi.acp.updates import Content, Update, UpdateMapper
 from karyi.agent.approval import Decision
-from karyi.agent.events import Event, SubagentEvent, ToolAwaiting
+from karyi.agent.events import (
+    Event,
+    SubagentEvent,
+    ToolAwaiting,
+    ToolDone,
+    ToolOutput,
+    ToolRunning,
+)
 from karyi.agent.host import AgentHost, LiveSession, NotPending
 from karyi.agent.loop import TurnResult
 from karyi.agent.runtime import Runtime
@@ -34,7 +46,23 @@ from karyi.protocol.calls import ToolCall
 
 log = logging.getLogger(__name__)
 
-_QueueItem = Update | ToolAwaiting | None
+
+@dataclass(frozen=True)
+class _Start:
+    """Open the client terminal of a command call."""
+
+    call_id: str
+
+
+@dataclass(frozen=True)
+class _Finish:
+    """A command call is done: close its terminal, then send its last update."""
+
+    call_id: str
+    update: ToolCallProgress
+
+
+_QueueItem = Update | ToolAwaiting | ToolOutput | _Start | _Finish | None
 
 
 class SessionClient(Protocol):
@@ -74,12 +102,15 @@ class AcpSession:
         host: AgentHost,
         live: LiveSession,
         editor: AcpEditor | None,
+        terminals: TerminalMirror | None = None,
     ) -> None:
         self.client = client
         self.runtime = runtime
         self.host = host
         self.live = live
         self.editor = editor
+        self.terminals = terminals
+        self._mirrored: set[str] = set()
         self.mapper = UpdateMapper(self._locate, live.agent.provider.context_window)
         self.cancelled = False
         self._queue: asyncio.Queue[_QueueItem] = asyncio.Queue()
@@ -134,11 +165,53 @@ class AcpSession:
         self.host.cancel(self.id)
 
     def _on(self, event: Event) -> None:
+        if self._mirror(event):
+            return
         for update in self.mapper.updates(event):
             self._queue.put_nowait(update)
         awaiting = _awaiting(event)
         if awaiting is not None:
             self._queue.put_nowait(awaiting)
+
+    def _mirror(self, event: Event) -> bool:
+        """Route a command's events to its client terminal (when the client offers
+        terminals); True when `event` was fully taken care of."""
+        if self.terminals is None:
+            return False
+        if isinstance(event, ToolRunning) and tool_kind(event.call.name) == "execute":
+            self._mirrored.add(event.call.id)
+            self._queue.put_nowait(_Start(event.call.id))
+        elif isinstance(event, ToolOutput) and event.call_id in self._mirrored:
+            self._queue.put_nowait(event)
+            return True
+        elif isinstance(event, ToolDone) and event.call.id in self._mirrored:
+            self._mirrored.discard(event.call.id)
+            for update in self.mapper.updates(event):
+                if isinstance(update, ToolCallProgress):
+                    self._queue.put_nowait(_Finish(event.call.id, update))
+            return True
+        return False
+
+    async def _terminal(self, item: _Start | _Finish | ToolOutput) -> None:
+        """The client-terminal side of a command call (see acp/terminals.py)."""
+        mirror = self.terminals
+        assert mirror is not None
+        if isinstance(item, _Start):
+            terminal = await mirror.start(item.call_id)
+            if terminal is not None:
+                shown = update_tool_call(item.call_id, content=[tool_terminal_ref(terminal)])
+                await self.client.session_update(self.id, shown)
+        elif isinstance(item, ToolOutput):
+            if not mirror.write(item.call_id, item.text):  # no terminal: show it as text
+                for update in self.mapper.updates(item):
+                    await self.client.session_update(self.id, update)
+        else:
+            terminal = await mirror.finish(item.call_id)
+            update = item.update
+            if terminal is not None:
+                content: list[Content] = [tool_terminal_ref(terminal), *(update.content or [])]
+                update = update.model_copy(update={"content": content})
+            await self.client.session_update(self.id, update)
 
     async def _pump(self) -> None:
         """Send the turn's updates in the order the events came; a question is asked
@@ -149,6 +222,8 @@ class AcpSession:
                     task = asyncio.ensure_future(self._ask(item))
                     self._asks.add(task)
                     task.add_done_callback(self._asks.discard)
+                elif isinstance(item, _Start | _Finish | ToolOutput):
+                    await self._terminal(item)
                 else:
                     await self.client.session_update(self.id, item)
             except Exception as exc:  # a client gone away must not stop the turn
