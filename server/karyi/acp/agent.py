@@ -7,8 +7,9 @@ schema (a malformed one gets -32602 naming the field); what the schema cannot sa
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,7 @@ class KaryiAgent:
         self.client: Client | None = None
         self.caps = ClientCapabilities()
         self.sessions: dict[str, AcpSession] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def on_connect(self, conn: Client) -> None:
         """The SDK hands over the connection to the client."""
@@ -95,6 +97,7 @@ class KaryiAgent:
     ) -> NewSessionResponse:
         """A new session in the workspace `cwd`."""
         session = self._open(cwd, mcp_servers or [], additional_directories or [], None)
+        self._later(session.announce())  # once the client knows the session's id
         return NewSessionResponse(session_id=session.id)
 
     async def load_session(
@@ -116,6 +119,7 @@ class KaryiAgent:
             store.messages(session.id), store.calls(session.id), session.live.agent.spec
         )
         await session.send(updates)
+        self._later(session.announce())
         return LoadSessionResponse()
 
     async def prompt(self, session_id: str, prompt: list[Block], **kwargs: Any) -> PromptResponse:
@@ -144,6 +148,12 @@ class KaryiAgent:
                 await session.close()
             except Exception:
                 log.exception("closing session %s failed", session.id)
+
+    def _later(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run `job` after the current answer was queued (the SDK sends in order)."""
+        task = asyncio.ensure_future(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _session(self, session_id: str) -> AcpSession:
         session = self.sessions.get(session_id)

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from acp import tool_terminal_ref, update_tool_call
 from acp.schema import (
+    AvailableCommandsUpdate,
     PermissionOption,
     PromptResponse,
     RequestPermissionResponse,
@@ -24,6 +25,7 @@ from acp.schema import (
     Usage,
 )
 
+from karyi.acp.commands import available_commands, expand
 from karyi.acp.editor import AcpEditor
 from karyi.acp.kinds import tool_kind
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
@@ -62,13 +64,15 @@ class _Finish:
     update: ToolCallProgress
 
 
-_QueueItem = Update | ToolAwaiting | ToolOutput | _Start | _Finish | None
+_QueueItem = Update | AvailableCommandsUpdate | ToolAwaiting | ToolOutput | _Start | _Finish | None
 
 
 class SessionClient(Protocol):
     """What a session sends to the client (the SDK's agent-side connection)."""
 
-    async def session_update(self, session_id: str, update: Update) -> None:
+    async def session_update(
+        self, session_id: str, update: Update | AvailableCommandsUpdate
+    ) -> None:
         """`session/update`."""
         ...
 
@@ -128,6 +132,13 @@ class AcpSession:
         keys = tool.resources(call.params, self.live.agent.ctx)
         return [Path(k.removeprefix("file:")) for k in sorted(keys) if k.startswith("file:")]
 
+    async def announce(self) -> None:
+        """Tell the client the slash commands (after the session's id reached it)."""
+        try:
+            await self.client.session_update(self.id, available_commands())
+        except Exception as exc:
+            log.debug("available_commands_update failed: %s", exc)
+
     async def send(self, updates: list[Update]) -> None:
         """Send updates now (the history of session/load)."""
         for update in updates:
@@ -136,6 +147,7 @@ class AcpSession:
     async def prompt(self, blocks: list[Block]) -> PromptResponse:
         """Run one turn; every update is sent before the response."""
         text, context = prompt_text(blocks)
+        text = expand(text)
         self.cancelled = False
         self.mapper.reset_usage()
         pump = asyncio.ensure_future(self._pump())
