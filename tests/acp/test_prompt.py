@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+from acp import RequestError
 from acp.schema import FileEditToolCallContent, ToolCallLocation
 
 from tests.acp.conftest import READ, Start, edit
@@ -153,3 +155,20 @@ async def test_the_step_limit_is_max_turn_requests(
     agent = await karyi_acp()
     sid = await agent.new_session()
     assert (await agent.say(sid, "read")).stop_reason == "max_turn_requests"
+
+
+async def test_a_second_prompt_while_one_runs_is_refused(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text="slow " * 20))
+    fake_llm.fail_next(Fault(stall=True, after=2))
+    agent = await karyi_acp()
+    sid = await agent.new_session()
+    turn = asyncio.ensure_future(agent.say(sid, "talk"))
+    await agent.client.wait_for(lambda: agent.client.of("agent_message_chunk"))
+    with pytest.raises(RequestError) as refused:
+        await agent.say(sid, "again")
+    assert refused.value.code == -32600
+    assert "already running a turn" in refused.value.data["message"]
+    await agent.conn.cancel(session_id=sid)
+    assert (await turn).stop_reason == "cancelled"

@@ -41,7 +41,7 @@ from karyi.agent.events import (
     ToolOutput,
     ToolRunning,
 )
-from karyi.agent.host import AgentHost, LiveSession, NotPending
+from karyi.agent.host import AgentHost, LiveSession, NotPending, SessionBusy
 from karyi.agent.loop import TurnResult
 from karyi.agent.runtime import Runtime
 from karyi.protocol.calls import ToolCall
@@ -145,7 +145,10 @@ class AcpSession:
             await self.client.session_update(self.id, update)
 
     async def prompt(self, blocks: list[Block]) -> PromptResponse:
-        """Run one turn; every update is sent before the response."""
+        """Run one turn; every update is sent before the response (SessionBusy while
+        the session runs one: the updates of a turn have one queue)."""
+        if self.live.agent.busy:
+            raise SessionBusy(f"session {self.id} is already running a turn: cancel it first")
         text, context = prompt_text(blocks)
         text = expand(text)
         self.cancelled = False
