@@ -1,10 +1,11 @@
 """The `karyi` launcher: the one module above every front end.
 
 It builds the command line from each front end's own subcommands (the terminal's in
-`karyi.cli.command`, `karyi lsp` in `karyi.lsp.command`, `karyi gateway` in
-`karyi.gateway.command`) and runs the chosen one. Each command's implementation is
-imported only when that command runs (`karyi lsp` must start fast: an editor waits for
-it). Exit codes: 0 ok, 1 a tool or task failed, 2 bad usage or configuration.
+`karyi.cli.command`, `karyi lsp` in `karyi.lsp.command`, `karyi acp` in
+`karyi.acp.command`, `karyi gateway` in `karyi.gateway.command`) and runs the chosen
+one. Each command's implementation is imported only when that command runs (`karyi lsp`
+must start fast: an editor waits for it). Exit codes: 0 ok, 1 a tool or task failed, 2
+bad usage or configuration.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from karyi import __version__
+from karyi.acp import command as acp
 from karyi.agent.startup import EXIT_FAILED, EXIT_USAGE, UsageError
 from karyi.cli import command as cli
 from karyi.gateway import command as gateway
@@ -36,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     cli.add_exec_parser(sub)
     lsp.add_parser(sub)
+    acp.add_parser(sub)
     cli.add_run_parser(sub)
     gateway.add_parser(sub)
     cli.add_tools_parser(sub)

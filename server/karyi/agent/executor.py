@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from karyi.agent.approval import ApprovalLine, Approver, Ticket, permission_for, refusal
@@ -37,6 +39,9 @@ from karyi.protocol.calls import CallOutcome, ToolCall
 from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
 from karyi.tools.registry import Toolkit
+from karyi.workspace.editor import BufferSource
+
+log = logging.getLogger(__name__)
 
 
 def _ignore(_event: object) -> None:
@@ -169,6 +174,7 @@ class CallBatch:
                 ctx = dataclasses.replace(ctx, overrides=settled.overrides)
             if tool.changes_files and self._before_change is not None:
                 await self._checkpoint()
+            await _load_buffers(tool, params, ctx)
             self.emit(ToolRunning(call))
             started = time.time()
             result = await run_journaled(
@@ -221,6 +227,24 @@ class CallBatch:
     def finished(self) -> list[Executed]:
         """Results of the calls that completed (after a cancellation, for the record)."""
         return [t.result() for t in self._order.tasks if t.done() and not t.cancelled()]
+
+
+async def _load_buffers(tool: Tool, params: dict[str, Any], ctx: ToolContext) -> None:
+    """Let an editor that holds unsaved text (`BufferSource`) hand over the files this
+    call names, so the tool reads the user's buffer; any failure leaves the disk's text."""
+    editor: object = ctx.editor  # an Editor that may also be a BufferSource
+    if not isinstance(editor, BufferSource):
+        return
+    try:
+        keys = tool.resources(params, ctx)
+    except Exception:
+        return
+    paths = [Path(k.removeprefix("file:")) for k in sorted(keys) if k.startswith("file:")]
+    if paths:
+        try:
+            await editor.load(paths)
+        except Exception:
+            log.debug("the editor could not give its buffers of %s", paths, exc_info=True)
 
 
 def with_note(result: ToolResult, note: str) -> ToolResult:

@@ -92,6 +92,9 @@ class TurnResult:
     output_tokens: int
     cached_tokens: int = 0
     """Of the input tokens, how many were read from the provider's prompt cache."""
+    finish: str = ""
+    """Why the last model reply ended (`stop`, `length`, `refusal`, `content_filter`, …):
+    a front end tells a reply cut by the token limit or refused from a finished one."""
 
 
 @dataclass
@@ -221,7 +224,7 @@ class Agent:
             if not reply.calls:
                 answer = reply.channel("answer").strip() or reply.channel("text").strip()
                 reason = "final_answer" if reply.channel("answer") else "end_turn"
-                return self._finish(turn_id, reason, answer, step)
+                return self._finish(turn_id, reason, answer, step, reply.finish)
             for e in executed:
                 if not e.result.success:
                     key = f"{e.call.name}:{json.dumps(e.call.params, sort_keys=True)}"
@@ -478,10 +481,12 @@ class Agent:
 
         return snapshot
 
-    def _finish(self, turn_id: str, reason: str, answer: str | None, steps: int) -> TurnResult:
+    def _finish(
+        self, turn_id: str, reason: str, answer: str | None, steps: int, finish: str = ""
+    ) -> TurnResult:
         conv = self.conversation
         tokens_in, tokens_out, cached = self._usage
-        result = TurnResult(turn_id, reason, answer, steps, tokens_in, tokens_out, cached)
+        result = TurnResult(turn_id, reason, answer, steps, tokens_in, tokens_out, cached, finish)
         if conv.store is not None:
             conv.store.finish_turn(conv.id, turn_id, reason, tokens_in, tokens_out)
         self.events.emit(

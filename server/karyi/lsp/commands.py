@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from karyi.agent.tasks import TASKS as ALL_TASKS
 from karyi.lsp.chat import run_chat
 from karyi.lsp.context import uri_path
 from karyi.lsp.errors import rpc
@@ -24,14 +25,7 @@ from karyi.lsp.params import RANGE, plain
 if TYPE_CHECKING:
     from karyi.agent.events import Event
 
-TASKS = {
-    "karyi.explainSelection": "Explain what the selected code does, how it fits into the file, "
-    "and anything surprising about it. Do not change any file.",
-    "karyi.fixDiagnostics": "Fix the problems reported in the current file (listed below), "
-    "then check that they are gone.",
-    "karyi.writeTests": "Write tests for the selected code in the style of the project's "
-    "existing tests, then run them.",
-}
+TASKS = {task.command: task.prompt for task in ALL_TASKS}
 TASK_ARGS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from karyi.workspace.diffs import FileDiff, diff_texts
 from karyi.workspace.snapshots import Snapshot
@@ -81,4 +81,16 @@ class Editor(Protocol):
         A write rebased onto what the user typed meanwhile gets the text applied as its
         `after`, so what the model is told is what the buffer holds.
         """
+        ...
+
+
+@runtime_checkable
+class BufferSource(Protocol):
+    """An editor whose unsaved text the agent must read (an ACP client with
+    `fs/read_text_file`): before a call runs, the files it names are fetched from the
+    editor into the document store's buffers, so the tool reads what the user sees."""
+
+    async def load(self, paths: Sequence[Path]) -> None:
+        """Fetch the editor's text of `paths` into the document store (a file the editor
+        cannot give is left to the disk)."""
         ...

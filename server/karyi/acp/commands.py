@@ -1,0 +1,40 @@
+"""Karyi's tasks as ACP slash commands (`available_commands_update`): `/explain` and
+`/tests` ask the model what the language server's commands ask (agent/tasks.py); the
+text after the command is passed on. Tasks that need the editor's diagnostics are left
+out: ACP carries none."""
+
+from __future__ import annotations
+
+from acp.schema import (
+    AvailableCommand,
+    AvailableCommandInput,
+    AvailableCommandsUpdate,
+    UnstructuredCommandInput,
+)
+
+from karyi.agent.tasks import TASKS
+
+OFFERED = {task.name: task for task in TASKS if not task.needs_diagnostics}
+
+
+def available_commands() -> AvailableCommandsUpdate:
+    """The update that lists the slash commands."""
+    hint = AvailableCommandInput(root=UnstructuredCommandInput(hint="what to focus on"))
+    commands = [
+        AvailableCommand(name=task.name, description=task.description, input=hint)
+        for task in OFFERED.values()
+    ]
+    return AvailableCommandsUpdate(
+        session_update="available_commands_update", available_commands=commands
+    )
+
+
+def expand(text: str) -> str:
+    """`/explain the loop` → the task's prompt, then "the loop"; other text unchanged."""
+    if not text.startswith("/"):
+        return text
+    name, _, rest = text[1:].partition(" ")
+    task = OFFERED.get(name)
+    if task is None:
+        return text
+    return f"{task.prompt}\n\n{rest.strip()}".strip()

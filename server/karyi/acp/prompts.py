@@ -1,0 +1,56 @@
+"""A `session/prompt`'s content blocks as the user's message and its context.
+
+Text is the message; a resource link names a file the model may read; an embedded
+resource (the editor's selection or file) is context, quoted with its URI. Images and
+audio are not declared in the prompt capabilities (Karyi's model messages are text), so
+a client that sends one anyway gets a note in the message instead of a silent drop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from urllib.parse import unquote, urlparse
+
+from acp.schema import (
+    AudioContentBlock,
+    EmbeddedResourceContentBlock,
+    ImageContentBlock,
+    ResourceContentBlock,
+    TextContentBlock,
+    TextResourceContents,
+)
+
+Block = (
+    TextContentBlock
+    | ImageContentBlock
+    | AudioContentBlock
+    | ResourceContentBlock
+    | EmbeddedResourceContentBlock
+)
+
+
+def uri_path(uri: str) -> str:
+    """`file:///a/b.py` → `/a/b.py`; any other URI as given."""
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme == "file" else uri
+
+
+def prompt_text(blocks: Sequence[Block]) -> tuple[str, str]:
+    """(message, context) for `Agent.run`."""
+    message: list[str] = []
+    context: list[str] = []
+    for block in blocks:
+        if isinstance(block, TextContentBlock):
+            message.append(block.text)
+        elif isinstance(block, ResourceContentBlock):
+            message.append(f"@{uri_path(block.uri)}")
+        elif isinstance(block, EmbeddedResourceContentBlock):
+            res = block.resource
+            where = uri_path(res.uri)
+            if isinstance(res, TextResourceContents):
+                context.append(f"Context from {where}:\n```\n{res.text}\n```")
+            else:
+                context.append(f"[{where}: binary content omitted]")
+        else:
+            message.append(f"[{block.type} omitted: this model reads text only]")
+    return " ".join(part for part in message if part), "\n\n".join(context)

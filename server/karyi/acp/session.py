@@ -1,0 +1,274 @@
+"""One ACP session: its own runtime (the session's `cwd` is the workspace root, the
+client's MCP servers join the settings), an `AgentHost` holding the live session, and
+the turn in progress: events become `session/update`s in order, and every call Karyi
+would ask about becomes a `session/request_permission`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from acp import tool_terminal_ref, update_tool_call
+from acp.schema import (
+    AvailableCommandsUpdate,
+    PermissionOption,
+    PromptResponse,
+    RequestPermissionResponse,
+    StopReason,
+    ToolCallProgress,
+    ToolCallUpdate,
+    Usage,
+)
+
+from karyi.acp.commands import available_commands, expand
+from karyi.acp.editor import AcpEditor
+from karyi.acp.kinds import tool_kind
+from karyi.acp.permissions import decision_from, options_for, tool_call_for
+from karyi.acp.prompts import Block, prompt_text
+from karyi.acp.terminals import TerminalMirror
+from karyi.acp.updates import Content, Update, UpdateMapper
+from karyi.agent.approval import Decision
+from karyi.agent.events import (
+    Event,
+    SubagentEvent,
+    ToolAwaiting,
+    ToolDone,
+    ToolOutput,
+    ToolRunning,
+)
+from karyi.agent.host import AgentHost, LiveSession, NotPending, SessionBusy
+from karyi.agent.loop import TurnResult
+from karyi.agent.runtime import Runtime
+from karyi.protocol.calls import ToolCall
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Start:
+    """Open the client terminal of a command call."""
+
+    call_id: str
+
+
+@dataclass(frozen=True)
+class _Finish:
+    """A command call is done: close its terminal, then send its last update."""
+
+    call_id: str
+    update: ToolCallProgress
+
+
+_QueueItem = Update | AvailableCommandsUpdate | ToolAwaiting | ToolOutput | _Start | _Finish | None
+
+
+class SessionClient(Protocol):
+    """What a session sends to the client (the SDK's agent-side connection)."""
+
+    async def session_update(
+        self, session_id: str, update: Update | AvailableCommandsUpdate
+    ) -> None:
+        """`session/update`."""
+        ...
+
+    async def request_permission(
+        self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
+    ) -> RequestPermissionResponse:
+        """`session/request_permission`."""
+        ...
+
+
+def stop_reason(result: TurnResult, cancelled: bool) -> StopReason:
+    """ACP's stop reason for how a turn ended (docs/acp.md)."""
+    if cancelled or result.stop_reason == "cancelled":
+        return "cancelled"
+    if result.stop_reason == "max_steps":
+        return "max_turn_requests"
+    if result.finish in ("length", "max_tokens"):
+        return "max_tokens"
+    if result.finish in ("refusal", "content_filter"):
+        return "refusal"
+    return "end_turn"  # an answer, or an error the user was told about in the message
+
+
+class AcpSession:
+    """A live ACP session and its running turn."""
+
+    def __init__(
+        self,
+        client: SessionClient,
+        runtime: Runtime,
+        host: AgentHost,
+        live: LiveSession,
+        editor: AcpEditor | None,
+        terminals: TerminalMirror | None = None,
+    ) -> None:
+        self.client = client
+        self.runtime = runtime
+        self.host = host
+        self.live = live
+        self.editor = editor
+        self.terminals = terminals
+        self._mirrored: set[str] = set()
+        self.mapper = UpdateMapper(self._locate, live.agent.provider.context_window)
+        self.cancelled = False
+        self._queue: asyncio.Queue[_QueueItem] = asyncio.Queue()
+        self._asks: set[asyncio.Task[None]] = set()
+
+    @property
+    def id(self) -> str:
+        """The session id (the stored session's)."""
+        return self.live.id
+
+    def _locate(self, call: ToolCall) -> list[Path]:
+        tool = self.live.agent.spec.toolkit.get(call.name)
+        if tool is None:
+            return []
+        keys = tool.resources(call.params, self.live.agent.ctx)
+        return [Path(k.removeprefix("file:")) for k in sorted(keys) if k.startswith("file:")]
+
+    async def announce(self) -> None:
+        """Tell the client the slash commands (after the session's id reached it)."""
+        try:
+            await self.client.session_update(self.id, available_commands())
+        except Exception as exc:
+            log.debug("available_commands_update failed: %s", exc)
+
+    async def send(self, updates: list[Update]) -> None:
+        """Send updates now (the history of session/load)."""
+        for update in updates:
+            await self.client.session_update(self.id, update)
+
+    async def prompt(self, blocks: list[Block]) -> PromptResponse:
+        """Run one turn; every update is sent before the response (SessionBusy while
+        the session runs one: the updates of a turn have one queue)."""
+        if self.live.agent.busy:
+            raise SessionBusy(f"session {self.id} is already running a turn: cancel it first")
+        text, context = prompt_text(blocks)
+        text = expand(text)
+        self.cancelled = False
+        self.mapper.reset_usage()
+        pump = asyncio.ensure_future(self._pump())
+        try:
+            _, result = await self.host.chat(self.id, text, context=context, listener=self._on)
+        finally:
+            for task in list(self._asks):
+                task.cancel()
+            self._queue.put_nowait(None)
+            await pump
+        usage = Usage(
+            total_tokens=result.input_tokens + result.output_tokens,
+            input_tokens=result.input_tokens,
+            output_tokens=result.output_tokens,
+            cached_read_tokens=result.cached_tokens,
+        )
+        return PromptResponse(stop_reason=stop_reason(result, self.cancelled), usage=usage)
+
+    def cancel(self) -> None:
+        """`session/cancel`: questions still open are withdrawn (rejected as cancelled),
+        the running calls and the model's reply stop; the prompt answers `cancelled`."""
+        self.cancelled = True
+        for task in list(self._asks):
+            task.cancel()
+        for pending in self.host.pending(self.id):
+            self._answer(pending.request.call.id, Decision(False, "the user cancelled the turn"))
+        self.host.cancel(self.id)
+
+    def _on(self, event: Event) -> None:
+        if self._mirror(event):
+            return
+        for update in self.mapper.updates(event):
+            self._queue.put_nowait(update)
+        awaiting = _awaiting(event)
+        if awaiting is not None:
+            self._queue.put_nowait(awaiting)
+
+    def _mirror(self, event: Event) -> bool:
+        """Route a command's events to its client terminal (when the client offers
+        terminals); True when `event` was fully taken care of."""
+        if self.terminals is None:
+            return False
+        if isinstance(event, ToolRunning) and tool_kind(event.call.name) == "execute":
+            self._mirrored.add(event.call.id)
+            self._queue.put_nowait(_Start(event.call.id))
+        elif isinstance(event, ToolOutput) and event.call_id in self._mirrored:
+            self._queue.put_nowait(event)
+            return True
+        elif isinstance(event, ToolDone) and event.call.id in self._mirrored:
+            self._mirrored.discard(event.call.id)
+            for update in self.mapper.updates(event):
+                if isinstance(update, ToolCallProgress):
+                    self._queue.put_nowait(_Finish(event.call.id, update))
+            return True
+        return False
+
+    async def _terminal(self, item: _Start | _Finish | ToolOutput) -> None:
+        """The client-terminal side of a command call (see acp/terminals.py)."""
+        mirror = self.terminals
+        assert mirror is not None
+        if isinstance(item, _Start):
+            terminal = await mirror.start(item.call_id)
+            if terminal is not None:
+                shown = update_tool_call(item.call_id, content=[tool_terminal_ref(terminal)])
+                await self.client.session_update(self.id, shown)
+        elif isinstance(item, ToolOutput):
+            if not mirror.write(item.call_id, item.text):  # no terminal: show it as text
+                for update in self.mapper.updates(item):
+                    await self.client.session_update(self.id, update)
+        else:
+            terminal = await mirror.finish(item.call_id)
+            update = item.update
+            if terminal is not None:
+                content: list[Content] = [tool_terminal_ref(terminal), *(update.content or [])]
+                update = update.model_copy(update={"content": content})
+            await self.client.session_update(self.id, update)
+
+    async def _pump(self) -> None:
+        """Send the turn's updates in the order the events came; a question is asked
+        only after the updates before it (the tool call it is about) were sent."""
+        while (item := await self._queue.get()) is not None:
+            try:
+                if isinstance(item, ToolAwaiting):
+                    task = asyncio.ensure_future(self._ask(item))
+                    self._asks.add(task)
+                    task.add_done_callback(self._asks.discard)
+                elif isinstance(item, _Start | _Finish | ToolOutput):
+                    await self._terminal(item)
+                else:
+                    await self.client.session_update(self.id, item)
+            except Exception as exc:  # a client gone away must not stop the turn
+                log.debug("session/update failed: %s", exc)
+
+    async def _ask(self, event: ToolAwaiting) -> None:
+        try:
+            response = await self.client.request_permission(
+                self.id, tool_call_for(event), options_for(event)
+            )
+            decision = decision_from(response)
+        except asyncio.CancelledError:
+            decision = Decision(False, "the user cancelled the turn")
+        except Exception as exc:
+            decision = Decision(False, f"the editor could not ask the user ({exc})")
+        if self.cancelled:
+            decision = Decision(False, "the user cancelled the turn")
+        self._answer(event.call.id, decision)
+
+    def _answer(self, call_id: str, decision: Decision) -> None:
+        with contextlib.suppress(NotPending):  # the turn already ended or moved on
+            self.host.answer(self.id, call_id, decision)
+
+    async def close(self) -> None:
+        """Cancel the turn and release the runtime (shells, MCP servers, the store)."""
+        await self.host.close()
+
+
+def _awaiting(event: Event) -> ToolAwaiting | None:
+    """The permission request in `event`, also inside a subagent's events."""
+    while isinstance(event, SubagentEvent):
+        event = event.event
+    return event if isinstance(event, ToolAwaiting) else None

@@ -1,0 +1,21 @@
+"""Karyi's tasks as slash commands: listed after session/new, expanded in a prompt."""
+
+from __future__ import annotations
+
+from tests.acp.conftest import Start
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Reply
+
+
+async def test_slash_commands_are_listed_and_expanded(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text="It loops."))
+    agent = await karyi_acp()
+    sid = await agent.new_session()
+    (listed,) = await agent.client.wait_for(lambda: agent.client.of("available_commands_update"))
+    assert [c.name for c in listed.available_commands] == ["explain", "tests"]
+    await agent.say(sid, "/explain the main loop")
+    asked = fake_llm.requests[0].body["messages"][-1]["content"]
+    assert asked.startswith("Explain what the selected code does")
+    assert "the main loop" in asked

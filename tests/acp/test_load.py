@@ -1,0 +1,54 @@
+"""`session/load` in a new process: the stored history is replayed as updates before
+the answer, and the model continues the conversation."""
+
+from __future__ import annotations
+
+from tests.acp.conftest import READ, Start
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Reply
+
+
+async def test_load_replays_the_history_then_the_model_continues(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text=READ), Reply(text="It says hello."), Reply(text="Still hello."))
+    first = await karyi_acp()
+    sid = await first.new_session()
+    await first.say(sid, "What does the README say?")
+
+    second = await karyi_acp()
+    await second.conn.load_session(cwd=str(second.root), session_id=sid, mcp_servers=[])
+    client = second.client
+    assert client.kinds()[0] == "user_message_chunk"
+    assert client.of("user_message_chunk")[0].content.text == "What does the README say?"
+    (call,) = client.of("tool_call")
+    assert (call.kind, call.status, call.title) == ("read", "completed", "read")
+    assert "Hello." in call.content[0].content.text
+    assert client.message_text() == "Let me look.\nIt says hello."
+    assert "<tools>" not in client.message_text()
+    # Replayed before the answer: every update arrived ahead of the load's response.
+    answers = [i for i, m in enumerate(client.raw) if "method" not in m]  # initialize, load
+    response = answers[-1]
+    updates = [
+        i
+        for i, m in enumerate(client.raw)
+        if m.get("method") == "session/update"
+        and m["params"]["update"]["sessionUpdate"] != "available_commands_update"
+    ]
+    assert updates and max(updates) < response
+
+    answer = await second.say(sid, "And now?")
+    assert answer.stop_reason == "end_turn"
+    sent = [m["content"] for m in fake_llm.requests[2].body["messages"]]
+    assert any("What does the README say?" in c for c in sent)
+    assert any("It says hello." in c for c in sent)
+
+
+async def test_loading_an_unknown_session_is_invalid_params(karyi_acp: Start) -> None:
+    import pytest
+    from acp import RequestError
+
+    agent = await karyi_acp()
+    with pytest.raises(RequestError) as raised:
+        await agent.conn.load_session(cwd=str(agent.root), session_id="nope", mcp_servers=[])
+    assert raised.value.code == -32602 and raised.value.data["field"] == "sessionId"
