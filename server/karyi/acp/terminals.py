@@ -18,7 +18,7 @@ from pathlib import Path
 
 from acp.interfaces import Client
 
-from karyi.agent.localdir import local_dir
+from karyi.workspace.localdir import local_dir
 
 log = logging.getLogger(__name__)
 
