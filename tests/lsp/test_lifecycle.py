@@ -18,7 +18,7 @@ from pygls.exceptions import JsonRpcException
 
 from tests.lsp.conftest import Start, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
-from tests.support.procs import running
+from tests.support.procs import host_pid, marked, running
 from tests.support.replies import Fault, Reply
 
 SLEEPER = "<tools><command>sleep 300 &\necho $! > sleep.pid; wait</command></tools>"
@@ -54,7 +54,7 @@ async def test_cancel_request_cancels_the_turn(lsp: Start, fake_llm: FakeModelSe
 
 
 async def test_shutdown_kills_every_child(
-    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path, mark: str
 ) -> None:
     fake_llm.script(Reply(text=SLEEPER))
     client = await lsp(settings=AUTO)
@@ -67,15 +67,15 @@ async def test_shutdown_kills_every_child(
         "karyi/confirmTool",
         {"sessionId": sid, "toolCallId": awaiting["call"]["id"], "outcome": "allowOnce"},
     )
-    pid = await pid_when_written(ws_root / "sleep.pid")
-    assert running(pid)
+    pid = host_pid(await pid_when_written(ws_root / "sleep.pid"), mark)
+    assert pid is not None and running(pid)
     await client.shutdown_session()
-    assert not running(pid)
+    assert not running(pid) and marked(mark) == []
     chat.cancel()
 
 
 def test_a_client_that_disconnects_mid_turn_leaves_no_process(
-    fake_llm: FakeModelServer, ws_root: Path, _isolated_config: Path
+    fake_llm: FakeModelServer, ws_root: Path, _isolated_config: Path, mark: str
 ) -> None:
     fake_llm.script(Reply(text="<tools><command>sleep 300 &\necho PID=$!; wait</command></tools>"))
     env = {**os.environ, "KARYI_CONFIG_DIR": str(_isolated_config), "OPENAI_API_KEY": "sk"}
@@ -118,11 +118,11 @@ def test_a_client_that_disconnects_mid_turn_leaves_no_process(
     )
     send({"method": "initialized", "params": {}})
     send({"id": 2, "method": "karyi/chat", "params": {"message": "wait"}})
-    pid = read_until_pid()
-    assert running(pid)
+    pid = host_pid(read_until_pid(), mark)
+    assert pid is not None and running(pid)
     stdin.close()  # the editor went away mid-turn
     assert server.wait(timeout=60) is not None
-    assert not running(pid)
+    assert not running(pid) and marked(mark) == []
 
 
 async def test_configuration_changes_apply_to_the_next_turn(
