@@ -167,3 +167,14 @@ def test_a_secret_written_into_a_file_reaches_no_stream_or_store(
     assert "DB_PASSWORD=$KARYI{DB_PASSWORD}" in proc.stdout
     stored = b"".join(p.read_bytes() for p in (ws_root / ".karyi").rglob("*") if p.is_file())
     assert b"pw-9f8e7d6c5b4a" not in stored
+
+
+def test_the_rules_in_force_are_printed_first_and_init_asks_for_agents_md(
+    ws_root: Path, tmp_path: Path
+) -> None:
+    (ws_root / "AGENTS.md").write_text("Run the tests.\n")
+    s = script(tmp_path, [{"expect": "Write an AGENTS.md file", "text": "Written."}])
+    proc = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "/init"])
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stderr.splitlines()[:2]
+    assert first[1] == f"rules · {ws_root.resolve() / 'AGENTS.md'} (project)"

@@ -37,6 +37,7 @@ from karyi.agent.events import (
 from karyi.agent.executor import CallBatch, Executed, checked_call
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.prompt import system_prompt, workspace_facts
+from karyi.agent.slash import expand
 from karyi.agent.sessions import ToolCallRecord
 from karyi.core.text import valid_text
 from karyi.llm.base import (
@@ -141,7 +142,7 @@ class Agent:
         approver: Approver,
         events: EventStream | None = None,
         checkpoints: Checkpoints | None = None,
-        memory: Callable[[], str] | None = None,
+        rules: Callable[[], str] | None = None,
         changes: Callable[[str], list[str]] | None = None,
         permissions: PermissionMemory | None = None,
         tool_source: ToolSource | None = None,
@@ -159,14 +160,14 @@ class Agent:
             vault = ctx.secrets
             self.events.redact = lambda event: vault.redactor.redact_tree(event)
         self.checkpoints = checkpoints
-        self.memory = memory or (lambda: "")
+        self.rules = rules or (lambda: "")
         self.changes = changes
         self.permissions = permissions or PermissionMemory(
             ctx.workspace.root, session_keys=conversation.approved
         )
         self._task: asyncio.Task[TurnResult] | None = None
         self._usage = [0, 0, 0]
-        self._system: tuple[str, str] = ("", "")  # (memory it was built with, prompt)
+        self._system: tuple[str, str] = ("", "")  # (rules it was built with, prompt)
         self._facts: dict[str, str] = {}
 
     @property
@@ -187,6 +188,7 @@ class Agent:
             raise RuntimeError(f"session {self.conversation.id} is already running a turn")
         turn_id = uuid.uuid4().hex[:10]
         text, context = valid_text(text), valid_text(context)  # what an editor or client sent
+        text = expand(text)
         self._task = asyncio.ensure_future(self._turn(turn_id, text, context))
         try:
             return await self._task
@@ -313,18 +315,18 @@ class Agent:
         return reply, executed, error
 
     def _system_prompt(self) -> str:
-        memory = self.memory()
-        if not self._system[1] or self._system[0] != memory:
+        rules = self.rules()
+        if not self._system[1] or self._system[0] != rules:
             spec = self.spec
             prompt = system_prompt(
                 instructions=spec.instructions,
                 dialect=spec.dialect,
                 toolkit=spec.toolkit,
                 workspace=self.ctx.workspace,
-                memory=memory,
+                rules=rules,
                 facts=self._facts,
             )
-            self._system = (memory, prompt)
+            self._system = (rules, prompt)
         return self._system[1]
 
     def _on_stream(

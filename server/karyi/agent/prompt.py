@@ -1,7 +1,7 @@
-"""The system prompt: agent instructions, workspace facts, memory, tool instructions.
+"""The system prompt: agent instructions, workspace facts, project rules, tool instructions.
 
 Prompt text lives in `prompts/*.md` templates; this module only fills them in. The
-prompt is rebuilt for every model call, so a fact saved to memory mid-turn is seen.
+prompt is rebuilt for every model call, so a rule or memory changed mid-turn is seen.
 """
 
 from __future__ import annotations
@@ -86,14 +86,14 @@ def system_prompt(
     dialect: Dialect,
     toolkit: Toolkit,
     workspace: Workspace,
-    memory: str = "",
+    rules: str = "",
     facts: dict[str, str] | None = None,
 ) -> str:
-    """The whole system prompt for one model call."""
-    memory_text = template("memory").safe_substitute(memory=memory).strip() + "\n" if memory else ""
+    """The whole system prompt for one model call (`rules`: `agent/rules.py`'s text)."""
+    rules_section = template("rules").safe_substitute(rules=rules).strip() + "\n" if rules else ""
     text = template("system").safe_substitute(
         instructions=instructions.strip(),
-        memory=memory_text,
+        rules=rules_section,
         tool_prompt=tool_prompt(toolkit, dialect).strip(),
         **(facts or workspace_facts(workspace)),
     )

@@ -31,6 +31,7 @@ from karyi.agent.events import EventStream
 from karyi.agent.localdir import local_dir
 from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.prompt import default_instructions
+from karyi.agent.rules import RuleFile, rule_files, rules_text
 from karyi.agent.sessions import SessionStore
 from karyi.agent.subagents import Subagents, definitions
 from karyi.llm.base import Provider
@@ -43,7 +44,6 @@ from karyi.secrets.vault import Vault
 from karyi.settings import Settings
 from karyi.shell.manager import ShellManager
 from karyi.tools.base import Tool
-from karyi.tools.builtin.memory import load_memory
 from karyi.tools.builtin.subagents import configured
 from karyi.tools.context import ToolContext
 from karyi.tools.discovery import DiscoveryError, discover
@@ -235,8 +235,7 @@ class Runtime:
         spec: AgentSpec | None = None,
     ) -> Agent:
         """An agent for `conversation` wired to this workspace."""
-        root = self.workspace.root
-        memory: Callable[[], str] = lambda: load_memory(root)  # noqa: E731
+        session_id = conversation.id
         provider = provider or self.provider()
         agent = Agent(
             spec or self.spec(),
@@ -246,7 +245,7 @@ class Runtime:
             approver=approver,
             events=events,
             checkpoints=self.checkpoints,
-            memory=memory,
+            rules=lambda: rules_text(self.rules(session_id)),
             changes=self.changed_files,
             tool_source=self.extra_tools,
         )
@@ -254,6 +253,12 @@ class Runtime:
             self, provider=provider, approver=approver, permissions=agent.permissions
         )
         return agent
+
+    def rules(self, session_id: str | None = None) -> list[RuleFile]:
+        """The rule files in force for a session (docs/context.md#rules): the user's, each
+        root's, and the nearest AGENTS.md above every file the session worked on."""
+        touched = [p for p, _v in self.workspace.documents.reads.paths(session_id or "")]
+        return rule_files((self.workspace.root,), touched)
 
     def changed_files(self, session_id: str) -> list[str]:
         """Files the session read that changed since, each announced once."""

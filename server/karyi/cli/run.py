@@ -55,6 +55,8 @@ async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> in
         events.subscribe(TerminalView(out, err, verbose=args.verbose))
         where = f"{provider.label} · {runtime.workspace.root} · session {conversation.id}"
         err.print(f"[dim]karyi · {where}[/dim]")
+        for rule in runtime.rules(conversation.id):
+            err.print(f"[dim]rules · {rule.path} ({rule.scope})[/dim]")
     tty = open_tty(False)
     lock = asyncio.Lock()
     approver: Approver = approve_all if args.yes else TerminalApprover(tty, err, lock=lock)

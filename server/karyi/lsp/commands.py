@@ -31,6 +31,7 @@ TASKS = {
     "then check that they are gone.",
     "karyi.writeTests": "Write tests for the selected code in the style of the project's "
     "existing tests, then run them.",
+    "karyi.init": "/init",
 }
 TASK_ARGS_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -162,6 +163,12 @@ async def fix_diagnostics(ls: KaryiServer, *args: Any) -> dict[str, Any]:
 async def write_tests(ls: KaryiServer, *args: Any) -> dict[str, Any]:
     """`karyi.writeTests`: the task of writing tests for the selected code."""
     return await _run_task(ls, "karyi.writeTests", args)
+
+
+@rpc
+async def init(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.init`: the task of writing the repository's AGENTS.md (the `/init` command)."""
+    return await _run_task(ls, "karyi.init", args)
 
 
 async def _run_task(ls: KaryiServer, command: str, args: tuple[Any, ...]) -> dict[str, Any]:
