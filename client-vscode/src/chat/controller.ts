@@ -12,6 +12,7 @@ import {
   type ConfirmParams,
   type LoadedSession,
   Methods,
+  type RuleInfo,
   type SessionInfo,
   type TurnUpdate,
 } from '../protocol';
@@ -122,6 +123,7 @@ export class ChatController implements vscode.Disposable {
         cts.token,
       );
       this.dispatch({ kind: 'turnEnded', result });
+      void this.showRules();
       return result;
     } catch (err) {
       if (this.state.busy) {
@@ -134,6 +136,18 @@ export class ChatController implements vscode.Disposable {
       this.waitingNewSession = false;
       this.request = undefined;
       cts.dispose();
+    }
+  }
+
+  /** Tell the webview which rule files are in force for this session (nearer AGENTS.md
+   * files join as the agent works in their folders). */
+  async showRules(): Promise<void> {
+    if (!this.server.running) return;
+    try {
+      const { rules } = await this.server.request<{ rules: RuleInfo[] }>(Methods.rules, { sessionId: this.state.sessionId ?? undefined });
+      this.post({ type: 'rules', rules });
+    } catch {
+      // an older server without karyi/rules: nothing to show
     }
   }
 
@@ -255,6 +269,7 @@ export class ChatController implements vscode.Disposable {
       switch (m.type) {
         case 'ready':
           this.sync();
+          void this.showRules();
           break;
         case 'send': {
           const sel = m.withSelection ? selectionContext() : undefined;

@@ -117,6 +117,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     <button id="checkpoints" class="link" title="Restore files from a checkpoint">Checkpoints</button>
     <button id="new" class="link" title="New chat">New</button>
   </header>
+  <div id="rules" hidden></div>
   <div id="panel" hidden></div>
   <main id="log" role="log" aria-live="polite"></main>
   <div id="composer">

@@ -5,7 +5,7 @@
 import DOMPurify from 'dompurify';
 import type { EditorContextInfo, FromWebview, ToWebview } from '../chat/messages';
 import { type Block, type ChatState, emptyState, type Item, reduce, type ToolCard, type TurnItem } from '../chat/state';
-import type { CheckpointInfo, SessionInfo } from '../protocol';
+import type { CheckpointInfo, RuleInfo, SessionInfo } from '../protocol';
 import { renderCard } from './cards';
 import { fill, h } from './dom';
 import { createRenderer } from './markdown';
@@ -29,6 +29,7 @@ const chips = document.getElementById('chips') as HTMLElement;
 const popup = document.getElementById('completions') as HTMLElement;
 const panel = document.getElementById('panel') as HTMLElement;
 const statusLine = document.getElementById('status') as HTMLElement;
+const rulesLine = document.getElementById('rules') as HTMLElement;
 
 // ---- transcript ---------------------------------------------------------------------
 
@@ -377,8 +378,24 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
     case 'focus':
       input.focus();
       break;
+    case 'rules':
+      showRules(m.rules);
+      break;
   }
 });
+
+/** The rule files in force, by name, each openable; the full path in its title. */
+function showRules(rules: RuleInfo[]): void {
+  rulesLine.replaceChildren();
+  rulesLine.hidden = rules.length === 0;
+  if (!rules.length) return;
+  rulesLine.append('Rules: ');
+  rules.forEach((r, i) => {
+    if (i) rulesLine.append(' · ');
+    const name = r.path.split('/').slice(-2).join('/');
+    rulesLine.append(h('a', { href: '#', class: 'rule', title: `${r.path} (${r.scope})`, onclick: (e: Event) => { e.preventDefault(); post({ type: 'openFile', path: r.path }); } }, name));
+  });
+}
 
 post({ type: 'ready' });
 input.focus();
