@@ -220,6 +220,7 @@ export const Methods = {
   restoreCheckpoint: 'karyi/restoreCheckpoint',
   tools: 'karyi/tools',
   rules: 'karyi/rules',
+  diagnostics: 'karyi/diagnostics',
   restartMcpServer: 'karyi/restartMcpServer',
   terminalInput: 'karyi/terminalInput',
   turnUpdate: 'karyi/turnUpdate',

@@ -178,3 +178,24 @@ def test_the_rules_in_force_are_printed_first_and_init_asks_for_agents_md(
     assert proc.returncode == 0, proc.stderr
     first = proc.stderr.splitlines()[:2]
     assert first[1] == f"rules · {ws_root.resolve() / 'AGENTS.md'} (project)"
+
+
+def test_an_edit_that_breaks_the_code_is_followed_by_ruffs_diagnostic(
+    ws_root: Path, tmp_path: Path
+) -> None:
+    edit = (
+        "<tools><edit><file src=\"src/main.py\"><find>print('hi')</find>"
+        "<replace>print(greeting)</replace></file></edit></tools>"
+    )
+    told = "- src/main.py:1:7: error: Undefined name `greeting` (Ruff F821)"
+    s = script(
+        tmp_path,
+        [
+            '<tools><read><file src="src/main.py"/></read></tools>',
+            edit,
+            {"expect": ["New problems after this edit (ruff server)", told], "text": "Fixing."},
+        ],
+    )
+    proc = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "--yes", "greet"])
+    assert proc.returncode == 0, proc.stderr
+    assert "Fixing." in proc.stdout

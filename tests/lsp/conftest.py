@@ -37,6 +37,7 @@ async def lsp(
         editor: str = "visual-studio-code",
         *,
         ui: bool = True,
+        diagnostics: bool = False,
         settings: dict[str, Any] | None = None,
         root: Path | None = None,
         capabilities: types.ClientCapabilities | None = None,
@@ -57,7 +58,7 @@ async def lsp(
             },
         }
         if ui:
-            options["karyi"] = {"ui": True}
+            options["karyi"] = {"ui": True, **({"diagnostics": True} if diagnostics else {})}
         await client.initialize_session(
             types.InitializeParams(
                 capabilities=capabilities or client_capabilities(editor),

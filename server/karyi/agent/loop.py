@@ -36,9 +36,10 @@ from karyi.agent.events import (
 )
 from karyi.agent.executor import CallBatch, Executed, checked_call
 from karyi.agent.permissions import PermissionMemory
+from karyi.agent.problems import ProblemSource
 from karyi.agent.prompt import system_prompt, workspace_facts
-from karyi.agent.slash import expand
 from karyi.agent.sessions import ToolCallRecord
+from karyi.agent.slash import expand
 from karyi.core.text import valid_text
 from karyi.llm.base import (
     Finish,
@@ -146,8 +147,10 @@ class Agent:
         changes: Callable[[str], list[str]] | None = None,
         permissions: PermissionMemory | None = None,
         tool_source: ToolSource | None = None,
+        problems: ProblemSource | None = None,
     ) -> None:
         self.spec = spec
+        self.problems = problems
         self.tool_source = tool_source
         self._base_toolkit = spec.toolkit
         self._noticed: set[str] = set()
@@ -293,6 +296,7 @@ class Agent:
             emit=self.events.emit,
             before_change=self._checkpoint_hook(turn_id),
             memory=self.permissions,
+            problems=self.problems,
         )
         reply = _Reply()
         error: ProviderError | None = None

@@ -28,8 +28,10 @@ from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.context import tool_context
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import EventStream
+from karyi.agent.langclient import LanguageServers
 from karyi.agent.localdir import local_dir
 from karyi.agent.loop import Agent, AgentSpec
+from karyi.agent.problems import ProblemSource
 from karyi.agent.prompt import default_instructions
 from karyi.agent.rules import RuleFile, rule_files, rules_text
 from karyi.agent.sessions import SessionStore
@@ -70,6 +72,10 @@ class Runtime:
     """How the front end asks its user for a secret (`get_value`); None: it cannot."""
     editor: Editor | None = None
     """The front end's editor, which owns the files open in it (the language server)."""
+    editor_problems: ProblemSource | None = None
+    """The editor's diagnostics, where the front end has an editor that gives them."""
+    _servers: LanguageServers | None = None
+    _old_servers: list[LanguageServers] = field(default_factory=list)
     _store: SessionStore | None = None
     _shell: ShellManager | None = None
     _artifacts: dict[bool, ArtifactStore] = field(default_factory=dict)
@@ -114,6 +120,9 @@ class Runtime:
             self._mcp = None
         if _changed(old, settings, "tools"):
             self._discovery = None
+        if _changed(old, settings, "diagnostics") and self._servers is not None:
+            self._old_servers.append(self._servers)  # closed by aclose
+            self._servers = None
 
     def _register_subagent_tool(self) -> None:
         agents = {n: d.description for n, d in definitions(self.settings).items()}
@@ -248,6 +257,7 @@ class Runtime:
             rules=lambda: rules_text(self.rules(session_id)),
             changes=self.changed_files,
             tool_source=self.extra_tools,
+            problems=self.problems(),
         )
         agent.ctx.subagents = Subagents(
             self, provider=provider, approver=approver, permissions=agent.permissions
@@ -259,6 +269,21 @@ class Runtime:
         root's, and the nearest AGENTS.md above every file the session worked on."""
         touched = [p for p, _v in self.workspace.documents.reads.paths(session_id or "")]
         return rule_files((self.workspace.root,), touched)
+
+    def problems(self) -> ProblemSource | None:
+        """Where the problems after an edit come from (`diagnostics.source`,
+        docs/context.md#diagnostics): the editor's when it gives them, else Karyi's own
+        language servers (started on first use); None when switched off."""
+        mode = self.settings.diagnostics_source
+        if mode == "off":
+            return None
+        if mode in ("auto", "editor") and self.editor_problems is not None:
+            return self.editor_problems
+        if mode == "editor":
+            return None
+        if self._servers is None:
+            self._servers = LanguageServers(self.settings.diagnostics_servers, self.workspace.root)
+        return self._servers
 
     def changed_files(self, session_id: str) -> list[str]:
         """Files the session read that changed since, each announced once."""
@@ -275,6 +300,10 @@ class Runtime:
             await manager.close()
         self._retired.clear()
         self._mcp = None
+        for servers in [*self._old_servers, *([self._servers] if self._servers else [])]:
+            await servers.aclose()
+        self._old_servers.clear()
+        self._servers = None
         if self._shell is not None:
             await self._shell.close()
             self._shell = None

@@ -15,6 +15,7 @@ from lsprotocol import types
 
 from karyi.lsp.approvals import ask_with_message_request
 from karyi.lsp.context import uri_path
+from karyi.lsp.diagnostics import EditorProblems
 from karyi.lsp.documents import doc_path
 from karyi.lsp.edits import LspEditor
 from karyi.lsp.karyi_server import KaryiServer
@@ -56,6 +57,7 @@ def initialize(ls: KaryiServer, params: types.InitializeParams) -> None:
     ls.init_options = options if isinstance(options, dict) else {}
     karyi = ls.init_options.get("karyi") or {}
     ls.ui = bool(karyi.get("ui")) if isinstance(karyi, dict) else False
+    ls.editor_diagnostics = bool(karyi.get("diagnostics")) if isinstance(karyi, dict) else False
     folders = workspace_folders(params)
     editor = ls.init_options.get("settings") or {}
     given = editor if isinstance(editor, dict) else {}
@@ -95,6 +97,8 @@ async def _build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, An
         settings = _settings(ls, folders[0], editor, folders[1:])
         runtime = Runtime.open(folders[0], settings)
         runtime.editor = LspEditor(ls)
+        if ls.editor_diagnostics:
+            runtime.editor_problems = EditorProblems(ls, settings.diagnostics_wait)
         host = AgentHost(runtime, ask=None if ls.ui else ask_with_message_request(ls))
         if ls.ui:
             runtime.ask_value = host.ask_value
