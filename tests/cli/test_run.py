@@ -199,3 +199,37 @@ def test_an_edit_that_breaks_the_code_is_followed_by_ruffs_diagnostic(
     proc = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "--yes", "greet"])
     assert proc.returncode == 0, proc.stderr
     assert "Fixing." in proc.stdout
+
+
+def test_two_workspace_folders_grep_finds_both_and_a_write_lands_in_the_second(
+    tmp_path: Path,
+) -> None:
+    api, web = tmp_path / "api", tmp_path / "web"
+    for folder, name in ((api, "app.py"), (web, "app.ts")):
+        (folder / "src").mkdir(parents=True)
+        (folder / "src" / name).write_text("# TODO: greet\n")
+
+    def call(name: str, params: dict[str, object]) -> str:
+        body = json.dumps([{"id": name, "name": name, "parameters": params}])
+        return f"<tools>{body}</tools>"
+
+    s = script(
+        tmp_path,
+        [
+            {
+                "expect": ["Workspace folders: api = ", "web = "],
+                "text": call("grep", {"pattern": "TODO"}),
+            },
+            {
+                "expect": ['\\"file\\": \\"api/src/app.py', '\\"file\\": \\"web/src/app.ts'],
+                "text": call("write_file", {"file_path": "web/src/hello.ts", "content": "hi\n"}),
+            },
+            {"expect": "web/src/hello.ts", "text": "<final_answer>Done.</final_answer>"},
+        ],
+    )
+    folders = ["--workspace", str(api), "--workspace", str(web)]
+    args = ["run", *folders, "--model", f"script:{s}", "--dialect", "agentxml"]
+    proc = run([*args, "--profile", "vecli", "--yes", "find the TODOs"])
+    assert proc.returncode == 0, proc.stderr
+    assert (web / "src" / "hello.ts").read_text() == "hi\n"
+    assert not (api / "web").exists()

@@ -55,28 +55,47 @@ def _git_facts(root: Path) -> str:
     return f"- Git: branch {branch}; {changed} changed file(s)\n"
 
 
-def _listing(workspace: Workspace) -> str:
+def _listing(workspace: Workspace, folder: Path, indent: str = "  ") -> str:
     try:
-        entries, ignored = list_dir(workspace.root, ".", ignore=workspace.gitignore)
+        entries, ignored = list_dir(folder, ".", ignore=workspace.gitignore)
     except Exception:
-        return "(unreadable)"
+        return f"{indent}(unreadable)"
     names = [f"{e.name}/" if e.is_dir else e.name for e in entries[:MAX_LISTING]]
     if len(entries) > MAX_LISTING:
         names.append(f"... and {len(entries) - MAX_LISTING} more")
     if ignored:
         names.append(f"({ignored} git-ignored)")
-    return "\n".join(f"  {n}" for n in names) or "  (empty)"
+    return "\n".join(f"{indent}{n}" for n in names) or f"{indent}(empty)"
+
+
+def _where(workspace: Workspace) -> tuple[str, str, str]:
+    """The prompt's lines on the workspace's folders, the heading's tail, the listing."""
+    if len(workspace.folders) == 1:
+        root = workspace.root
+        return f"- Root: {root} (relative paths are taken from here)", "", _listing(workspace, root)
+    names = workspace.policy.folder_names
+    folders = "; ".join(f"{n} = {p}" for n, p in names.items())
+    where = (
+        f"- Workspace folders: {folders}. Write paths as `folder/path` (e.g. "
+        f"`{next(iter(names))}/README.md`); a relative path that names no folder is taken "
+        f"from the first one."
+    )
+    listing = "\n".join(f"  {n}/\n{_listing(workspace, p, '    ')}" for n, p in names.items())
+    return where, "'s folders", listing
 
 
 def workspace_facts(workspace: Workspace, today: dt.date | None = None) -> dict[str, str]:
     """Facts about the workspace for the prompt; gathered once per turn (git is slow)."""
+    where, of, listing = _where(workspace)
     return {
         "root": str(workspace.root),
+        "where": where,
+        "of": of,
         "platform": f"{platform.system()} {platform.release()}",
         "shell": os.environ.get("SHELL", "/bin/bash"),
         "date": (today or dt.date.today()).isoformat(),
         "git": _git_facts(workspace.root),
-        "listing": _listing(workspace),
+        "listing": listing,
     }
 
 

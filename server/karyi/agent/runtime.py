@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -91,12 +91,12 @@ class Runtime:
         self._register_subagent_tool()
 
     @classmethod
-    def open(cls, root: Path, settings: Settings) -> Runtime:
-        """A runtime for the workspace at `root` (which must exist).
+    def open(cls, root: Path, settings: Settings, folders: Sequence[Path] = ()) -> Runtime:
+        """A runtime for the workspace at `root` and its other `folders` (which must exist).
 
         Log records are redacted from now on: no handler ever sees a secret's value.
         """
-        runtime = cls(settings, Workspace.open(root, settings.allowed_roots))
+        runtime = cls(settings, Workspace.open(root, settings.allowed_roots, folders))
         for handler in logging.getLogger().handlers:
             if not any(isinstance(f, RedactingFilter) for f in handler.filters):
                 handler.addFilter(RedactingFilter(lambda: runtime.vault.redactor))
@@ -113,7 +113,9 @@ class Runtime:
         """Use new settings from now on (the workspace keeps its documents); changed
         MCP servers or discovery commands are started again on the next turn."""
         old, self.settings = self.settings, settings
-        self.workspace.policy = PathPolicy.create(self.workspace.root, settings.allowed_roots)
+        self.workspace.policy = PathPolicy.create(
+            self.workspace.root, settings.allowed_roots, self.workspace.policy.more_folders
+        )
         self._register_subagent_tool()
         if _changed(old, settings, "mcpServers") and self._mcp is not None:
             self._retired.append(self._mcp)
@@ -204,8 +206,8 @@ class Runtime:
 
     @property
     def checkpoints(self) -> Checkpoints:
-        """The workspace's shadow-git checkpoints."""
-        return Checkpoints(self.workspace.root)
+        """The workspace's shadow-git checkpoints (each folder's files, docs/context.md)."""
+        return Checkpoints(self.workspace.root, folders=self.workspace.folders[1:])
 
     def spec(self) -> AgentSpec:
         """The default coding agent as the settings describe it."""
@@ -268,7 +270,7 @@ class Runtime:
         """The rule files in force for a session (docs/context.md#rules): the user's, each
         root's, and the nearest AGENTS.md above every file the session worked on."""
         touched = [p for p, _v in self.workspace.documents.reads.paths(session_id or "")]
-        return rule_files((self.workspace.root,), touched)
+        return rule_files(self.workspace.folders, touched)
 
     def problems(self) -> ProblemSource | None:
         """Where the problems after an edit come from (`diagnostics.source`,

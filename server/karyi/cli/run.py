@@ -20,7 +20,7 @@ from karyi.agent.startup import (
     UsageError,
     settings_for,
     toolkit_for,
-    workspace_root,
+    workspace_folders,
 )
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
@@ -77,11 +77,11 @@ async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> in
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run one agent task in the terminal."""
-    root = workspace_root(args.workspace)
+    root, *more = workspace_folders(args.workspace)
     settings = settings_for(root, args)
     toolkit_for(settings)  # an unknown profile is a usage error before anything starts
     text = _task_text(args.task)
-    runtime = Runtime.open(root, settings)
+    runtime = Runtime.open(root, settings, more)
     try:
         return asyncio.run(_run_turn(runtime, args, text))
     finally:

@@ -22,10 +22,11 @@ from karyi.lsp.karyi_server import KaryiServer
 Handler = Callable[..., Any]
 
 FEATURES: dict[str, Handler] = {
-    # lifecycle.py: start-up, the editor's settings, shutdown
+    # lifecycle.py: start-up, the editor's settings and folders, shutdown
     types.INITIALIZE: lifecycle.initialize,
     types.INITIALIZED: lifecycle.initialized,
     types.WORKSPACE_DID_CHANGE_CONFIGURATION: lifecycle.configuration_changed,
+    types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS: lifecycle.folders_changed,
     types.SHUTDOWN: lifecycle.shutdown,
     # documents.py: the editor's buffers
     types.TEXT_DOCUMENT_DID_OPEN: documents.opened,
