@@ -4,7 +4,7 @@
  * servers of the editor need a moment to look at the new text, so the answer waits until
  * they have settled: QUIET_MS without a change to those files' diagnostics once a change
  * was seen, or IDLE_MS when none comes (the edit changed nothing they report), and never
- * longer than the server's `waitMs`.
+ * longer than the server's `waitMs`. No URIs: every diagnostic the editor has, at once.
  */
 import * as vscode from 'vscode';
 import { lspDiagnostic } from './commands';
@@ -21,6 +21,11 @@ export interface DiagnosticsResult {
 
 /** Open each file (so its language servers look at it), wait for them to settle, answer. */
 export async function editorDiagnostics(params: DiagnosticsParams): Promise<DiagnosticsResult> {
+  if (!params.uris.length) {
+    // every file the editor has diagnostics for (`@problems`), as they are now
+    const all = vscode.languages.getDiagnostics().filter(([, ds]) => ds.length);
+    return { diagnostics: all.map(([u, ds]) => ({ uri: u.toString(), diagnostics: ds.map(lspDiagnostic) })) };
+  }
   const uris = params.uris.map((u) => vscode.Uri.parse(u));
   const keys = new Set(uris.map((u) => u.toString()));
   const start = Date.now();

@@ -18,6 +18,7 @@ import {
 } from '../protocol';
 import type { KaryiServer } from '../server';
 import { WorkspaceFiles } from '../workspaceFiles';
+import { isSpecial } from './mentions';
 import type { FromWebview, PermissionChoice, ToWebview } from './messages';
 import { type Action, type ChatState, emptyState, reduce, type ToolCard, valueCallId } from './state';
 
@@ -274,7 +275,8 @@ export class ChatController implements vscode.Disposable {
         case 'send': {
           const sel = m.withSelection ? selectionContext() : undefined;
           const context: ChatContext = { ...(sel?.context ?? {}) };
-          const fileUris = m.mentions.map((p) => WorkspaceFiles.toUri(p)).filter((u): u is string => !!u);
+          // @problems, @diff, @folder:… stay in the text: the server expands them.
+          const fileUris = m.mentions.filter((p) => !isSpecial(p)).map((p) => WorkspaceFiles.toUri(p)).filter((u): u is string => !!u);
           if (fileUris.length) context.files = fileUris;
           const labels = [sel?.contextLabel, ...m.mentions.map((p) => `@${p}`)].filter(Boolean);
           await this.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined });

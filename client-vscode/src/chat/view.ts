@@ -124,7 +124,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     <div id="completions" role="listbox" hidden></div>
     <div id="chips"></div>
     <div class="row">
-      <textarea id="input" rows="1" placeholder="Ask Karyi… (@ to mention a file)" aria-label="Message"></textarea>
+      <textarea id="input" rows="1" placeholder="Ask Karyi… (@ to mention a file, @problems, @diff…)" aria-label="Message"></textarea>
       <button id="send" class="primary">Send</button>
     </div>
   </div>

@@ -163,7 +163,7 @@ function paint(): void {
   if (state.items.length === 0) {
     blockEls.clear();
     toolEls.clear();
-    if (!log.querySelector('.empty')) log.append(h('div', { class: 'empty' }, 'Ask Karyi about your code. Type @ to mention a file; Enter sends, Shift+Enter adds a line.'));
+    if (!log.querySelector('.empty')) log.append(h('div', { class: 'empty' }, 'Ask Karyi about your code. Type @ to mention a file, @problems, @terminal, @diff, @folder: or @url:; Enter sends, Shift+Enter adds a line.'));
   } else log.querySelector('.empty')?.remove();
   const busy = state.busy;
   sendBtn.textContent = busy ? 'Stop' : 'Send';
@@ -201,7 +201,7 @@ function send(): void {
   if (!text) return;
   if (state.busy) return;
   const used = [...mentions].filter((m) => text.includes(`@${m}`));
-  for (const m of text.matchAll(/(?:^|\s)@([\w./\\-]+)/g)) if (!used.includes(m[1])) used.push(m[1]);
+  for (const m of text.matchAll(/(?:^|\s)@([\w./\\:-]+)/g)) if (!used.includes(m[1])) used.push(m[1]);
   post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label });
   input.value = '';
   mentions.clear();
@@ -244,11 +244,13 @@ function moveActive(delta: number): void {
 function accept(i: number): void {
   const path = completions[i];
   const caret = input.selectionStart;
-  const before = input.value.slice(0, caret).replace(/@([^\s@]*)$/, `@${path} `);
+  const open = path.endsWith(':'); // @folder: and @url: take an argument next
+  const before = input.value.slice(0, caret).replace(/@([^\s@]*)$/, `@${path}${open ? '' : ' '}`);
   input.value = before + input.value.slice(caret);
   input.selectionStart = input.selectionEnd = before.length;
-  mentions.add(path);
+  if (!open) mentions.add(path);
   popup.hidden = true;
+  if (open) post({ type: 'completeFiles', requestId: ++requestId, query: path });
   renderChips();
   input.focus();
 }

@@ -281,6 +281,15 @@ class LanguageServers:
                 out.update(await client.problems({path: text}))
         return out
 
+    async def everywhere(self, files: Sequence[Path]) -> dict[Path, list[Problem]]:
+        """The problems of `files` as they are on disk (unreadable ones are skipped)."""
+        texts: dict[Path, str] = {}
+        for path in files:
+            if self.covers(path):
+                with contextlib.suppress(OSError, UnicodeDecodeError):
+                    texts[path] = await asyncio.to_thread(path.read_text, encoding="utf-8")
+        return await self.problems(texts)
+
     async def aclose(self) -> None:
         """Stop every server started."""
         for client in self.clients:

@@ -28,6 +28,7 @@ from karyi.agent.events import (
     Notice,
     StepStarted,
     TextDelta,
+    ToolDone,
     ToolPending,
     TurnError,
     TurnFinished,
@@ -35,6 +36,8 @@ from karyi.agent.events import (
     UsageUpdate,
 )
 from karyi.agent.executor import CallBatch, Executed, checked_call
+from karyi.agent.mentions import MentionSources
+from karyi.agent.mentions import expand as expand_mentions
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.problems import ProblemSource
 from karyi.agent.prompt import system_prompt, workspace_facts
@@ -172,6 +175,8 @@ class Agent:
         self._usage = [0, 0, 0]
         self._system: tuple[str, str] = ("", "")  # (rules it was built with, prompt)
         self._facts: dict[str, str] = {}
+        self._last_command = ""
+        self.events.subscribe(self._note_command)
 
     @property
     def busy(self) -> bool:
@@ -216,6 +221,9 @@ class Agent:
         self.events.emit(TurnStarted(conv.id, turn_id, text))
         self._notice_sandbox()
         body = f"{text}\n\n{context}".strip() if context else text
+        sources = MentionSources(self.ctx, self.problems, lambda: self._last_command)
+        if mentioned := await expand_mentions(text, sources):
+            body = f"{body}\n\n{mentioned}"
         conv.add(turn_id, Message("user", self._with_notices(body)))
         failures: Counter[str] = Counter()
         for step in range(1, self.spec.max_steps + 1):
@@ -262,6 +270,20 @@ class Agent:
             if warning not in self._noticed:
                 self._noticed.add(warning)
                 self.events.emit(Notice("tools", warning))
+
+    def _note_command(self, event: object) -> None:
+        """Keep the last command's output for `@terminal` (agent/mentions.py)."""
+        if not isinstance(event, ToolDone):
+            return
+        tool = self.spec.toolkit.get(event.call.name)
+        params = event.call.params
+        if (
+            tool is not None
+            and tool.runs_programs
+            and ("command" in params or tool.name in ("input", "ctrl"))
+        ):
+            shown = params.get("command") or f"{tool.name} {params}"
+            self._last_command = f"$ {shown}\n{event.result.llm_content}"
 
     def _notice_sandbox(self) -> None:
         """Tell the user, once per session, that commands run without the OS sandbox."""

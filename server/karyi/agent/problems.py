@@ -98,6 +98,11 @@ class ProblemSource(Protocol):
         May raise; the caller bounds the wait."""
         ...
 
+    async def everywhere(self, files: Sequence[Path]) -> dict[Path, list[Problem]]:
+        """The workspace's current problems (`@problems`): the editor's of every file it
+        knows, or those of `files` as they are on disk."""
+        ...
+
 
 @dataclass
 class ProblemCheck:
@@ -193,4 +198,14 @@ def report(
         lines += [f"- {p.render(display(p.path))}" for p in fixed[:MAX_LISTED]]
         if len(fixed) > MAX_LISTED:
             lines.append(f"- … and {len(fixed) - MAX_LISTED} more")
+    return "\n".join(lines)
+
+
+def render_all(found: Mapping[Path, list[Problem]], display: Any) -> str:
+    """Every error and warning, by file (for `@problems`); empty when there is none."""
+    lines = []
+    for path in sorted(found, key=str):
+        for p in sorted(found[path], key=lambda p: (p.line, p.character)):
+            if p.severity in REPORTED:
+                lines.append(f"- {p.render(display(p.path))}")
     return "\n".join(lines)

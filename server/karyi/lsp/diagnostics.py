@@ -9,7 +9,7 @@ with the ones from before the edit (`agent/problems.py`). The client bounds its 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,12 +39,16 @@ class EditorProblems:
 
     async def problems(self, files: Mapping[Path, str]) -> dict[Path, list[Problem]]:
         """The editor's diagnostics of the files now (the texts are the editor's own)."""
+        return await self._ask(list(files), int(self.wait_seconds * 1000 * 0.8))
+
+    async def everywhere(self, files: Sequence[Path]) -> dict[Path, list[Problem]]:
+        """Every diagnostic the editor has now (`uris: []`), whatever `files` are."""
+        return await self._ask([], 0)
+
+    async def _ask(self, files: list[Path], wait_ms: int) -> dict[Path, list[Problem]]:
         from karyi.agent.problems import Problem
 
-        params = {
-            "uris": [p.as_uri() for p in files],
-            "waitMs": int(self.wait_seconds * 1000 * 0.8),  # leave the answer time to arrive
-        }
+        params = {"uris": [p.as_uri() for p in files], "waitMs": wait_ms}
         answer: Any = plain(await self.server.protocol.send_request_async(METHOD, params))
         out: dict[Path, list[Problem]] = {p: [] for p in files}
         for entry in (answer or {}).get("diagnostics") or []:
