@@ -28,7 +28,10 @@ def web() -> Iterator[WebServer]:
 
 
 def test_mentions_are_found_once_each_and_mail_addresses_are_not() -> None:
-    text = "see @problems and @diff, @folder:src/. and @url:https://x.org/a, then @problems again; me@diff.org"
+    text = (
+        "see @problems and @diff, @folder:src/. and @url:https://x.org/a, then @problems "
+        "again; me@diff.org"
+    )
     assert find_mentions(text) == [
         Mention("problems", "", "@problems"),
         Mention("diff", "", "@diff"),

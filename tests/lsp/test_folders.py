@@ -38,7 +38,8 @@ async def test_folders_at_start_and_added_later_are_roots(
     )
     fake_llm.script(
         Reply(
-            text='<tools><read><file src="web/notes.txt"/><file src="api/notes.txt"/></read></tools>'
+            text='<tools><read><file src="web/notes.txt"/>'
+            '<file src="api/notes.txt"/></read></tools>'
         ),
         Reply(text="Read."),
     )

@@ -41,7 +41,7 @@ def find_mentions(text: str) -> list[Mention]:
     """The mentions of `text`, each once, in order."""
     out: dict[str, Mention] = {}
     for m in MENTION.finditer(text):
-        word, folder, url, bare = m.groups()
+        word, folder, _url, _bare = m.groups()
         written = m.group(0).rstrip(".,;:)!?'\"")
         if word:
             mention = Mention(word, "", written)
