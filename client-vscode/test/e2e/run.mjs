@@ -265,9 +265,9 @@ async function uiSteps(page, base, ws, fake, dir) {
     assert.equal(await input.inputValue(), 'Review @diff ');
     await input.press('Enter');
     await chat.locator('.item.turn.done .md', { hasText: 'No changes to review.' }).waitFor({ timeout: WAIT });
-    const body = JSON.stringify((await fake.requests()).at(-1).messages);
-    assert.match(body, /<mention name=\\"@diff\\">/);
-    assert.doesNotMatch(body, /Files the user mentioned/);
+    const last = JSON.stringify((await fake.requests()).at(-1).messages.at(-1));
+    assert.match(last, /<mention name=\\"@diff\\">/);
+    assert.doesNotMatch(last, /Files the user mentioned/, '@diff is not attached as a file');
   });
 
   await step('a <get_value> is answered in a password box and never shown', async () => {
