@@ -4,7 +4,8 @@
  * servers of the editor need a moment to look at the new text, so the answer waits until
  * they have settled: QUIET_MS without a change to those files' diagnostics once a change
  * was seen, or IDLE_MS when none comes (the edit changed nothing they report), and never
- * longer than the server's `waitMs`. No URIs: every diagnostic the editor has, at once.
+ * longer than the server's `waitMs`. Before an edit (`changed: false`) the diagnostics of
+ * documents already open are answered at once: they have settled on the current text. No URIs: every diagnostic the editor has, at once.
  */
 import * as vscode from 'vscode';
 import { lspDiagnostic } from './commands';
@@ -13,6 +14,8 @@ import { settled } from './settle';
 export interface DiagnosticsParams {
   uris: string[];
   waitMs: number;
+  /** False before an edit: diagnostics of documents already open have settled. */
+  changed?: boolean;
 }
 
 export interface DiagnosticsResult {
@@ -28,6 +31,8 @@ export async function editorDiagnostics(params: DiagnosticsParams): Promise<Diag
   }
   const uris = params.uris.map((u) => vscode.Uri.parse(u));
   const keys = new Set(uris.map((u) => u.toString()));
+  const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+  if (params.changed === false && [...keys].every((k) => open.has(k))) return current(uris);
   const start = Date.now();
   let lastChange: number | undefined;
   const listener = vscode.languages.onDidChangeDiagnostics((e) => {
@@ -47,6 +52,10 @@ export async function editorDiagnostics(params: DiagnosticsParams): Promise<Diag
   } finally {
     listener.dispose();
   }
+  return current(uris);
+}
+
+function current(uris: vscode.Uri[]): DiagnosticsResult {
   return {
     diagnostics: uris.map((u) => ({ uri: u.toString(), diagnostics: vscode.languages.getDiagnostics(u).map(lspDiagnostic) })),
   };

@@ -86,3 +86,22 @@ async def test_nested_rules_reach_the_model_once_the_agent_works_there(
         assert [r.path for r in runtime.rules(agent.conversation.id)][-1] == root / "src/AGENTS.md"
     finally:
         await runtime.aclose()
+
+
+async def test_a_secret_value_in_a_rule_file_never_reaches_the_model(
+    ws_root: Path, fake_llm: FakeModelServer
+) -> None:
+    secret = "tok-3f9a1c77e2b84d1e"
+    (ws_root / "AGENTS.md").write_text(f"Deploy with {secret}.\n")
+    settings = Settings().with_values(model="openai:m", baseUrl=fake_llm.openai_url)
+    runtime = Runtime.open(ws_root, settings)
+    runtime.vault.remember("DEPLOY_TOKEN", secret)
+    try:
+        fake_llm.script(Reply(text="Ok."))
+        provider = create_provider(settings, {}, sleep=_no_wait)
+        agent = runtime.agent(runtime.conversation(), approver=approve_all, provider=provider)
+        await agent.run("deploy")
+        system = fake_llm.requests[0].body["messages"][0]["content"]
+        assert "Deploy with" in system and secret not in system
+    finally:
+        await runtime.aclose()

@@ -66,6 +66,7 @@ async def test_the_editors_own_diagnostics_reach_the_model(
     assert result.stopReason == "end_turn"
     assert [a["uris"] for a in asked] == [[main.as_uri()], [main.as_uri()]]
     assert all(0 < a["waitMs"] <= 5000 for a in asked)
+    assert [a["changed"] for a in asked] == [False, True]  # before: no need to wait
     assert (
         "New problems after this edit (the editor); fix them:\n"
         '- src/main.py:1:7: error: "greeting" is not defined (Pylance reportUndefinedVariable)'

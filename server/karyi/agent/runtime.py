@@ -256,7 +256,7 @@ class Runtime:
             approver=approver,
             events=events,
             checkpoints=self.checkpoints,
-            rules=lambda: rules_text(self.rules(session_id)),
+            rules=lambda: self.vault.redactor.redact(rules_text(self.rules(session_id))),
             changes=self.changed_files,
             tool_source=self.extra_tools,
             problems=self.problems(),

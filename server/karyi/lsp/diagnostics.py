@@ -9,7 +9,7 @@ with the ones from before the edit (`agent/problems.py`). The client bounds its 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ class EditorProblems:
     name = "the editor"
     live = True
 
-    def __init__(self, server: KaryiServer, wait_seconds: float) -> None:
+    def __init__(self, server: KaryiServer, wait_seconds: Callable[[], float]) -> None:
         self.server = server
         self.wait_seconds = wait_seconds
 
@@ -39,16 +39,20 @@ class EditorProblems:
 
     async def problems(self, files: Mapping[Path, str]) -> dict[Path, list[Problem]]:
         """The editor's diagnostics of the files now (the texts are the editor's own)."""
-        return await self._ask(list(files), int(self.wait_seconds * 1000 * 0.8))
+        changed = any(text for text in files.values())  # the check before an edit gives ""
+        wait_ms = int(self.wait_seconds() * 1000 * 0.8)  # leave the answer time to arrive
+        return await self._ask(list(files), wait_ms, changed)
 
     async def everywhere(self, files: Sequence[Path]) -> dict[Path, list[Problem]]:
         """Every diagnostic the editor has now (`uris: []`), whatever `files` are."""
-        return await self._ask([], 0)
+        return await self._ask([], 0, False)
 
-    async def _ask(self, files: list[Path], wait_ms: int) -> dict[Path, list[Problem]]:
+    async def _ask(
+        self, files: list[Path], wait_ms: int, changed: bool
+    ) -> dict[Path, list[Problem]]:
         from karyi.agent.problems import Problem
 
-        params = {"uris": [p.as_uri() for p in files], "waitMs": wait_ms}
+        params = {"uris": [p.as_uri() for p in files], "waitMs": wait_ms, "changed": changed}
         answer: Any = plain(await self.server.protocol.send_request_async(METHOD, params))
         out: dict[Path, list[Problem]] = {p: [] for p in files}
         for entry in (answer or {}).get("diagnostics") or []:
