@@ -125,3 +125,20 @@ async def test_an_edit_that_breaks_the_code_is_followed_by_ruffs_diagnostic(
         )
     finally:
         await runtime.aclose()
+
+
+async def test_a_server_that_only_pushes_diagnostics_is_waited_for_by_version(
+    ws_root: Path,
+) -> None:
+    script = Path(__file__).resolve().parents[1] / "support" / "push_language_server.py"
+    servers = LanguageServers(
+        {"plain": {"command": [sys.executable, str(script)], "extensions": [".txt"]}}, ws_root
+    )
+    path = ws_root / "notes.txt"
+    try:
+        assert await servers.problems({path: "good\n"}) == {path: []}
+        found = await servers.problems({path: "good\nbad\n"})
+        assert found == {path: [Problem(path, 1, 0, 1, "line 2 is bad", "push-only", "P1")]}
+        assert await servers.problems({path: "good again\n"}) == {path: []}
+    finally:
+        await servers.aclose()

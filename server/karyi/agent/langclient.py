@@ -75,6 +75,7 @@ class ServerClient:
         self.root = root
         self.label = " ".join(Path(self.command[0]).name.split() + self.command[1:2])
         self._client: LanguageClient | None = None
+        self._starting: LanguageClient | None = None
         self._process: asyncio.subprocess.Process | None = None
         self._started: asyncio.Task[LanguageClient] | None = None
         self._starts = 0
@@ -145,7 +146,7 @@ class ServerClient:
             )
         )
         client._async_tasks.append(reader)
-        self._process = process
+        self._process, self._starting = process, client
         client._async_tasks.append(asyncio.ensure_future(self._watch_exit(process, client)))
         result: Any = await client.protocol.send_request_async(
             types.INITIALIZE,
@@ -226,24 +227,28 @@ class ServerClient:
 
     async def aclose(self) -> None:
         """Shut the server down (politely, then by force)."""
-        client, process = self._client, self._process
-        self._client = self._process = self._started = None
-        if process is None or process.returncode is not None:
-            return
-        if client is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(client.shutdown_async(None), STOP_SECONDS)
-                client.exit(None)
-        try:
-            await asyncio.wait_for(process.wait(), STOP_SECONDS)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, 9)
-            await process.wait()
+        ready, client, process = self._client, self._starting, self._process
+        started, self._started = self._started, None
+        self._client = self._starting = self._process = None
+        if process is not None and process.returncode is None:
+            if ready is not None:  # a server that never answered initialize is not asked
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(ready.shutdown_async(None), STOP_SECONDS)
+                    ready.exit(None)
+            try:
+                await asyncio.wait_for(process.wait(), STOP_SECONDS if ready else 0)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, 9)
+                await process.wait()
+        if started is not None:
+            started.cancel()
+            await asyncio.gather(started, return_exceptions=True)
         if client is not None:
             client._stop_event.set()
             for task in client._async_tasks:
                 task.cancel()
+            await asyncio.gather(*client._async_tasks, return_exceptions=True)
 
 
 class LanguageServers:
