@@ -7,8 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from karyi.agent.approval import approve_all
-from karyi.agent.langclient import LanguageServers
+from karyi.agent.langclient import LanguageServers, find_program
 from karyi.agent.problems import Problem, ProblemCheck, report
 from karyi.agent.runtime import Runtime
 from karyi.core.results import ToolResult
@@ -140,5 +142,31 @@ async def test_a_server_that_only_pushes_diagnostics_is_waited_for_by_version(
         found = await servers.problems({path: "good\nbad\n"})
         assert found == {path: [Problem(path, 1, 0, 1, "line 2 is bad", "push-only", "P1")]}
         assert await servers.problems({path: "good again\n"}) == {path: []}
+    finally:
+        await servers.aclose()
+
+
+@pytest.mark.skipif(
+    find_program("basedpyright-langserver") is None, reason="basedpyright is not installed"
+)
+async def test_basedpyright_as_a_second_real_server(ws_root: Path) -> None:
+    command = ["basedpyright-langserver", "--stdio"]
+    servers = LanguageServers({"python": {"command": command, "extensions": [".py"]}}, ws_root)
+    path = ws_root / "src" / "main.py"
+    try:
+        assert await servers.problems({path: "print('hi')\n"}) == {path: []}
+        found = await servers.problems({path: "print(greeting)\n"})
+        assert (
+            Problem(
+                path,
+                0,
+                6,
+                1,
+                '"greeting" is not defined',
+                "basedpyright",
+                "reportUndefinedVariable",
+            )
+            in found[path]
+        )
     finally:
         await servers.aclose()
