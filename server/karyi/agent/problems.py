@@ -112,27 +112,32 @@ class ProblemCheck:
     wait: float
     paths: Sequence[Path] = ()
     before: dict[Path, list[Problem]] | None = None
+    asked: bool = False
+    """True once a live source was asked for `before` (None then: it failed)."""
     note: str = ""
 
     async def start(self) -> None:
         """For a live source, the diagnostics of the files the call names, before it runs."""
         paths = [p for p in self.paths if self.source.covers(p)]
-        if not self.source.live or not paths:
-            return
-        self.before = await self._bounded({p: "" for p in paths}) or {}
+        if self.source.live and paths:
+            self.before = await self._bounded({p: "" for p in paths})
+            self.asked = True
 
     async def finish(
         self, result: ToolResult, journal: Sequence[WriteRecord], ctx: ToolContext
     ) -> ToolResult:
-        """`result` with what the call's writes added and fixed (redacted like any result)."""
+        """`result` with what the call's writes added and fixed (redacted like any result).
+        When the `before` could not be had, only the note: nothing to compare with."""
         writes = [w for w in journal if self.source.covers(w.path)]
         if not writes:
             return result
-        before = self.before or {}
+        before = self.before if self.asked else {}
         if not self.source.live:
-            before = await self._bounded({w.path: w.before or "" for w in writes}) or {}
-        after = await self._bounded({w.path: w.after for w in writes})
-        if after is None:
+            before = await self._bounded({w.path: w.before or "" for w in writes})
+        after = (
+            await self._bounded({w.path: w.after for w in writes}) if before is not None else None
+        )
+        if before is None or after is None:
             text = self.note
         else:
             text = report(before, after, ctx.workspace.display, self.source.name)
