@@ -17,6 +17,8 @@ export const TASKS = {
   explain: 'Explain what the selected code does, how it fits into the file, and anything surprising about it. Do not change any file.',
   fix: 'Fix the problems reported in the current file (listed below), then check that they are gone.',
   tests: "Write tests for the selected code in the style of the project's existing tests, then run them.",
+  /** The server expands the `/init` chat command (docs/context.md#init). */
+  init: '/init',
 };
 
 export interface Parts {
@@ -98,6 +100,7 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
     }),
     reg('karyi.explainSelection', async (args?: TaskArgs) => task(TASKS.explain, await taskContext(args, true), 'Explain the selection')),
     reg('karyi.writeTests', async (args?: TaskArgs) => task(TASKS.tests, await taskContext(args, true), 'Write tests for the selection')),
+    reg('karyi.init', async () => task(TASKS.init, {}, 'Write AGENTS.md for this repository')),
     reg('karyi.fixDiagnostics', async (args?: TaskArgs) => {
       const opts = await taskContext(args && typeof args.uri === 'string' ? { uri: args.uri } : undefined, false);
       if (!opts?.context?.uri) return task(TASKS.fix, undefined);

@@ -219,8 +219,16 @@ export const Methods = {
   checkpoints: 'karyi/checkpoints',
   restoreCheckpoint: 'karyi/restoreCheckpoint',
   tools: 'karyi/tools',
+  rules: 'karyi/rules',
+  diagnostics: 'karyi/diagnostics',
   restartMcpServer: 'karyi/restartMcpServer',
   terminalInput: 'karyi/terminalInput',
   turnUpdate: 'karyi/turnUpdate',
   terminalOutput: 'karyi/terminalOutput',
 } as const;
+
+/** A project rule file in force (`karyi/rules`, docs/context.md#rules). */
+export interface RuleInfo {
+  path: string;
+  scope: 'user' | 'project' | 'folder' | 'memory';
+}

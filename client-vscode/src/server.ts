@@ -16,6 +16,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { compareVersions, MIN_SERVER_VERSION, resolveServerCommand, serverSettings } from './config';
+import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
 import { Methods, type TurnUpdate } from './protocol';
 import type { Secrets } from './secrets';
 
@@ -107,7 +108,7 @@ export class KaryiServer implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
       outputChannel: this.output,
-      initializationOptions: { karyi: { ui: true }, settings: serverSettings(inspect) },
+      initializationOptions: { karyi: { ui: true, diagnostics: true }, settings: serverSettings(inspect) },
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue }),
         closed: () => {
@@ -138,6 +139,7 @@ export class KaryiServer implements vscode.Disposable {
     exec.initialize = () => undefined;
     exec.register = () => undefined;
     client.onNotification(Methods.turnUpdate, (u: TurnUpdate) => this.turnUpdates.fire(u));
+    client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => editorDiagnostics(p));
     client.onNotification(Methods.terminalOutput, (p: { sessionId: string; data: string }) => this.terminalOutputs.fire(p));
     this.setState('starting');
     try {

@@ -1,6 +1,6 @@
 /** Workspace files for @mentions: a cached listing, filtered by what the user typed. */
 import * as vscode from 'vscode';
-import { rankPaths } from './chat/rank';
+import { complete } from './chat/mentions';
 
 const EXCLUDE = '**/{node_modules,.git,.venv,__pycache__,.karyi,dist,out,build}/**';
 
@@ -10,15 +10,21 @@ export class WorkspaceFiles {
   async complete(query: string): Promise<string[]> {
     if (!this.cache || Date.now() - this.cache.at > 5000) {
       const uris = await vscode.workspace.findFiles('**/*', EXCLUDE, 5000);
-      this.cache = { at: Date.now(), paths: uris.map((u) => vscode.workspace.asRelativePath(u, false)) };
+      // With several folders a path starts with its folder's name, as the server writes it.
+      const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+      this.cache = { at: Date.now(), paths: uris.map((u) => vscode.workspace.asRelativePath(u, several)) };
     }
-    return rankPaths(this.cache.paths, query);
+    return complete(query, this.cache.paths);
   }
 
-  /** A mentioned path (relative to the first folder, or absolute) as a file URI. */
+  /** A mentioned path (`folder/path` with several folders, else relative to the first
+   * folder, or absolute) as a file URI. */
   static toUri(path: string): string | undefined {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+    const folders = vscode.workspace.workspaceFolders ?? [];
     if (path.startsWith('/')) return vscode.Uri.file(path).toString();
-    return folder ? vscode.Uri.joinPath(folder.uri, path).toString() : undefined;
+    const [first, ...rest] = path.split('/');
+    const named = folders.length > 1 ? folders.find((f) => f.name === first) : undefined;
+    if (named) return vscode.Uri.joinPath(named.uri, ...rest).toString();
+    return folders[0] ? vscode.Uri.joinPath(folders[0].uri, path).toString() : undefined;
   }
 }

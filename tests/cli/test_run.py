@@ -167,3 +167,69 @@ def test_a_secret_written_into_a_file_reaches_no_stream_or_store(
     assert "DB_PASSWORD=$KARYI{DB_PASSWORD}" in proc.stdout
     stored = b"".join(p.read_bytes() for p in (ws_root / ".karyi").rglob("*") if p.is_file())
     assert b"pw-9f8e7d6c5b4a" not in stored
+
+
+def test_the_rules_in_force_are_printed_first_and_init_asks_for_agents_md(
+    ws_root: Path, tmp_path: Path
+) -> None:
+    (ws_root / "AGENTS.md").write_text("Run the tests.\n")
+    s = script(tmp_path, [{"expect": "Write an AGENTS.md file", "text": "Written."}])
+    proc = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "/init"])
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stderr.splitlines()[:2]
+    assert first[1] == f"rules · {ws_root.resolve() / 'AGENTS.md'} (project)"
+
+
+def test_an_edit_that_breaks_the_code_is_followed_by_ruffs_diagnostic(
+    ws_root: Path, tmp_path: Path
+) -> None:
+    edit = (
+        "<tools><edit><file src=\"src/main.py\"><find>print('hi')</find>"
+        "<replace>print(greeting)</replace></file></edit></tools>"
+    )
+    told = "- src/main.py:1:7: error: Undefined name `greeting` (Ruff F821)"
+    s = script(
+        tmp_path,
+        [
+            '<tools><read><file src="src/main.py"/></read></tools>',
+            edit,
+            {"expect": ["New problems after this edit (ruff server)", told], "text": "Fixing."},
+        ],
+    )
+    proc = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "--yes", "greet"])
+    assert proc.returncode == 0, proc.stderr
+    assert "Fixing." in proc.stdout
+
+
+def test_two_workspace_folders_grep_finds_both_and_a_write_lands_in_the_second(
+    tmp_path: Path,
+) -> None:
+    api, web = tmp_path / "api", tmp_path / "web"
+    for folder, name in ((api, "app.py"), (web, "app.ts")):
+        (folder / "src").mkdir(parents=True)
+        (folder / "src" / name).write_text("# TODO: greet\n")
+
+    def call(name: str, params: dict[str, object]) -> str:
+        body = json.dumps([{"id": name, "name": name, "parameters": params}])
+        return f"<tools>{body}</tools>"
+
+    s = script(
+        tmp_path,
+        [
+            {
+                "expect": ["Workspace folders: api = ", "web = "],
+                "text": call("grep", {"pattern": "TODO"}),
+            },
+            {
+                "expect": ['\\"file\\": \\"api/src/app.py', '\\"file\\": \\"web/src/app.ts'],
+                "text": call("write_file", {"file_path": "web/src/hello.ts", "content": "hi\n"}),
+            },
+            {"expect": "web/src/hello.ts", "text": "<final_answer>Done.</final_answer>"},
+        ],
+    )
+    folders = ["--workspace", str(api), "--workspace", str(web)]
+    args = ["run", *folders, "--model", f"script:{s}", "--dialect", "agentxml"]
+    proc = run([*args, "--profile", "vecli", "--yes", "find the TODOs"])
+    assert proc.returncode == 0, proc.stderr
+    assert (web / "src" / "hello.ts").read_text() == "hi\n"
+    assert not (api / "web").exists()

@@ -37,8 +37,10 @@ async def lsp(
         editor: str = "visual-studio-code",
         *,
         ui: bool = True,
+        diagnostics: bool = False,
         settings: dict[str, Any] | None = None,
         root: Path | None = None,
+        more_folders: list[Path] | None = None,
         capabilities: types.ClientCapabilities | None = None,
     ) -> LanguageClient:
         env = {**os.environ, "KARYI_CONFIG_DIR": str(_isolated_config), "OPENAI_API_KEY": "sk-test"}
@@ -57,11 +59,14 @@ async def lsp(
             },
         }
         if ui:
-            options["karyi"] = {"ui": True}
+            options["karyi"] = {"ui": True, **({"diagnostics": True} if diagnostics else {})}
         await client.initialize_session(
             types.InitializeParams(
                 capabilities=capabilities or client_capabilities(editor),
-                workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name=folder.name)],
+                workspace_folders=[
+                    types.WorkspaceFolder(uri=f.as_uri(), name=f.name)
+                    for f in [folder, *(more_folders or [])]
+                ],
                 root_uri=folder.as_uri(),
                 initialization_options=options,
             )

@@ -34,3 +34,16 @@ async def test_plain_client_full_task(lsp: Start, fake_llm: FakeModelServer, ws_
     expected = TWO_HUNKS.replace("return 1", "return 10").replace("return 2", "return 20")
     assert ed.text(uri) == expected and (ws_root / "calc.py").read_text() == expected
     assert [m.message for m in client.messages] == ["Bumped both."]
+
+
+async def test_init_asks_the_agent_to_write_agents_md(
+    lsp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text="I would write AGENTS.md now."))
+    client = await lsp("neovim", ui=False)
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="karyi.init", arguments=[{}])
+    )
+    assert result["stopReason"] == "end_turn"
+    task = fake_llm.requests[0].body["messages"][-1]["content"]
+    assert task.startswith("Write an AGENTS.md file at the root of this repository")

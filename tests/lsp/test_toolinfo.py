@@ -54,3 +54,16 @@ async def test_without_servers_only_the_builtin_tools(lsp: Start) -> None:
     client = await lsp()
     info: Any = await client.protocol.send_request_async("karyi/tools", {})
     assert info.servers == [] and {t.source for t in info.tools} == {"builtin"}
+
+
+async def test_rules_lists_the_rule_files_in_force(lsp: Start, ws_root: Path) -> None:
+    (ws_root / "AGENTS.md").write_text("Run the tests.\n")
+    (ws_root / ".karyi" / "rules").mkdir(parents=True)
+    (ws_root / ".karyi" / "rules" / "style.md").write_text("Tabs.\n")
+    client = await lsp()
+    info: Any = await client.protocol.send_request_async("karyi/rules", {})
+    root = ws_root.resolve()
+    assert [(r.path, r.scope) for r in info.rules] == [
+        (str(root / "AGENTS.md"), "project"),
+        (str(root / ".karyi" / "rules" / "style.md"), "project"),
+    ]

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from karyi.agent.prompt import system_prompt
+from karyi.agent.rules import rule_files, rules_text
 from karyi.protocol import get_dialect
-from karyi.tools.builtin.memory import HEADING, SaveMemory, append_fact, load_memory
+from karyi.tools.builtin.memory import HEADING, SaveMemory, append_fact
 from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry, default_toolkit
 
@@ -38,16 +39,16 @@ async def test_user_scope_and_prompt_inclusion(
     monkeypatch.setenv("KARYI_CONFIG_DIR", str(tmp_path / "conf"))
     await SaveMemory().run({"fact": "The user prefers pytest", "scope": "user"}, ctx)
     await SaveMemory().run({"fact": "Entry point is src/main.py"}, ctx)
-    memory = load_memory(ws_root)
+    memory = rules_text(rule_files([ws_root.resolve()]))
     assert memory.index("The user prefers pytest") < memory.index("Entry point is src/main.py")
     prompt = system_prompt(
         instructions="x",
         dialect=get_dialect("toolsxml"),
         toolkit=default_toolkit(builtin_registry(), "karyi"),
         workspace=ctx.workspace,
-        memory=memory,
+        rules=memory,
     )
-    assert "# Memory" in prompt and "- Entry point is src/main.py" in prompt
+    assert "# Project rules" in prompt and "- Entry point is src/main.py" in prompt
 
 
 async def test_multi_line_fact_is_refused(ctx: ToolContext, ws_root: Path) -> None:

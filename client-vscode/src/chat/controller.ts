@@ -12,11 +12,13 @@ import {
   type ConfirmParams,
   type LoadedSession,
   Methods,
+  type RuleInfo,
   type SessionInfo,
   type TurnUpdate,
 } from '../protocol';
 import type { KaryiServer } from '../server';
 import { WorkspaceFiles } from '../workspaceFiles';
+import { isSpecial } from './mentions';
 import type { FromWebview, PermissionChoice, ToWebview } from './messages';
 import { type Action, type ChatState, emptyState, reduce, type ToolCard, valueCallId } from './state';
 
@@ -122,6 +124,7 @@ export class ChatController implements vscode.Disposable {
         cts.token,
       );
       this.dispatch({ kind: 'turnEnded', result });
+      void this.showRules();
       return result;
     } catch (err) {
       if (this.state.busy) {
@@ -134,6 +137,18 @@ export class ChatController implements vscode.Disposable {
       this.waitingNewSession = false;
       this.request = undefined;
       cts.dispose();
+    }
+  }
+
+  /** Tell the webview which rule files are in force for this session (nearer AGENTS.md
+   * files join as the agent works in their folders). */
+  async showRules(): Promise<void> {
+    if (!this.server.running) return;
+    try {
+      const { rules } = await this.server.request<{ rules: RuleInfo[] }>(Methods.rules, { sessionId: this.state.sessionId ?? undefined });
+      this.post({ type: 'rules', rules });
+    } catch {
+      // an older server without karyi/rules: nothing to show
     }
   }
 
@@ -255,11 +270,13 @@ export class ChatController implements vscode.Disposable {
       switch (m.type) {
         case 'ready':
           this.sync();
+          void this.showRules();
           break;
         case 'send': {
           const sel = m.withSelection ? selectionContext() : undefined;
           const context: ChatContext = { ...(sel?.context ?? {}) };
-          const fileUris = m.mentions.map((p) => WorkspaceFiles.toUri(p)).filter((u): u is string => !!u);
+          // @problems, @diff, @folder:… stay in the text: the server expands them.
+          const fileUris = m.mentions.filter((p) => !isSpecial(p)).map((p) => WorkspaceFiles.toUri(p)).filter((u): u is string => !!u);
           if (fileUris.length) context.files = fileUris;
           const labels = [sel?.contextLabel, ...m.mentions.map((p) => `@${p}`)].filter(Boolean);
           await this.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined });

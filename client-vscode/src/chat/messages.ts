@@ -1,5 +1,5 @@
 /** The messages between the chat webview and the extension host, both ways. */
-import type { CheckpointInfo, SessionInfo } from '../protocol';
+import type { CheckpointInfo, RuleInfo, SessionInfo } from '../protocol';
 import type { Action, ChatState } from './state';
 
 export interface EditorContextInfo {
@@ -18,6 +18,7 @@ export type ToWebview =
   | { type: 'insertMention'; path: string }
   | { type: 'prefill'; text: string }
   | { type: 'server'; running: boolean }
+  | { type: 'rules'; rules: RuleInfo[] }
   | { type: 'focus' };
 
 export type PermissionChoice = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectFeedback';

@@ -117,13 +117,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     <button id="checkpoints" class="link" title="Restore files from a checkpoint">Checkpoints</button>
     <button id="new" class="link" title="New chat">New</button>
   </header>
+  <div id="rules" hidden></div>
   <div id="panel" hidden></div>
   <main id="log" role="log" aria-live="polite"></main>
   <div id="composer">
     <div id="completions" role="listbox" hidden></div>
     <div id="chips"></div>
     <div class="row">
-      <textarea id="input" rows="1" placeholder="Ask Karyi… (@ to mention a file)" aria-label="Message"></textarea>
+      <textarea id="input" rows="1" placeholder="Ask Karyi… (@ to mention a file, @problems, @diff…)" aria-label="Message"></textarea>
       <button id="send" class="primary">Send</button>
     </div>
   </div>

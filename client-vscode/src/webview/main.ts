@@ -5,7 +5,7 @@
 import DOMPurify from 'dompurify';
 import type { EditorContextInfo, FromWebview, ToWebview } from '../chat/messages';
 import { type Block, type ChatState, emptyState, type Item, reduce, type ToolCard, type TurnItem } from '../chat/state';
-import type { CheckpointInfo, SessionInfo } from '../protocol';
+import type { CheckpointInfo, RuleInfo, SessionInfo } from '../protocol';
 import { renderCard } from './cards';
 import { fill, h } from './dom';
 import { createRenderer } from './markdown';
@@ -29,6 +29,7 @@ const chips = document.getElementById('chips') as HTMLElement;
 const popup = document.getElementById('completions') as HTMLElement;
 const panel = document.getElementById('panel') as HTMLElement;
 const statusLine = document.getElementById('status') as HTMLElement;
+const rulesLine = document.getElementById('rules') as HTMLElement;
 
 // ---- transcript ---------------------------------------------------------------------
 
@@ -162,7 +163,7 @@ function paint(): void {
   if (state.items.length === 0) {
     blockEls.clear();
     toolEls.clear();
-    if (!log.querySelector('.empty')) log.append(h('div', { class: 'empty' }, 'Ask Karyi about your code. Type @ to mention a file; Enter sends, Shift+Enter adds a line.'));
+    if (!log.querySelector('.empty')) log.append(h('div', { class: 'empty' }, 'Ask Karyi about your code. Type @ to mention a file, @problems, @terminal, @diff, @folder: or @url:; Enter sends, Shift+Enter adds a line.'));
   } else log.querySelector('.empty')?.remove();
   const busy = state.busy;
   sendBtn.textContent = busy ? 'Stop' : 'Send';
@@ -200,7 +201,7 @@ function send(): void {
   if (!text) return;
   if (state.busy) return;
   const used = [...mentions].filter((m) => text.includes(`@${m}`));
-  for (const m of text.matchAll(/(?:^|\s)@([\w./\\-]+)/g)) if (!used.includes(m[1])) used.push(m[1]);
+  for (const m of text.matchAll(/(?:^|\s)@([\w./\\:-]+)/g)) if (!used.includes(m[1])) used.push(m[1]);
   post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label });
   input.value = '';
   mentions.clear();
@@ -243,11 +244,13 @@ function moveActive(delta: number): void {
 function accept(i: number): void {
   const path = completions[i];
   const caret = input.selectionStart;
-  const before = input.value.slice(0, caret).replace(/@([^\s@]*)$/, `@${path} `);
+  const open = path.endsWith(':'); // @folder: and @url: take an argument next
+  const before = input.value.slice(0, caret).replace(/@([^\s@]*)$/, `@${path}${open ? '' : ' '}`);
   input.value = before + input.value.slice(caret);
   input.selectionStart = input.selectionEnd = before.length;
-  mentions.add(path);
+  if (!open) mentions.add(path);
   popup.hidden = true;
+  if (open) post({ type: 'completeFiles', requestId: ++requestId, query: path });
   renderChips();
   input.focus();
 }
@@ -377,8 +380,24 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
     case 'focus':
       input.focus();
       break;
+    case 'rules':
+      showRules(m.rules);
+      break;
   }
 });
+
+/** The rule files in force, by name, each openable; the full path in its title. */
+function showRules(rules: RuleInfo[]): void {
+  rulesLine.replaceChildren();
+  rulesLine.hidden = rules.length === 0;
+  if (!rules.length) return;
+  rulesLine.append('Rules: ');
+  rules.forEach((r, i) => {
+    if (i) rulesLine.append(' · ');
+    const name = r.path.split('/').slice(-2).join('/');
+    rulesLine.append(h('a', { href: '#', class: 'rule', title: `${r.path} (${r.scope})`, onclick: (e: Event) => { e.preventDefault(); post({ type: 'openFile', path: r.path }); } }, name));
+  });
+}
 
 post({ type: 'ready' });
 input.focus();

@@ -255,6 +255,21 @@ async function uiSteps(page, base, ws, fake, dir) {
     assert.match(body, /Files the user mentioned \(read them as needed\): README\.md/);
   });
 
+  await step('@diff is completed in the input and the server sends the uncommitted changes', async () => {
+    await fake.script('No changes to review.');
+    const input = chat.locator('#input');
+    await input.click();
+    await input.pressSequentially('Review @dif');
+    await chat.locator('.completion.active', { hasText: 'diff' }).waitFor({ timeout: WAIT });
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), 'Review @diff ');
+    await input.press('Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'No changes to review.' }).waitFor({ timeout: WAIT });
+    const last = JSON.stringify((await fake.requests()).at(-1).messages.at(-1));
+    assert.match(last, /<mention name=\\"@diff\\">/);
+    assert.doesNotMatch(last, /Files the user mentioned/, '@diff is not attached as a file');
+  });
+
   await step('a <get_value> is answered in a password box and never shown', async () => {
     const secret = 'hunter2-e2e-secret';
     await fake.script('<tools><get_value key="DEPLOY_TOKEN" reason="the deploy script needs it"/></tools>', 'Deployed with the token.');

@@ -4,12 +4,19 @@ The shadow repository's git dir is Karyi's own (`.karyi/checkpoints.git`) and it
 tree is the workspace, so snapshots follow the user's `.gitignore` but never touch the
 user's own `.git` (HEAD, index, history and hooks stay as they were). Restoring first
 snapshots the current state, so a restore can itself be undone.
+
+A workspace of several folders (docs/context.md#workspace-folders) has one shadow
+repository per folder, all inside the root's `.karyi/`; a checkpoint is the root's
+commit, and each other folder's commit names it (`karyi-root: <id>`), so restoring
+one puts every folder back.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +32,11 @@ _ENV_DROP = (
     "GIT_CEILING_DIRECTORIES",
 )
 EXCLUDES = ".git\n.karyi/\n"
+TRAILER = "karyi-root: "
+
+
+def _digest(folder: Path) -> str:
+    return hashlib.sha256(str(folder).encode()).hexdigest()[:12]
 
 
 class CheckpointError(Exception):
@@ -43,9 +55,14 @@ class Checkpoint:
 class Checkpoints:
     """The shadow repository of one workspace."""
 
-    def __init__(self, root: Path, git_dir: Path | None = None) -> None:
+    def __init__(
+        self, root: Path, git_dir: Path | None = None, *, folders: Sequence[Path] = ()
+    ) -> None:
         self.root = root
         self._git_dir = git_dir
+        self.others = [
+            Checkpoints(f, self.git_dir.parent / f"checkpoints-{_digest(f)}.git") for f in folders
+        ]
 
     @property
     def git_dir(self) -> Path:
@@ -96,10 +113,16 @@ class Checkpoints:
         (info / "exclude").write_text(EXCLUDES)
 
     def snapshot(self, label: str) -> Checkpoint:
-        """Record the workspace as it is now (ignored files excepted)."""
+        """Record the workspace as it is now (ignored files excepted), every folder."""
+        checkpoint = self._commit(label)
+        for other in self.others:
+            other._commit(f"{label}\n\n{TRAILER}{checkpoint.id}")
+        return checkpoint
+
+    def _commit(self, message: str) -> Checkpoint:
         self._ensure()
         self._git("add", "--all", "--", ".")
-        self._git("commit", "--quiet", "--allow-empty", "--no-verify", "-m", label)
+        self._git("commit", "--quiet", "--allow-empty", "--no-verify", "-m", message)
         line = self._git("log", "-1", "--format=%H%x00%ct%x00%s").strip()
         sha, ts, subject = line.split("\x00", 2)
         return Checkpoint(sha, subject, float(ts))
@@ -131,4 +154,10 @@ class Checkpoints:
             )
         before = self.snapshot(f"before restoring {matches[0][:12]}")
         self._git("read-tree", "--reset", "-u", matches[0])
+        for other in self.others:
+            found = other._git(
+                "log", f"--grep={TRAILER}{matches[0]}", "--format=%H", "-1", check=False
+            )
+            if found.strip():
+                other._git("read-tree", "--reset", "-u", found.strip())
         return before

@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from karyi.agent.approval import ApprovalLine, Approver, Ticket, permission_for, refusal
-from karyi.agent.call_order import CallOrder
+from karyi.agent.call_order import CallOrder, resources_of
 from karyi.agent.events import Listener, ToolDone, ToolOutput, ToolQueued, ToolRunning
 from karyi.agent.permissions import PermissionMemory
+from karyi.agent.problems import ProblemCheck, ProblemSource
 from karyi.agent.secure_values import RedactedOutput, run_with_secrets, unknown_variables
 from karyi.agent.write_journal import run_journaled
 from karyi.core.errors import ErrorCode
@@ -102,8 +103,10 @@ class CallBatch:
         emit: Listener = _ignore,
         before_change: Callable[[], Awaitable[None]] | None = None,
         memory: PermissionMemory | None = None,
+        problems: ProblemSource | None = None,
     ) -> None:
         self.toolkit = toolkit
+        self.problems = problems
         self.ctx = ctx
         self.emit = emit
         self.approvals = ApprovalLine(approver, memory, emit)
@@ -183,6 +186,7 @@ class CallBatch:
                 plan.description,
                 lambda c: self._execute(tool, params, c, plan),
                 self.emit,
+                self._problem_check(tool, params, ctx),
             )
             if settled.note:
                 result = with_note(result, settled.note)
@@ -190,6 +194,16 @@ class CallBatch:
         except asyncio.CancelledError:
             cancelled = ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")
             return self._done(Executed(call, cancelled, decision, started, time.time()))
+
+    def _problem_check(
+        self, tool: Tool, params: dict[str, Any], ctx: ToolContext
+    ) -> ProblemCheck | None:
+        """The diagnostics check of a call that changes files (docs/context.md)."""
+        if self.problems is None or not tool.changes_files:
+            return None
+        keys = resources_of(tool, params, ctx)
+        paths = [Path(k.removeprefix("file:")) for k in sorted(keys) if k.startswith("file:")]
+        return ProblemCheck(self.problems, ctx.settings.diagnostics_wait, paths)
 
     async def _execute(
         self, tool: Tool, params: dict[str, Any], ctx: ToolContext, plan: _Planned

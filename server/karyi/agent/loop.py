@@ -28,6 +28,7 @@ from karyi.agent.events import (
     Notice,
     StepStarted,
     TextDelta,
+    ToolDone,
     ToolPending,
     TurnError,
     TurnFinished,
@@ -35,9 +36,13 @@ from karyi.agent.events import (
     UsageUpdate,
 )
 from karyi.agent.executor import CallBatch, Executed, checked_call
+from karyi.agent.mentions import MentionSources
+from karyi.agent.mentions import expand as expand_mentions
 from karyi.agent.permissions import PermissionMemory
+from karyi.agent.problems import ProblemSource
 from karyi.agent.prompt import system_prompt, workspace_facts
 from karyi.agent.sessions import ToolCallRecord
+from karyi.agent.slash import expand
 from karyi.core.text import valid_text
 from karyi.llm.base import (
     Finish,
@@ -144,12 +149,14 @@ class Agent:
         approver: Approver,
         events: EventStream | None = None,
         checkpoints: Checkpoints | None = None,
-        memory: Callable[[], str] | None = None,
+        rules: Callable[[], str] | None = None,
         changes: Callable[[str], list[str]] | None = None,
         permissions: PermissionMemory | None = None,
         tool_source: ToolSource | None = None,
+        problems: ProblemSource | None = None,
     ) -> None:
         self.spec = spec
+        self.problems = problems
         self.tool_source = tool_source
         self._base_toolkit = spec.toolkit
         self._noticed: set[str] = set()
@@ -162,15 +169,17 @@ class Agent:
             vault = ctx.secrets
             self.events.redact = lambda event: vault.redactor.redact_tree(event)
         self.checkpoints = checkpoints
-        self.memory = memory or (lambda: "")
+        self.rules = rules or (lambda: "")
         self.changes = changes
         self.permissions = permissions or PermissionMemory(
             ctx.workspace.root, session_keys=conversation.approved
         )
         self._task: asyncio.Task[TurnResult] | None = None
         self._usage = [0, 0, 0]
-        self._system: tuple[str, str] = ("", "")  # (memory it was built with, prompt)
+        self._system: tuple[str, str] = ("", "")  # (rules it was built with, prompt)
         self._facts: dict[str, str] = {}
+        self._last_command = ""
+        self.events.subscribe(self._note_command)
 
     @property
     def busy(self) -> bool:
@@ -190,6 +199,7 @@ class Agent:
             raise RuntimeError(f"session {self.conversation.id} is already running a turn")
         turn_id = uuid.uuid4().hex[:10]
         text, context = valid_text(text), valid_text(context)  # what an editor or client sent
+        text = expand(text)
         self._task = asyncio.ensure_future(self._turn(turn_id, text, context))
         try:
             return await self._task
@@ -214,6 +224,9 @@ class Agent:
         self.events.emit(TurnStarted(conv.id, turn_id, text))
         self._notice_sandbox()
         body = f"{text}\n\n{context}".strip() if context else text
+        sources = MentionSources(self.ctx, self.problems, lambda: self._last_command)
+        if mentioned := await expand_mentions(text, sources):
+            body = f"{body}\n\n{mentioned}"
         conv.add(turn_id, Message("user", self._with_notices(body)))
         failures: Counter[str] = Counter()
         for step in range(1, self.spec.max_steps + 1):
@@ -261,6 +274,20 @@ class Agent:
                 self._noticed.add(warning)
                 self.events.emit(Notice("tools", warning))
 
+    def _note_command(self, event: object) -> None:
+        """Keep the last command's output for `@terminal` (agent/mentions.py)."""
+        if not isinstance(event, ToolDone):
+            return
+        tool = self.spec.toolkit.get(event.call.name)
+        params = event.call.params
+        if (
+            tool is not None
+            and tool.runs_programs
+            and ("command" in params or tool.name in ("input", "ctrl"))
+        ):
+            shown = params.get("command") or f"{tool.name} {params}"
+            self._last_command = f"$ {shown}\n{event.result.llm_content}"
+
     def _notice_sandbox(self) -> None:
         """Tell the user, once per session, that commands run without the OS sandbox."""
         shell = self.ctx.shell
@@ -294,6 +321,7 @@ class Agent:
             emit=self.events.emit,
             before_change=self._checkpoint_hook(turn_id),
             memory=self.permissions,
+            problems=self.problems,
         )
         reply = _Reply()
         error: ProviderError | None = None
@@ -316,18 +344,18 @@ class Agent:
         return reply, executed, error
 
     def _system_prompt(self) -> str:
-        memory = self.memory()
-        if not self._system[1] or self._system[0] != memory:
+        rules = self.rules()
+        if not self._system[1] or self._system[0] != rules:
             spec = self.spec
             prompt = system_prompt(
                 instructions=spec.instructions,
                 dialect=spec.dialect,
                 toolkit=spec.toolkit,
                 workspace=self.ctx.workspace,
-                memory=memory,
+                rules=rules,
                 facts=self._facts,
             )
-            self._system = (memory, prompt)
+            self._system = (rules, prompt)
         return self._system[1]
 
     def _on_stream(

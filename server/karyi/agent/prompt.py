@@ -1,7 +1,7 @@
-"""The system prompt: agent instructions, workspace facts, memory, tool instructions.
+"""The system prompt: agent instructions, workspace facts, project rules, tool instructions.
 
 Prompt text lives in `prompts/*.md` templates; this module only fills them in. The
-prompt is rebuilt for every model call, so a fact saved to memory mid-turn is seen.
+prompt is rebuilt for every model call, so a rule or memory changed mid-turn is seen.
 """
 
 from __future__ import annotations
@@ -60,28 +60,47 @@ def _git_facts(root: Path) -> str:
     return f"- Git: branch {branch}\n"
 
 
-def _listing(workspace: Workspace) -> str:
+def _listing(workspace: Workspace, folder: Path, indent: str = "  ") -> str:
     try:
-        entries, ignored = list_dir(workspace.root, ".", ignore=workspace.gitignore)
+        entries, ignored = list_dir(folder, ".", ignore=workspace.gitignore)
     except Exception:
-        return "(unreadable)"
+        return f"{indent}(unreadable)"
     names = [f"{e.name}/" if e.is_dir else e.name for e in entries[:MAX_LISTING]]
     if len(entries) > MAX_LISTING:
         names.append(f"... and {len(entries) - MAX_LISTING} more")
     if ignored:
         names.append(f"({ignored} git-ignored)")
-    return "\n".join(f"  {n}" for n in names) or "  (empty)"
+    return "\n".join(f"{indent}{n}" for n in names) or f"{indent}(empty)"
+
+
+def _where(workspace: Workspace) -> tuple[str, str, str]:
+    """The prompt's lines on the workspace's folders, the heading's tail, the listing."""
+    if len(workspace.folders) == 1:
+        root = workspace.root
+        return f"- Root: {root} (relative paths are taken from here)", "", _listing(workspace, root)
+    names = workspace.policy.folder_names
+    folders = "; ".join(f"{n} = {p}" for n, p in names.items())
+    where = (
+        f"- Workspace folders: {folders}. Write paths as `folder/path` (e.g. "
+        f"`{next(iter(names))}/README.md`); a relative path that names no folder is taken "
+        f"from the first one."
+    )
+    listing = "\n".join(f"  {n}/\n{_listing(workspace, p, '    ')}" for n, p in names.items())
+    return where, "'s folders", listing
 
 
 def workspace_facts(workspace: Workspace, today: dt.date | None = None) -> dict[str, str]:
     """Facts about the workspace for the prompt; gathered once per turn (git is slow)."""
+    where, of, listing = _where(workspace)
     return {
         "root": str(workspace.root),
+        "where": where,
+        "of": of,
         "platform": f"{platform.system()} {platform.release()}",
         "shell": os.environ.get("SHELL", "/bin/bash"),
         "date": (today or dt.date.today()).isoformat(),
         "git": _git_facts(workspace.root),
-        "listing": _listing(workspace),
+        "listing": listing,
     }
 
 
@@ -91,14 +110,14 @@ def system_prompt(
     dialect: Dialect,
     toolkit: Toolkit,
     workspace: Workspace,
-    memory: str = "",
+    rules: str = "",
     facts: dict[str, str] | None = None,
 ) -> str:
-    """The whole system prompt for one model call."""
-    memory_text = template("memory").safe_substitute(memory=memory).strip() + "\n" if memory else ""
+    """The whole system prompt for one model call (`rules`: `agent/rules.py`'s text)."""
+    rules_section = template("rules").safe_substitute(rules=rules).strip() + "\n" if rules else ""
     text = template("system").safe_substitute(
         instructions=instructions.strip(),
-        memory=memory_text,
+        rules=rules_section,
         tool_prompt=tool_prompt(toolkit, dialect).strip(),
         **(facts or workspace_facts(workspace)),
     )

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,8 +28,11 @@ from karyi.agent.checkpoints import Checkpoints
 from karyi.agent.context import tool_context
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import EventStream
+from karyi.agent.langclient import LanguageServers
 from karyi.agent.loop import Agent, AgentSpec
+from karyi.agent.problems import ProblemSource
 from karyi.agent.prompt import default_instructions
+from karyi.agent.rules import RuleFile, rule_files, rules_text
 from karyi.agent.sessions import SessionStore
 from karyi.agent.subagents import Subagents, definitions
 from karyi.llm.base import Provider
@@ -42,7 +45,6 @@ from karyi.secrets.vault import Vault
 from karyi.settings import Settings
 from karyi.shell.manager import ShellManager
 from karyi.tools.base import Tool
-from karyi.tools.builtin.memory import load_memory
 from karyi.tools.builtin.subagents import configured
 from karyi.tools.context import ToolContext
 from karyi.tools.discovery import DiscoveryError, discover
@@ -70,6 +72,10 @@ class Runtime:
     """How the front end asks its user for a secret (`get_value`); None: it cannot."""
     editor: Editor | None = None
     """The front end's editor, which owns the files open in it (the language server)."""
+    editor_problems: ProblemSource | None = None
+    """The editor's diagnostics, where the front end has an editor that gives them."""
+    _servers: LanguageServers | None = None
+    _old_servers: list[LanguageServers] = field(default_factory=list)
     _store: SessionStore | None = None
     _shell: ShellManager | None = None
     _artifacts: dict[bool, ArtifactStore] = field(default_factory=dict)
@@ -85,12 +91,12 @@ class Runtime:
         self._register_subagent_tool()
 
     @classmethod
-    def open(cls, root: Path, settings: Settings) -> Runtime:
-        """A runtime for the workspace at `root` (which must exist).
+    def open(cls, root: Path, settings: Settings, folders: Sequence[Path] = ()) -> Runtime:
+        """A runtime for the workspace at `root` and its other `folders` (which must exist).
 
         Log records are redacted from now on: no handler ever sees a secret's value.
         """
-        runtime = cls(settings, Workspace.open(root, settings.allowed_roots))
+        runtime = cls(settings, Workspace.open(root, settings.allowed_roots, folders))
         for handler in logging.getLogger().handlers:
             if not any(isinstance(f, RedactingFilter) for f in handler.filters):
                 handler.addFilter(RedactingFilter(lambda: runtime.vault.redactor))
@@ -107,13 +113,18 @@ class Runtime:
         """Use new settings from now on (the workspace keeps its documents); changed
         MCP servers or discovery commands are started again on the next turn."""
         old, self.settings = self.settings, settings
-        self.workspace.policy = PathPolicy.create(self.workspace.root, settings.allowed_roots)
+        self.workspace.policy = PathPolicy.create(
+            self.workspace.root, settings.allowed_roots, self.workspace.policy.more_folders
+        )
         self._register_subagent_tool()
         if _changed(old, settings, "mcpServers") and self._mcp is not None:
             self._retired.append(self._mcp)
             self._mcp = None
         if _changed(old, settings, "tools"):
             self._discovery = None
+        if _changed(old, settings, "diagnostics") and self._servers is not None:
+            self._old_servers.append(self._servers)  # closed by aclose
+            self._servers = None
 
     def _register_subagent_tool(self) -> None:
         agents = {n: d.description for n, d in definitions(self.settings).items()}
@@ -195,8 +206,8 @@ class Runtime:
 
     @property
     def checkpoints(self) -> Checkpoints:
-        """The workspace's shadow-git checkpoints."""
-        return Checkpoints(self.workspace.root)
+        """The workspace's shadow-git checkpoints (each folder's files, docs/context.md)."""
+        return Checkpoints(self.workspace.root, folders=self.workspace.folders[1:])
 
     def spec(self) -> AgentSpec:
         """The default coding agent as the settings describe it."""
@@ -235,8 +246,7 @@ class Runtime:
         spec: AgentSpec | None = None,
     ) -> Agent:
         """An agent for `conversation` wired to this workspace."""
-        root = self.workspace.root
-        memory: Callable[[], str] = lambda: load_memory(root)  # noqa: E731
+        session_id = conversation.id
         provider = provider or self.provider()
         agent = Agent(
             spec or self.spec(),
@@ -246,14 +256,36 @@ class Runtime:
             approver=approver,
             events=events,
             checkpoints=self.checkpoints,
-            memory=memory,
+            rules=lambda: self.vault.redactor.redact(rules_text(self.rules(session_id))),
             changes=self.changed_files,
             tool_source=self.extra_tools,
+            problems=self.problems(),
         )
         agent.ctx.subagents = Subagents(
             self, provider=provider, approver=approver, permissions=agent.permissions
         )
         return agent
+
+    def rules(self, session_id: str | None = None) -> list[RuleFile]:
+        """The rule files in force for a session (docs/context.md#rules): the user's, each
+        root's, and the nearest AGENTS.md above every file the session worked on."""
+        touched = [p for p, _v in self.workspace.documents.reads.paths(session_id or "")]
+        return rule_files(self.workspace.folders, touched)
+
+    def problems(self) -> ProblemSource | None:
+        """Where the problems after an edit come from (`diagnostics.source`,
+        docs/context.md#diagnostics): the editor's when it gives them, else Karyi's own
+        language servers (started on first use); None when switched off."""
+        mode = self.settings.diagnostics_source
+        if mode == "off":
+            return None
+        if mode in ("auto", "editor") and self.editor_problems is not None:
+            return self.editor_problems
+        if mode == "editor":
+            return None
+        if self._servers is None:
+            self._servers = LanguageServers(self.settings.diagnostics_servers, self.workspace.root)
+        return self._servers
 
     def changed_files(self, session_id: str) -> list[str]:
         """Files the session read that changed since, each announced once."""
@@ -270,6 +302,10 @@ class Runtime:
             await manager.close()
         self._retired.clear()
         self._mcp = None
+        for servers in [*self._old_servers, *([self._servers] if self._servers else [])]:
+            await servers.aclose()
+        self._old_servers.clear()
+        self._servers = None
         if self._shell is not None:
             await self._shell.close()
             self._shell = None

@@ -43,7 +43,12 @@ class _DialectNames:
 def add_settings_options(p: argparse.ArgumentParser) -> None:
     """The options of every command that loads a workspace's settings: `--workspace`,
     `--dialect` and `--profile` (read back by `workspace_root` and `settings_for`)."""
-    p.add_argument("--workspace", metavar="DIR", help="workspace root (default: .)")
+    p.add_argument(
+        "--workspace",
+        metavar="DIR",
+        action="append",
+        help="a workspace folder (default: .); repeat it for several, the first is the root",
+    )
     p.add_argument(
         "--dialect",
         choices=_DialectNames(),
@@ -81,9 +86,19 @@ def toolkit_for(settings: Settings) -> Toolkit:
         raise UsageError(str(exc)) from None
 
 
-def workspace_root(path: str | None) -> Path:
-    """The resolved `--workspace` directory (default: the current one)."""
-    root = Path(path or ".").expanduser()
-    if not root.is_dir():
-        raise UsageError(f"--workspace {root}: not a directory")
-    return root.resolve()
+def workspace_root(path: str | list[str] | None) -> Path:
+    """The resolved (first) `--workspace` directory (default: the current one)."""
+    return workspace_folders(path)[0]
+
+
+def workspace_folders(paths: str | list[str] | None) -> list[Path]:
+    """Every `--workspace` directory, resolved, the root first (default: the current one)."""
+    given = [paths] if isinstance(paths, str) else list(paths or ["."])
+    out: list[Path] = []
+    for raw in given:
+        folder = Path(raw).expanduser()
+        if not folder.is_dir():
+            raise UsageError(f"--workspace {folder}: not a directory")
+        if folder.resolve() not in out:
+            out.append(folder.resolve())
+    return out

@@ -3,7 +3,8 @@
 Each call runs with a journal of its own (`ToolContext.journal`). Writes to files open
 in an editor are deferred: the editor applies them (the language server, so the user's
 unsaved text is respected); a write it cannot apply turns the result into a conflict.
-What changed is announced as one `FileChanged` event. When the user's answer changed
+What changed is announced as one `FileChanged` event, and the diagnostics the change
+added or fixed are appended to the result (`agent/problems.py`). When the user's answer changed
 what was written (some hunks rejected, or their own text), the result the model reads
 is replaced by what the files now hold (`agent/edit_truth.py`).
 """
@@ -15,6 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from karyi.agent.edit_truth import truthful
 from karyi.agent.events import FileChanged, Listener
+from karyi.agent.problems import ProblemCheck
 from karyi.core.errors import ErrorCode
 from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
@@ -28,11 +30,15 @@ async def run_journaled(
     description: str,
     run: Callable[[ToolContext], Awaitable[ToolResult]],
     emit: Listener,
+    check: ProblemCheck | None = None,
 ) -> ToolResult:
     """`run` the call with a fresh write journal; hand the editor its deferred writes;
-    tell the model what was really written; report what changed."""
+    tell the model what was really written, and the problems it added or fixed
+    (`agent/problems.py`); report what changed."""
     journal: list[WriteRecord] = []
     ctx = dataclasses.replace(ctx, journal=journal)
+    if check is not None:
+        await check.start()
     result = await run(ctx)
     deferred = [w for w in journal if w.deferred]
     if deferred and ctx.editor is not None:
@@ -44,6 +50,8 @@ async def run_journaled(
             )
             journal = [w for w in journal if not w.deferred]
     result = _told(result, journal, ctx)
+    if journal and check is not None and result.success:
+        result = await check.finish(result, journal, ctx)
     if journal:
         emit(FileChanged(call, tuple(w.planned() for w in journal)))
     return result

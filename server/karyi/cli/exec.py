@@ -26,7 +26,7 @@ from karyi.agent.startup import (
     UsageError,
     settings_for,
     toolkit_for,
-    workspace_root,
+    workspace_folders,
 )
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty, with_runtime_tools
@@ -76,7 +76,7 @@ def _json_result(item: Executed) -> dict[str, Any]:
 
 def cmd_exec(args: argparse.Namespace) -> int:
     """Parse a model reply and execute its calls."""
-    root = workspace_root(args.workspace)
+    root, *more = workspace_folders(args.workspace)
     settings = settings_for(root, args)
     toolkit = toolkit_for(settings)
     text = _read_reply(args.reply)
@@ -87,7 +87,9 @@ def cmd_exec(args: argparse.Namespace) -> int:
             print("[]")
         return EXIT_OK
     tty = open_tty(args.reply == "-")
-    executed = asyncio.run(_exec_calls(text, calls, toolkit, root, settings, tty, args.yes))
+    executed = asyncio.run(
+        _exec_calls(text, calls, toolkit, [root, *more], settings, tty, args.yes)
+    )
     if args.json:
         print(json.dumps([_json_result(e) for e in executed], ensure_ascii=False, indent=2))
     else:
@@ -99,14 +101,14 @@ async def _exec_calls(
     text: str,
     calls: list[ToolCall],
     toolkit: Toolkit,
-    root: Path,
+    folders: list[Path],
     settings: Settings,
     tty: IO[str] | None,
     yes: bool,
 ) -> list[Executed]:
     """Run the calls with a session's shell and vault; the shell and any MCP server are
     closed before return, so no process the calls started outlives `karyi exec`."""
-    runtime = Runtime.open(root, settings)
+    runtime = Runtime.open(folders[0], settings, folders[1:])
     try:
         if any(c.name not in toolkit for c in calls):
             toolkit = await with_runtime_tools(runtime, toolkit)

@@ -20,7 +20,7 @@ from karyi.agent.startup import (
     UsageError,
     settings_for,
     toolkit_for,
-    workspace_root,
+    workspace_folders,
 )
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
@@ -55,6 +55,8 @@ async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> in
         events.subscribe(TerminalView(out, err, verbose=args.verbose))
         where = f"{provider.label} · {runtime.workspace.root} · session {conversation.id}"
         err.print(f"[dim]karyi · {where}[/dim]")
+        for rule in runtime.rules(conversation.id):
+            err.print(f"[dim]rules · {rule.path} ({rule.scope})[/dim]")
     tty = open_tty(False)
     lock = asyncio.Lock()
     approver: Approver = approve_all if args.yes else TerminalApprover(tty, err, lock=lock)
@@ -75,11 +77,11 @@ async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> in
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run one agent task in the terminal."""
-    root = workspace_root(args.workspace)
+    root, *more = workspace_folders(args.workspace)
     settings = settings_for(root, args)
     toolkit_for(settings)  # an unknown profile is a usage error before anything starts
     text = _task_text(args.task)
-    runtime = Runtime.open(root, settings)
+    runtime = Runtime.open(root, settings, more)
     try:
         return asyncio.run(_run_turn(runtime, args, text))
     finally:

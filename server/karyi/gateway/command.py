@@ -16,7 +16,7 @@ from karyi.agent.startup import (
     add_settings_options,
     settings_for,
     toolkit_for,
-    workspace_root,
+    workspace_folders,
 )
 
 
@@ -43,13 +43,21 @@ def cmd_gateway(args: argparse.Namespace) -> int:
 
     args.host = DEFAULT_HOST if args.host is None else args.host
     args.port = DEFAULT_PORT if args.port is None else args.port
-    root = workspace_root(args.workspace)
+    root, *more = workspace_folders(args.workspace)
     settings = settings_for(root, args)
     toolkit_for(settings)
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected 0-65535 (0 picks a free port)")
     try:
-        serve(root, settings, args.host, args.port, out=sys.stderr, access_log=args.verbose)
+        serve(
+            root,
+            settings,
+            args.host,
+            args.port,
+            out=sys.stderr,
+            access_log=args.verbose,
+            folders=more,
+        )
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:

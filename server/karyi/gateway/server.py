@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -72,12 +73,14 @@ def serve(
     *,
     out: TextIO,
     access_log: bool = False,
+    folders: Sequence[Path] = (),
 ) -> None:
-    """Serve until SIGINT/SIGTERM (raises ConfigError, or OSError for the address)."""
+    """Serve until SIGINT/SIGTERM (raises ConfigError, or OSError for the address);
+    `folders`: the workspace's folders after `root` (docs/context.md)."""
     config = GatewayConfig.from_settings(settings)
     check_bind(host, config)
     sock = bind(host, port)
-    runtime = Runtime.open(root, settings)
+    runtime = Runtime.open(root, settings, folders)
     app = create_app(runtime, config, watch=True)
     server = uvicorn.Server(
         uvicorn.Config(

@@ -25,7 +25,7 @@ from karyi.lsp.params import RANGE, plain
 if TYPE_CHECKING:
     from karyi.agent.events import Event
 
-TASKS = {task.command: task.prompt for task in ALL_TASKS}
+TASKS = {task.command: task.prompt for task in ALL_TASKS} | {"karyi.init": "/init"}
 TASK_ARGS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -156,6 +156,12 @@ async def fix_diagnostics(ls: KaryiServer, *args: Any) -> dict[str, Any]:
 async def write_tests(ls: KaryiServer, *args: Any) -> dict[str, Any]:
     """`karyi.writeTests`: the task of writing tests for the selected code."""
     return await _run_task(ls, "karyi.writeTests", args)
+
+
+@rpc
+async def init(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.init`: the task of writing the repository's AGENTS.md (the `/init` command)."""
+    return await _run_task(ls, "karyi.init", args)
 
 
 async def _run_task(ls: KaryiServer, command: str, args: tuple[Any, ...]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ class KaryiServer(LanguageServer):
         """What `initialize` left to do; started by `initialized` or the first request."""
         self.startup_error = ""
         self.ui = False  # the client declared Karyi's custom UI (initializationOptions.karyi.ui)
+        self.editor_diagnostics = False  # it answers karyi/diagnostics (lsp/diagnostics.py)
         self.init_options: dict[str, Any] = {}
 
     async def ready(self) -> None:

@@ -1,4 +1,5 @@
-"""Lifecycle: initialize (workspace, settings, the client's UI), configuration, shutdown.
+"""Lifecycle: initialize (workspace folders, settings, the client's UI), configuration,
+folder changes, shutdown.
 
 `initialize` answers at once with the server's capabilities and starts building the
 agent host (settings, workspace, tools, providers) in the background: an editor is not
@@ -8,6 +9,7 @@ kept waiting for the agent stack to load. Every Karyi request waits until it is 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +17,7 @@ from lsprotocol import types
 
 from karyi.lsp.approvals import ask_with_message_request
 from karyi.lsp.context import uri_path
+from karyi.lsp.diagnostics import EditorProblems
 from karyi.lsp.documents import doc_path
 from karyi.lsp.edits import LspEditor
 from karyi.lsp.karyi_server import KaryiServer
@@ -37,16 +40,13 @@ def workspace_folders(params: types.InitializeParams) -> list[Path]:
     return [p.resolve() for p in paths] or [Path.cwd().resolve()]
 
 
-def _settings(
-    server: KaryiServer, root: Path, editor: dict[str, Any], extra: list[Path]
-) -> Settings:
+def _settings(server: KaryiServer, root: Path, editor: dict[str, Any]) -> Settings:
     from karyi.settings import load_settings
 
     settings = load_settings(root, editor=editor)
-    roots = settings.allowed_roots + [str(p) for p in extra if str(p) not in settings.allowed_roots]
     for warning in settings.warnings:
         server.log(f"karyi settings: {warning}", types.MessageType.Warning)
-    return settings.with_values(allowedRoots=roots)
+    return settings
 
 
 def initialize(ls: KaryiServer, params: types.InitializeParams) -> None:
@@ -56,6 +56,7 @@ def initialize(ls: KaryiServer, params: types.InitializeParams) -> None:
     ls.init_options = options if isinstance(options, dict) else {}
     karyi = ls.init_options.get("karyi") or {}
     ls.ui = bool(karyi.get("ui")) if isinstance(karyi, dict) else False
+    ls.editor_diagnostics = bool(karyi.get("diagnostics")) if isinstance(karyi, dict) else False
     folders = workspace_folders(params)
     editor = ls.init_options.get("settings") or {}
     given = editor if isinstance(editor, dict) else {}
@@ -77,6 +78,25 @@ async def configuration_changed(
     await refresh_configuration(ls, plain(params.settings))
 
 
+def _paths(folders: Sequence[types.WorkspaceFolder]) -> list[Path]:
+    return [Path(uri_path(f.uri)).resolve() for f in folders]
+
+
+async def folders_changed(ls: KaryiServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    """`workspace/didChangeWorkspaceFolders`: every folder the editor has is a root
+    (docs/context.md#workspace-folders); the first one stays the root."""
+    await ls.ready()
+    if ls.host is None:
+        return
+    workspace = ls.host.runtime.workspace
+    removed = set(_paths(params.event.removed))
+    added = _paths(params.event.added)
+    folders = [f for f in workspace.folders[1:] if f not in removed] + added
+    await workspace.set_folders(folders, ls.host.runtime.settings.allowed_roots)
+    names = ", ".join(workspace.policy.folder_names)
+    ls.log(f"karyi: workspace folders {names}")
+
+
 async def shutdown(ls: KaryiServer, *args: Any) -> None:
     """`shutdown`: stop watching, close the host (and every process it started)."""
     await ls.ready()
@@ -92,9 +112,11 @@ async def _build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, An
         from karyi.agent.host import AgentHost
         from karyi.agent.runtime import Runtime
 
-        settings = _settings(ls, folders[0], editor, folders[1:])
-        runtime = Runtime.open(folders[0], settings)
+        settings = _settings(ls, folders[0], editor)
+        runtime = Runtime.open(folders[0], settings, folders[1:])
         runtime.editor = LspEditor(ls)
+        if ls.editor_diagnostics:
+            runtime.editor_problems = EditorProblems(ls, lambda: runtime.settings.diagnostics_wait)
         host = AgentHost(runtime, ask=None if ls.ui else ask_with_message_request(ls))
         if ls.ui:
             runtime.ask_value = host.ask_value
@@ -133,7 +155,6 @@ async def refresh_configuration(ls: KaryiServer, pushed: Any = None) -> None:
     if isinstance(initial, dict):  # the pulled section overlays what initialize gave
         editor = {**initial, **editor}
     root = host.runtime.workspace.root
-    extra = [Path(r) for r in host.runtime.settings.allowed_roots]
-    settings = _settings(ls, root, editor, extra)
+    settings = _settings(ls, root, editor)
     host.apply_settings(settings)
     ls.log(f"karyi: settings applied (model {settings.model}, dialect {settings.dialect})")

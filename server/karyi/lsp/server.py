@@ -22,10 +22,11 @@ from karyi.lsp.karyi_server import KaryiServer
 Handler = Callable[..., Any]
 
 FEATURES: dict[str, Handler] = {
-    # lifecycle.py: start-up, the editor's settings, shutdown
+    # lifecycle.py: start-up, the editor's settings and folders, shutdown
     types.INITIALIZE: lifecycle.initialize,
     types.INITIALIZED: lifecycle.initialized,
     types.WORKSPACE_DID_CHANGE_CONFIGURATION: lifecycle.configuration_changed,
+    types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS: lifecycle.folders_changed,
     types.SHUTDOWN: lifecycle.shutdown,
     # documents.py: the editor's buffers
     types.TEXT_DOCUMENT_DID_OPEN: documents.opened,
@@ -44,9 +45,10 @@ FEATURES: dict[str, Handler] = {
     "karyi/deleteSession": history.delete_session,
     "karyi/checkpoints": history.checkpoints,
     "karyi/restoreCheckpoint": history.restore_checkpoint,
-    # toolinfo.py: tools and MCP servers
+    # toolinfo.py: tools, MCP servers, project rules
     "karyi/tools": toolinfo.tools,
     "karyi/restartMcpServer": toolinfo.restart_mcp_server,
+    "karyi/rules": toolinfo.rules,
     # code_actions.py: the tasks offered where they fit
     types.TEXT_DOCUMENT_CODE_ACTION: code_actions.code_actions,
 }
@@ -63,6 +65,7 @@ COMMANDS: dict[str, Handler] = {
     "karyi.explainSelection": commands.explain_selection,
     "karyi.fixDiagnostics": commands.fix_diagnostics,
     "karyi.writeTests": commands.write_tests,
+    "karyi.init": commands.init,
     "karyi.cancel": commands.cancel,
     "karyi.acceptAll": commands.accept_all,
     "karyi.rejectAll": commands.reject_all,

@@ -1,4 +1,5 @@
-"""What the agent can call: its tools by source, the MCP servers' state, restarting one.
+"""What the agent can call and follows: its tools by source, the MCP servers' state,
+restarting one, and the project rules in force (docs/context.md#rules).
 
 `karyi/tools` starts what the settings configure (the discovery command, the MCP
 servers) as a turn would, so an editor can show a failing server before the user
@@ -55,3 +56,11 @@ async def restart_mcp_server(ls: KaryiServer, raw: Any) -> dict[str, Any]:
             f"no MCP server {p['name']!r} in the settings (servers: {names})"
         ) from None
     return dataclasses.asdict(status)
+
+
+@rpc
+async def rules(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/rules`: the rule files in force for a session (or for a new one)."""
+    p = checked("karyi/rules", raw)
+    runtime = ls.require_host().runtime
+    return {"rules": [r.to_json() for r in runtime.rules(p.get("sessionId"))]}

@@ -57,6 +57,21 @@ class Settings:
         return int(self.values["maxSteps"])
 
     @property
+    def diagnostics_source(self) -> str:
+        """`diagnostics.source`: auto, editor, servers or off (docs/context.md)."""
+        return str(self.values["diagnostics"].get("source") or "auto")
+
+    @property
+    def diagnostics_wait(self) -> float:
+        """The longest wait for diagnostics after an edit, in seconds."""
+        return float(self.values["diagnostics"].get("waitSeconds") or 5)
+
+    @property
+    def diagnostics_servers(self) -> dict[str, Any]:
+        """`diagnostics.servers`: languageId -> {command, extensions}."""
+        return dict(self.values["diagnostics"].get("servers") or {})
+
+    @property
     def shell_timeout(self) -> float:
         """Overall timeout of one shell command, in seconds."""
         return float(self.values["shell"]["timeoutSeconds"])

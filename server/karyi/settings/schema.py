@@ -92,6 +92,32 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "additionalProperties": False,
     },
     "allowedRoots": {"type": "array", "items": {"type": "string"}},
+    "diagnostics": {
+        "type": "object",
+        "properties": {
+            "source": {
+                "type": "string",
+                "enum": ["auto", "editor", "servers", "off"],
+                "description": "where problems after an edit come from: auto is the editor "
+                "when there is one, else Karyi's language servers",
+            },
+            "waitSeconds": {"type": "number", "exclusiveMinimum": 0, "maximum": 60},
+            "servers": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {
+                        "command": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                        "extensions": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "required": ["command", "extensions"],
+                    "additionalProperties": False,
+                },
+                "description": "languageId -> the language server Karyi starts for it",
+            },
+        },
+        "additionalProperties": False,
+    },
     "maxSteps": {"type": "integer", "minimum": 1},
     "shell": {
         "type": "object",
@@ -194,6 +220,11 @@ DEFAULTS: dict[str, Any] = {
         "maxChars": 60_000,
     },
     "allowedRoots": [],
+    "diagnostics": {
+        "source": "auto",
+        "waitSeconds": 5,
+        "servers": {"python": {"command": ["ruff", "server"], "extensions": [".py", ".pyi"]}},
+    },
     "maxSteps": 50,
     "shell": {
         "timeoutSeconds": 120,

@@ -29,6 +29,7 @@ _RUNS_PROGRAMS = (
     ("tools", "discoveryCommand"),
     ("tools", "callCommand"),
     ("mcpServers", None),
+    ("diagnostics", "servers"),
     ("web", "search"),
     ("web", "allowPrivate"),
     ("web", "allowedHosts"),

@@ -87,8 +87,10 @@ class DocumentStore:
         *,
         cache_bytes: int = CACHE_BYTES,
         max_read_bytes: int = MAX_READ_BYTES,
+        folders: tuple[Path, ...] = (),
     ) -> None:
         self.root = root
+        self.ignore = ignore
         self.max_read_bytes = max_read_bytes
         self.cache_bytes = cache_bytes
         self.reads = ReadLog()
@@ -98,6 +100,9 @@ class DocumentStore:
         self._cached_bytes = 0
         self._listeners: list[Listener] = []
         self.watcher = Watcher(root, ignore, self._changed)
+        self._folder_watchers: dict[Path, Watcher] = {}
+        self._watching = False
+        self._watch_folders(folders)
 
     # -- editor buffers (the LSP layer feeds these) -----------------------------------
 
@@ -351,13 +356,40 @@ class DocumentStore:
 
     # -- watching -----------------------------------------------------------------------
 
+    def _wanted(self, folders: tuple[Path, ...]) -> set[Path]:
+        return {f for f in folders if f != self.root and self.root not in f.parents}
+
+    def _watch_folders(self, folders: tuple[Path, ...]) -> None:
+        for new in self._wanted(folders) - set(self._folder_watchers):
+            self._folder_watchers[new] = Watcher(new, self.ignore, self._changed)
+
+    async def set_roots(self, folders: tuple[Path, ...]) -> None:
+        """Watch these workspace folders (the root is always watched): one watcher per
+        folder outside the root, started at once if watching is on."""
+        wanted = self._wanted(folders)
+        for gone in set(self._folder_watchers) - wanted:
+            await self._folder_watchers.pop(gone).stop()
+        self._watch_folders(folders)
+        if self._watching:
+            for watcher in self._folder_watchers.values():
+                await watcher.start()
+
+    @property
+    def watchers(self) -> list[Watcher]:
+        """The watcher of the root, then one per other folder."""
+        return [self.watcher, *self._folder_watchers.values()]
+
     async def start_watching(self) -> None:
-        """Start the watchfiles watcher over the workspace (idempotent)."""
-        await self.watcher.start()
+        """Start watching every workspace folder (idempotent)."""
+        self._watching = True
+        for watcher in self.watchers:
+            await watcher.start()
 
     async def stop_watching(self) -> None:
-        """Stop the watcher."""
-        await self.watcher.stop()
+        """Stop the watchers."""
+        self._watching = False
+        for watcher in self.watchers:
+            await watcher.stop()
 
     def add_listener(self, listener: Listener) -> None:
         """Call `listener(paths)` after the watcher reports changed paths."""

@@ -35,23 +35,26 @@ def _spec_for(directory: str) -> GitIgnoreSpec | None:
 
 
 class GitIgnore:
-    """Answers "does git ignore this path?" for paths under one root."""
+    """Answers "does git ignore this path?" for paths under the workspace's folders (each
+    folder is a root of its own `.gitignore` files)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *more: Path) -> None:
         self.root = root
+        self.roots = (root, *more)
 
     def ignored(self, path: Path, is_dir: bool | None = None) -> bool:
-        """True when `path` (under the root) is ignored by some `.gitignore` on its way."""
-        try:
-            rel = path.relative_to(self.root)
-        except ValueError:
+        """True when `path` (under a root) is ignored by some `.gitignore` on its way."""
+        inside = [r for r in self.roots if r == path or r in path.parents]
+        if not inside:
             return False
+        root = max(inside, key=lambda r: len(r.parts))
+        rel = path.relative_to(root)
         if any(part in ALWAYS_IGNORED for part in rel.parts):
             return True
         if is_dir is None:
             is_dir = path.is_dir()
         verdict = False
-        directory = self.root
+        directory = root
         parts = rel.parts
         for depth in range(len(parts)):
             spec = _spec_for(str(directory))

@@ -1,5 +1,8 @@
 """The one path policy every tool and every entry point goes through (docs/security.md).
 
+A workspace has one or more folders (docs/context.md#workspace-folders); the first is the
+root. With several, a relative path that starts with a folder's name is taken from that
+folder (`api/src/app.py`), any other from the root, and paths are shown the same way.
 A path is resolved against the workspace root, normalised, and must stay inside the
 workspace or an extra allowed root both as written and after every symlink is
 resolved; the system directories (docs/security.md) are refused even inside an allowed root.
@@ -111,22 +114,54 @@ class PathPolicy:
     root: Path
     extra_roots: tuple[Path, ...] = ()
     protected: tuple[str, ...] = field(default=SYSTEM_DIRS)
+    more_folders: tuple[Path, ...] = ()
+    """The workspace folders after the first (the root)."""
 
     @classmethod
     def create(
-        cls, root: str | os.PathLike[str], extra_roots: Sequence[str | os.PathLike[str]] = ()
+        cls,
+        root: str | os.PathLike[str],
+        extra_roots: Sequence[str | os.PathLike[str]] = (),
+        folders: Sequence[str | os.PathLike[str]] = (),
     ) -> PathPolicy:
-        """A policy for workspace `root` plus `extra_roots` (relative ones from `root`)."""
+        """A policy for workspace `root`, its other `folders` and the allowed
+        `extra_roots` (relative ones from `root`)."""
         base = Path(os.path.realpath(os.path.abspath(os.path.expanduser(root))))
-        extras = tuple(
-            Path(os.path.realpath(base / os.path.expanduser(str(r)))) for r in extra_roots
-        )
-        return cls(base, extras)
+
+        def real(r: str | os.PathLike[str]) -> Path:
+            return Path(os.path.realpath(base / os.path.expanduser(str(r))))
+
+        more = tuple(dict.fromkeys(p for p in map(real, folders) if p != base))
+        extras = tuple(p for p in map(real, extra_roots) if p not in more and p != base)
+        return cls(base, extras, more_folders=more)
+
+    @property
+    def folders(self) -> tuple[Path, ...]:
+        """The workspace folders, the root first."""
+        return (self.root, *self.more_folders)
 
     @property
     def roots(self) -> tuple[Path, ...]:
-        """The workspace root first, then the extra roots."""
-        return (self.root, *self.extra_roots)
+        """The workspace folders first, then the extra allowed roots."""
+        return (*self.folders, *self.extra_roots)
+
+    @functools.cached_property
+    def folder_names(self) -> dict[str, Path]:
+        """Each folder by the name paths start with (a repeated name gets `-2`, `-3`)."""
+        names: dict[str, Path] = {}
+        for folder in self.folders:
+            name, n = folder.name or "root", 1
+            while name in names:
+                n += 1
+                name = f"{folder.name}-{n}"
+            names[name] = folder
+        return names
+
+    def folder_of(self, path: Path | str) -> Path | None:
+        """The (innermost) workspace folder that holds `path`, or None."""
+        text = str(path)
+        inside = [f for f in self.folders if within(text, str(f))]
+        return max(inside, key=lambda f: len(str(f))) if inside else None
 
     @functools.cached_property
     def _protected_forms(self) -> tuple[str, ...]:
@@ -144,7 +179,12 @@ class PathPolicy:
 
     def _roots_text(self) -> str:
         extra = ", ".join(str(r) for r in self.extra_roots)
-        return f"the workspace {self.root}" + (f" or the allowed roots {extra}" if extra else "")
+        where = (
+            f"the workspace folders {', '.join(str(f) for f in self.folders)}"
+            if self.more_folders
+            else f"the workspace {self.root}"
+        )
+        return where + (f" or the allowed roots {extra}" if extra else "")
 
     def resolve(self, raw: object, *, param: str = "path") -> Path:
         """The real absolute path for `raw`, or PathError saying which rule refused it."""
@@ -179,7 +219,7 @@ class PathPolicy:
             raise PathError(ErrorCode.INVALID_TOOL_INPUT, f"{param}: a path cannot contain NUL")
         plain = _literal_path(raw, param)
         text = os.path.expanduser(plain) if plain.startswith("~") else plain
-        joined = text if os.path.isabs(text) else os.path.join(self.root, text)
+        joined = text if os.path.isabs(text) else self._join(text)
         lexical = os.path.normpath(joined)
         if lexical.startswith("//"):
             lexical = "/" + lexical.lstrip("/")
@@ -196,6 +236,16 @@ class PathPolicy:
             )
         return lexical
 
+    def _join(self, text: str) -> str:
+        """A relative path made absolute: from the folder its first part names (when the
+        workspace has several), else from the root."""
+        if self.more_folders:
+            first, _, rest = text.removeprefix("./").partition("/")
+            folder = self.folder_names.get(first)
+            if folder is not None:
+                return os.path.join(folder, rest)
+        return os.path.join(self.root, text)
+
     def _check_real(self, real: str, raw: object, param: str) -> None:
         """Refuse a resolved path outside the roots or inside a protected directory."""
         if not self._inside_roots(real):
@@ -211,8 +261,13 @@ class PathPolicy:
             )
 
     def display(self, path: Path) -> str:
-        """How to name `path` to the user and the model: relative inside the workspace."""
+        """How to name `path` to the user and the model: relative inside the workspace,
+        `folder/path` when the workspace has several folders."""
         text = str(path)
+        if self.more_folders and (folder := self.folder_of(text)) is not None:
+            name = next(n for n, f in self.folder_names.items() if f == folder)
+            rel = os.path.relpath(text, folder)
+            return name if rel == "." else f"{name}/{rel}"
         if within(text, str(self.root)):
             rel = os.path.relpath(text, self.root)
             return "." if rel == "." else rel

@@ -1,4 +1,5 @@
-"""A workspace: its root, the path policy over it, and its ignore rules."""
+"""A workspace: its folders (the first is the root), the path policy over them, and
+their ignore rules (docs/context.md#workspace-folders)."""
 
 from __future__ import annotations
 
@@ -22,27 +23,45 @@ class Workspace:
 
     @classmethod
     def open(
-        cls, root: str | os.PathLike[str], extra_roots: Sequence[str | os.PathLike[str]] = ()
+        cls,
+        root: str | os.PathLike[str],
+        extra_roots: Sequence[str | os.PathLike[str]] = (),
+        folders: Sequence[str | os.PathLike[str]] = (),
     ) -> Workspace:
-        """A workspace rooted at an existing directory."""
-        if not os.path.isdir(root):
-            raise NotADirectoryError(f"workspace {root} is not a directory")
-        return cls(PathPolicy.create(root, extra_roots))
+        """A workspace rooted at an existing directory, with more `folders`."""
+        for folder in (root, *folders):
+            if not os.path.isdir(folder):
+                raise NotADirectoryError(f"workspace {folder} is not a directory")
+        return cls(PathPolicy.create(root, extra_roots, folders))
 
     @property
     def root(self) -> Path:
-        """The workspace root (real path)."""
+        """The workspace root: the first folder (real path)."""
         return self.policy.root
+
+    @property
+    def folders(self) -> tuple[Path, ...]:
+        """Every workspace folder, the root first."""
+        return self.policy.folders
+
+    async def set_folders(self, folders: Sequence[Path], extra_roots: Sequence[str] = ()) -> None:
+        """Use these folders from now on (the editor added or removed some). The root
+        stays the first folder: it holds the sessions and settings."""
+        more = [f for f in folders if f.is_dir()]
+        self.policy = PathPolicy.create(self.root, extra_roots, more)
+        self.gitignore.roots = self.policy.folders
+        if "documents" in self.__dict__:
+            await self.documents.set_roots(self.policy.folders)
 
     @cached_property
     def gitignore(self) -> GitIgnore:
-        """The workspace's git ignore rules."""
-        return GitIgnore(self.root)
+        """The git ignore rules of every folder."""
+        return GitIgnore(*self.folders)
 
     @cached_property
     def documents(self) -> DocumentStore:
         """The document store every tool reads and writes files through."""
-        return DocumentStore(self.root, self.gitignore)
+        return DocumentStore(self.root, self.gitignore, folders=self.folders)
 
     def resolve(self, raw: object, *, param: str = "path") -> Path:
         """`PathPolicy.resolve`, raising ToolFailure so tools can let it propagate."""

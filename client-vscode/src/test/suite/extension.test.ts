@@ -94,7 +94,7 @@ describe('Karyi extension (in the real extension host)', () => {
     const a = await api();
     assert.equal(a.server.state, 'running');
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['karyi.newChat', 'karyi.explainSelection', 'karyi.fixDiagnostics', 'karyi.writeTests', 'karyi.addFileToChat', 'karyi.acceptAll', 'karyi.rejectAll', 'karyi.cancel', 'karyi.showTerminal', 'karyi.restoreCheckpoint', 'karyi.setApiKey', 'karyi.restartServer', 'karyi.showServerLog', 'karyi.showTools']) {
+    for (const id of ['karyi.newChat', 'karyi.explainSelection', 'karyi.fixDiagnostics', 'karyi.writeTests', 'karyi.init', 'karyi.addFileToChat', 'karyi.acceptAll', 'karyi.rejectAll', 'karyi.cancel', 'karyi.showTerminal', 'karyi.restoreCheckpoint', 'karyi.setApiKey', 'karyi.restartServer', 'karyi.showServerLog', 'karyi.showTools']) {
       assert.ok(commands.includes(id), `${id} is registered`);
     }
   });
@@ -192,6 +192,48 @@ describe('Karyi extension (in the real extension host)', () => {
     await a.chat.restoreCheckpoint(checkpoints[0].id);
     assert.equal(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString(), 'before\n');
     assert.ok(a.chat.state.items.some((i) => i.kind === 'notice' && /Restored checkpoint/.test(i.text)));
+  });
+
+  it("the editor's own diagnostics of an edited file reach the model", async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'lint_me.txt');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('fine\n'));
+    // A linter of the editor, as a language server would be: it reports every line that
+    // says "broken", a moment after the document changes.
+    const lints = vscode.languages.createDiagnosticCollection('e2e-lint');
+    const lint = (doc: vscode.TextDocument) => {
+      if (doc.uri.toString() !== uri.toString()) return;
+      setTimeout(() => {
+        const found = doc.getText().split('\n').flatMap((line, i) => {
+          const at = line.indexOf('broken');
+          if (at < 0) return [];
+          const d = new vscode.Diagnostic(new vscode.Range(i, at, i, at + 6), 'this line is broken', vscode.DiagnosticSeverity.Error);
+          d.source = 'e2e-lint';
+          d.code = 'B1';
+          return [d];
+        });
+        lints.set(doc.uri, found);
+      }, 200);
+    };
+    const subs = [vscode.workspace.onDidOpenTextDocument(lint), vscode.workspace.onDidChangeTextDocument((e) => lint(e.document))];
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    lint(doc);
+    await script('<tools><edit><file src="lint_me.txt"><find>fine</find><replace>broken</replace></file></edit></tools>', 'I see the problem.');
+    const allow = a.chat.onDidChange((s) => {
+      for (const card of Object.values(s.tools)) if (card.status === 'awaiting') void a.previews.acceptAll(card.id);
+    });
+    try {
+      await a.chat.send('break it');
+    } finally {
+      allow.dispose();
+      for (const sub of subs) sub.dispose();
+      lints.dispose();
+    }
+    const requests = (await (await fetch(`${CONTROL}/requests`)).json()) as { messages: { content: unknown }[] }[];
+    const sent = JSON.stringify(requests.at(-1)?.messages);
+    assert.match(sent, /New problems after this edit \(the editor\); fix them:\\n- lint_me.txt:1:1: error: this line is broken \(e2e-lint B1\)/);
   });
 
   it('previews hunks without touching the buffer, follows typing, and answers per hunk', async () => {

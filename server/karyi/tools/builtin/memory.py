@@ -1,7 +1,8 @@
 """Memory: facts appended to KARYI.md files that later system prompts include.
 
 Two files: the user's (`<user config dir>/karyi/KARYI.md`, every workspace) and the
-workspace's (`<root>/KARYI.md`, this project, shareable in git). Facts go under a
+workspace's (`<root>/KARYI.md`, this project, shareable in git). `agent/rules.py` reads
+them with the project rules (docs/context.md#rules). Facts go under a
 `## Karyi Added Memories` heading, as Gemini CLI does with GEMINI.md, so hand-written
 content in the same file is kept.
 """
@@ -30,19 +31,6 @@ def memory_paths(root: Path, env: Mapping[str, str] | None = None) -> dict[str, 
         "user": user_settings_path(env).parent / FILE_NAME,
         "workspace": root / FILE_NAME,
     }
-
-
-def load_memory(root: Path, env: Mapping[str, str] | None = None) -> str:
-    """Both memory files' text (user first), for the system prompt; empty if none."""
-    parts = []
-    for scope, path in memory_paths(root, env).items():
-        try:
-            text = path.read_text(encoding="utf-8").strip()
-        except OSError:
-            continue
-        if text:
-            parts.append(f"From the {scope} memory ({path}):\n{text}")
-    return "\n\n".join(parts)
 
 
 def _write(path: Path, text: str) -> None:

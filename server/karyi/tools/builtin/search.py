@@ -23,7 +23,7 @@ from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import Entry, human_size, list_dir
-from karyi.workspace.globs import Matcher, recent_first, with_mtimes
+from karyi.workspace.globs import Found, Matcher, recent_first, with_mtimes
 from karyi.workspace.search import MAX_MATCHES, GrepMatch, GrepResult, grep, list_files
 
 MAX_GLOB_FILES = 1000
@@ -57,17 +57,33 @@ class TextHits:
     files: dict[str, list[GrepMatch]]
 
 
+def search_targets(ctx: ToolContext, raw: object) -> list[Path]:
+    """Where a search or listing runs: the path given, or every workspace folder when
+    none is (`.` too: with several folders the workspace is all of them)."""
+    if raw in (None, "", ".", "./") and len(ctx.workspace.folders) > 1:
+        return list(ctx.workspace.folders)
+    return [ctx.workspace.resolve(str(raw or "."), param="path")]
+
+
 async def search_text(
     ctx: ToolContext,
-    target: Path,
+    target: Path | list[Path],
     pattern: str,
     *,
     include: str | None,
     case_sensitive: bool,
 ) -> TextHits:
-    """The lines matching `pattern` in `target` (a file or a directory), by file."""
-    result = await grep(pattern, target, include=include, case_sensitive=case_sensitive)
-    return _by_shown_file(ctx, target, result)
+    """The lines matching `pattern` in `target` (a file or a directory, or several), by
+    file."""
+    merged = GrepResult()
+    files: dict[str, list[GrepMatch]] = {}
+    for one in target if isinstance(target, list) else [target]:
+        result = await grep(pattern, one, include=include, case_sensitive=case_sensitive)
+        merged.matches += result.matches
+        merged.capped = merged.capped or result.capped
+        merged.warnings += result.warnings
+        files.update(_by_shown_file(ctx, one, result).files)
+    return TextHits(merged, files)
 
 
 def _by_shown_file(ctx: ToolContext, target: Path, result: GrepResult) -> TextHits:
@@ -80,6 +96,11 @@ def _search_root(ctx: ToolContext, params: Mapping[str, Any]) -> tuple[Path, str
     raw = params.get("path") or "."
     path = ctx.workspace.resolve(str(raw), param="path")
     return path, ctx.workspace.display(path)
+
+
+def _search_roots(ctx: ToolContext, params: Mapping[str, Any]) -> tuple[list[Path], str]:
+    targets = search_targets(ctx, params.get("path"))
+    return targets, ", ".join(ctx.workspace.display(t) for t in targets)
 
 
 # -- the faces ------------------------------------------------------------------------------
@@ -138,7 +159,7 @@ class Grep(Tool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini's `Found N matches for pattern "P" in path "D":` then `File:`/`L<n>:` blocks."""
-        target, shown = _search_root(ctx, params)
+        target, shown = _search_roots(ctx, params)
         pattern = str(params["pattern"])
         include = params.get("include")
         found = await search_text(
@@ -227,24 +248,24 @@ class Glob(Tool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini's `Found N file(s) matching "P" within D, sorted by modification time`."""
-        root, _shown = _search_root(ctx, params)
-        if not root.is_dir():
-            raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, f"path: {root} is not a directory")
-        pattern = _relative_pattern(str(params["pattern"]), root)
-        matcher = Matcher([pattern], case_sensitive=bool(params.get("case_sensitive", False)))
-        rels = await list_files(
-            root, respect_git_ignore=bool(params.get("respect_git_ignore", True))
-        )
-        found = recent_first(with_mtimes(root, [r for r in rels if matcher(r)]))
+        roots, _shown = _search_roots(ctx, params)
+        every: list[Found] = []
+        for root in roots:
+            if not root.is_dir():
+                message = f"path: {root} is not a directory"
+                raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, message)
+            every += await self._find(root, params)
+        within = ", ".join(str(r) for r in roots)
+        found = recent_first(every)
         if not found:
             return ToolResult.ok(
-                f'No files found matching pattern "{params["pattern"]}" within {root}.',
+                f'No files found matching pattern "{params["pattern"]}" within {within}.',
                 display="No files found",
                 data={"files": []},
             )
         shown = found[:MAX_GLOB_FILES]
         text = (
-            f'Found {len(found)} file(s) matching "{params["pattern"]}" within {root}, '
+            f'Found {len(found)} file(s) matching "{params["pattern"]}" within {within}, '
             "sorted by modification time (newest first):\n" + "\n".join(str(f.path) for f in shown)
         )
         if len(found) > len(shown):
@@ -256,6 +277,14 @@ class Glob(Tool):
             display=f"Found {len(found)} matching file(s)",
             data={"files": [str(f.path) for f in shown], "total": len(found)},
         )
+
+    async def _find(self, root: Path, params: Mapping[str, Any]) -> list[Found]:
+        pattern = _relative_pattern(str(params["pattern"]), root)
+        matcher = Matcher([pattern], case_sensitive=bool(params.get("case_sensitive", False)))
+        rels = await list_files(
+            root, respect_git_ignore=bool(params.get("respect_git_ignore", True))
+        )
+        return with_mtimes(root, [r for r in rels if matcher(r)])
 
 
 class Ls(Tool):

@@ -17,7 +17,7 @@ from karyi.protocol.xmltext import start_tag
 from karyi.tools.base import Tool
 from karyi.tools.builtin.fileio import file_keys
 from karyi.tools.builtin.read.window import read_file
-from karyi.tools.builtin.search import list_entries, listing_lines, search_text
+from karyi.tools.builtin.search import list_entries, listing_lines, search_targets, search_text
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size
 from karyi.workspace.search import MAX_MATCHES
@@ -152,7 +152,7 @@ class ReadTool(Tool):
 
     async def _search(self, item: Mapping[str, Any], ctx: ToolContext) -> str:
         raw = str(item.get("path", "."))
-        target = ctx.workspace.resolve(raw, param="path")
+        target = search_targets(ctx, raw)
         found = await search_text(
             ctx,
             target,

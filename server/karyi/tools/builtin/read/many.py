@@ -178,10 +178,23 @@ class ReadManyFiles(Tool):
                 picked[rel] = None
         if patterns:
             respect = bool(params.get("respect_git_ignore", True))
-            for rel in await list_files(root, respect_git_ignore=respect):
+            for rel in await _workspace_files(ctx, respect):
                 if matcher(rel):
                     picked[rel] = None
         return _Selection(sorted(picked), skipped)
+
+
+async def _workspace_files(ctx: ToolContext, respect_git_ignore: bool) -> list[str]:
+    """Every file as the model names it: root-relative with one folder, `folder/path`
+    with several (docs/context.md#workspace-folders)."""
+    folders = ctx.workspace.folders
+    if len(folders) == 1:
+        return await list_files(folders[0], respect_git_ignore=respect_git_ignore)
+    out: list[str] = []
+    for folder in folders:
+        rels = await list_files(folder, respect_git_ignore=respect_git_ignore)
+        out += [ctx.workspace.display(folder / rel) for rel in rels]
+    return out
 
 
 def _inside(pattern: str, root: str) -> str:
