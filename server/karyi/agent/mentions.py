@@ -37,6 +37,17 @@ class Mention:
     written: str
 
 
+# A repository's config may name programs for git to run (fsmonitor, hooks, textconv
+# filters): none of them run here.
+_SAFE_GIT = [
+    "git",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+]
+
+
 def find_mentions(text: str) -> list[Mention]:
     """The mentions of `text`, each once, in order."""
     out: dict[str, Mention] = {}
@@ -114,12 +125,16 @@ def _git_diff(folder: Path) -> str:
     """`git diff HEAD` (staged and unstaged), or why there is none."""
     try:
         proc = subprocess.run(
-            # a repository's config may name programs for git to run: none of them here
             [
-                "git", "-C", str(folder), "-c", "core.fsmonitor=false",
-                "-c", "core.hooksPath=/dev/null", "diff", "HEAD", "--no-color",
-                "--no-ext-diff", "--no-textconv",
-            ],  # fmt: skip
+                *_SAFE_GIT,
+                "-C",
+                str(folder),
+                "diff",
+                "HEAD",
+                "--no-color",
+                "--no-ext-diff",
+                "--no-textconv",
+            ],
             capture_output=True,
             text=True,
             timeout=20,
