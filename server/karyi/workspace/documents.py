@@ -42,6 +42,9 @@ from karyi.workspace.readlog import ReadLog
 from karyi.workspace.snapshots import BOM, Snapshot, Stamp, decode_snapshot, digest
 from karyi.workspace.watcher import Listener, Watcher
 
+POLL_FILES = 2000
+"""In the watcher's on-demand mode, how many of the most recently used files each check
+stats (a bounded cost per check, however large the cache)."""
 RACY_NS = 2_000_000_000
 """Files changed this recently are re-read: a timestamp tick is 1-2 s on some file systems."""
 CACHE_BYTES = 64 * 1024 * 1024
@@ -97,7 +100,7 @@ class DocumentStore:
         self._cache: OrderedDict[Path, _Entry] = OrderedDict()
         self._cached_bytes = 0
         self._listeners: list[Listener] = []
-        self.watcher = Watcher(root, ignore, self._changed)
+        self.watcher = Watcher(root, ignore, self._changed, poll=self._stale_cached)
 
     # -- editor buffers (the LSP layer feeds these) -----------------------------------
 
@@ -352,8 +355,27 @@ class DocumentStore:
     # -- watching -----------------------------------------------------------------------
 
     async def start_watching(self) -> None:
-        """Start the watchfiles watcher over the workspace (idempotent)."""
+        """Start the watcher over the workspace (idempotent; returns before it is set up)."""
         await self.watcher.start()
+
+    @property
+    def watch_notice(self) -> str | None:
+        """Why file watching is degraded (the watcher's on-demand mode), or None."""
+        return self.watcher.notice
+
+    def _stale_cached(self) -> set[Path]:
+        """Cached files (the most recently used `POLL_FILES`) whose stat changed."""
+        stale: set[Path] = set()
+        for path in list(reversed(self._cache))[:POLL_FILES]:
+            entry = self._cache.get(path)
+            try:
+                st = os.stat(path)
+            except OSError:
+                stale.add(path)
+                continue
+            if entry is not None and entry.snapshot.stamp != Stamp.of(st):
+                stale.add(path)
+        return stale
 
     async def stop_watching(self) -> None:
         """Stop the watcher."""

@@ -1,0 +1,87 @@
+"""The watcher: native recursive watching, and the on-demand mode it falls back to."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+from karyi.workspace.documents import DocumentStore
+from karyi.workspace.watcher import Backend
+from karyi.workspace.workspace import Workspace
+
+from .test_documents import external_write
+
+
+def _limit_reached(root: Path) -> Backend:
+    # what watchfiles raises when inotify_add_watch fails with ENOSPC
+    raise OSError('OS file watch limit reached. about ["Inotify"]')
+
+
+class _Breaks:
+    """A backend that works, then fails the way a new directory past the limit does."""
+
+    def watch(
+        self, debounce_ms: int, step_ms: int, timeout_ms: int, stop_event: threading.Event
+    ) -> set[tuple[int, str]] | str:
+        raise OSError(28, "No space left on device")
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+async def _degraded(store: DocumentStore, root: Path) -> None:
+    seen: list[set[Path]] = []
+    event = asyncio.Event()
+
+    def listener(paths: set[Path]) -> None:
+        seen.append(paths)
+        event.set()
+
+    store.add_listener(listener)
+    store.watcher.poll_seconds = 0.02
+    await store.start_watching()
+    try:
+        await store.watcher.wait_ready()
+        await asyncio.wait_for(store.watcher.degraded.wait(), 5)
+        assert store.watcher.mode == "on-demand"
+        notice = store.watch_notice
+        assert notice is not None and "limit on watched directories is reached" in notice
+        assert "checks each file on disk when it reads it" in notice
+        path = root / "src" / "main.py"
+        for i in range(20):  # same size each time: only a full stat check sees it
+            external_write(path, f"print({i:02d})\n")
+            assert store.read(path, "src/main.py").text == f"print({i:02d})\n"
+        event.clear()
+        external_write(path, "print('last')\n")
+        await asyncio.wait_for(event.wait(), 5)
+        assert any(path in batch for batch in seen)
+        assert store.read(path, "src/main.py").text == "print('last')\n"
+    finally:
+        await store.stop_watching()
+    assert not store.watcher.running
+
+
+async def test_a_watch_limit_at_start_degrades_with_a_notice_and_reads_stay_fresh(
+    ws_root: Path,
+) -> None:
+    store = Workspace.open(ws_root).documents
+    store.watcher.backend = _limit_reached
+    await _degraded(store, ws_root)
+
+
+async def test_a_watch_failing_later_degrades_the_same_way(ws_root: Path) -> None:
+    store = Workspace.open(ws_root).documents
+    store.watcher.backend = lambda root: _Breaks()
+    await _degraded(store, ws_root)
+
+
+async def test_native_watching_reports_ready_without_a_notice(ws_root: Path) -> None:
+    store = Workspace.open(ws_root).documents
+    await store.start_watching()
+    try:
+        assert await store.watcher.wait_ready() == "native"
+        assert store.watch_notice is None
+    finally:
+        await store.stop_watching()
+    assert store.watcher.mode == "off"
