@@ -17,7 +17,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -174,13 +174,72 @@ async def _collect(stream: asyncio.StreamReader, result: GrepResult, cap: int) -
         result.matches.append(GrepMatch(_text(data["path"]), int(data["line_number"]), text))
 
 
+@dataclass
+class Listing:
+    """Files found (relative paths, in path order) and whether the limit cut the list."""
+
+    files: list[str] = field(default_factory=list)
+    capped: bool = False
+
+
+async def find_files(
+    directory: Path,
+    *,
+    respect_git_ignore: bool = True,
+    under: Sequence[str] = (),
+    names: Sequence[str] = (),
+    keep: Callable[[str], bool] | None = None,
+    limit: int | None = None,
+) -> Listing:
+    """Files under `directory` as ripgrep would search them, streamed: only those in the
+    subdirectories `under` (all when empty), whose name matches one of the
+    case-insensitive globs `names` (any when empty) and that `keep` accepts; ripgrep is
+    stopped once `limit` files were kept."""
+    args = ["--files", *base_args(respect_git_ignore=respect_git_ignore)]
+    for name in names:
+        args += ["--iglob", name]
+    if under:
+        args += ["--", *under]
+    listing = Listing()
+    async with _rg(args, directory) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        errors = asyncio.ensure_future(proc.stderr.read())
+        carry = b""
+        while chunk := await proc.stdout.read(256 * 1024):
+            lines = (carry + chunk).split(b"\n")
+            carry = lines.pop()
+            if _take(lines, listing, keep, limit):
+                break
+        else:
+            _take([carry] if carry else [], listing, keep, limit)
+        if listing.capped:
+            proc.kill()
+        raw_err = await errors
+        code = await proc.wait()
+    if not listing.capped and code not in (0, 1):
+        raise ToolFailure(
+            ErrorCode.TOOL_ERROR, f"listing files failed: {raw_err.decode(errors='replace')[:300]}"
+        )
+    return listing
+
+
+def _take(
+    lines: list[bytes], listing: Listing, keep: Callable[[str], bool] | None, limit: int | None
+) -> bool:
+    """Add the kept paths of `lines`; True once the limit is passed."""
+    for raw in lines:
+        if not raw:
+            continue
+        rel = raw.decode("utf-8", errors="surrogateescape")
+        if keep is not None and not keep(rel):
+            continue
+        if limit is not None and len(listing.files) >= limit:
+            listing.capped = True
+            return True
+        listing.files.append(rel)
+    return False
+
+
 async def list_files(directory: Path, *, respect_git_ignore: bool = True) -> list[str]:
     """Every file under `directory` (relative paths, sorted), as ripgrep would search."""
-    args = ["--files", *base_args(respect_git_ignore=respect_git_ignore)]
-    async with _rg(args, directory) as proc:
-        out, err = await proc.communicate()
-    if proc.returncode not in (0, 1):
-        raise ToolFailure(
-            ErrorCode.TOOL_ERROR, f"listing files failed: {err.decode(errors='replace')[:300]}"
-        )
-    return [p for p in out.decode("utf-8", errors="surrogateescape").split("\n") if p]
+    return (await find_files(directory, respect_git_ignore=respect_git_ignore)).files

@@ -23,10 +23,13 @@ from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import Entry, human_size, list_dir
-from karyi.workspace.globs import Matcher, recent_first, with_mtimes
-from karyi.workspace.search import MAX_MATCHES, GrepMatch, GrepResult, grep, list_files
+from karyi.workspace.globs import Matcher, recent_first, walk_for, with_mtimes
+from karyi.workspace.search import MAX_MATCHES, GrepMatch, GrepResult, find_files, grep
 
 MAX_GLOB_FILES = 1000
+"""Files a glob result lists."""
+MAX_GLOB_MATCHES = 20_000
+"""Matching files a glob sorts by modification time; past this it stops looking."""
 DIR_PATH = (
     "The absolute path to the directory to search within (relative paths are taken from "
     "the workspace root; default: the workspace root)"
@@ -232,10 +235,18 @@ class Glob(Tool):
             raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, f"path: {root} is not a directory")
         pattern = _relative_pattern(str(params["pattern"]), root)
         matcher = Matcher([pattern], case_sensitive=bool(params.get("case_sensitive", False)))
-        rels = await list_files(
-            root, respect_git_ignore=bool(params.get("respect_git_ignore", True))
+        respect = bool(params.get("respect_git_ignore", True))
+        walk = walk_for(root, matcher, ctx.workspace.gitignore if respect else None)
+        listing = await find_files(
+            root,
+            respect_git_ignore=respect,
+            under=walk.under,
+            names=walk.names,
+            keep=matcher,
+            limit=MAX_GLOB_MATCHES,
         )
-        found = recent_first(with_mtimes(root, [r for r in rels if matcher(r)]))
+        rels = [] if walk.nothing else listing.files
+        found = recent_first(with_mtimes(root, rels))
         if not found:
             return ToolResult.ok(
                 f'No files found matching pattern "{params["pattern"]}" within {root}.',
@@ -243,18 +254,29 @@ class Glob(Tool):
                 data={"files": []},
             )
         shown = found[:MAX_GLOB_FILES]
+        count = f"more than {len(found)}" if listing.capped else str(len(found))
         text = (
-            f'Found {len(found)} file(s) matching "{params["pattern"]}" within {root}, '
+            f'Found {count} file(s) matching "{params["pattern"]}" within {root}, '
             "sorted by modification time (newest first):\n" + "\n".join(str(f.path) for f in shown)
         )
-        if len(found) > len(shown):
+        if listing.capped:
+            text += (
+                f"\n(stopped looking after {MAX_GLOB_MATCHES} matching files, the first in path "
+                f"order; only those were sorted and the first {MAX_GLOB_FILES} are listed: "
+                "narrow the pattern to see the rest)"
+            )
+        elif len(found) > len(shown):
             text += (
                 f"\n(listing capped at {MAX_GLOB_FILES} files; narrow the pattern to see the rest)"
             )
         return ToolResult.ok(
             text,
-            display=f"Found {len(found)} matching file(s)",
-            data={"files": [str(f.path) for f in shown], "total": len(found)},
+            display=f"Found {count} matching file(s)",
+            data={
+                "files": [str(f.path) for f in shown],
+                "total": len(found),
+                "capped": listing.capped,
+            },
         )
 
 
