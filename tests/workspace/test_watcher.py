@@ -40,6 +40,7 @@ async def _degraded(store: DocumentStore, root: Path) -> None:
 
     store.add_listener(listener)
     store.watcher.poll_seconds = 0.02
+    store.watcher.setup_delay = 0
     await store.start_watching()
     try:
         await store.watcher.wait_ready()
@@ -78,6 +79,7 @@ async def test_a_watch_failing_later_degrades_the_same_way(ws_root: Path) -> Non
 
 async def test_native_watching_reports_ready_without_a_notice(ws_root: Path) -> None:
     store = Workspace.open(ws_root).documents
+    store.watcher.setup_delay = 0
     await store.start_watching()
     try:
         assert await store.watcher.wait_ready() == "native"
@@ -85,3 +87,21 @@ async def test_native_watching_reports_ready_without_a_notice(ws_root: Path) -> 
     finally:
         await store.stop_watching()
     assert store.watcher.mode == "off"
+
+
+async def test_the_native_watch_is_set_up_after_a_delay_and_stop_ends_the_wait(
+    ws_root: Path,
+) -> None:
+    store = Workspace.open(ws_root).documents
+    built: list[Path] = []
+
+    def backend(root: Path) -> Backend:
+        built.append(root)
+        raise AssertionError("not set up before the delay")
+
+    store.watcher.backend = backend
+    store.watcher.setup_delay = 60
+    await store.start_watching()
+    assert store.watcher.mode == "starting"
+    await store.stop_watching()
+    assert await store.watcher.wait_ready() == "off" and built == []

@@ -36,16 +36,53 @@ def default_instructions() -> str:
     return template("coding").safe_substitute().strip()
 
 
-def _git_facts(root: Path) -> str:
+LARGE_INDEX = 20_000
+"""Tracked files past which the facts name the branch only: `git status` stats every
+tracked file, every turn (0.3-0.6 s for 110,000; docs/architecture.md#large-workspaces)."""
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str] | None:
     try:
-        proc = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain=v1", "--branch"],
+        return subprocess.run(
+            ["git", "-C", str(root), *args],
             capture_output=True,
             text=True,
             timeout=5,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+def _tracked(root: Path) -> int | None:
+    """How many files git's index holds (its header says), None if there is none."""
+    proc = _git(root, "rev-parse", "--git-path", "index")
+    if proc is None or proc.returncode != 0:
+        return None
+    index = root / proc.stdout.strip()
+    try:
+        with open(index, "rb") as fh:
+            head = fh.read(12)
+    except OSError:
+        return None
+    if len(head) < 12 or head[:4] != b"DIRC":
+        return None
+    return int.from_bytes(head[8:12], "big")
+
+
+def _git_facts(root: Path) -> str:
+    tracked = _tracked(root)
+    if tracked is not None and tracked > LARGE_INDEX:
+        proc = _git(root, "symbolic-ref", "--short", "-q", "HEAD")
+        if proc is None or proc.returncode != 0:
+            proc = _git(root, "rev-parse", "--short", "HEAD")
+        branch = proc.stdout.strip() if proc is not None and proc.returncode == 0 else "?"
+        return (
+            f"- Git: branch {branch}; changed files not counted ({tracked:,} tracked files; "
+            "run `git status`)\n"
+        )
+    proc = _git(root, "status", "--porcelain=v1", "--branch")
+    if proc is None:
         return ""
     if proc.returncode != 0:
         return "- Git: not a git repository\n"
