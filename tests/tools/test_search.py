@@ -92,7 +92,7 @@ async def test_glob_levels_case_and_gitignore(ctx: ToolContext, tree: Path) -> N
 def test_matcher_and_recent_first() -> None:
     m = Matcher(["src/**/*.{ts,tsx}"], ["**/*.test.ts"])
     assert m("src/a/b.tsx") and not m("src/a/b.test.ts") and not m("lib/x.ts")
-    files = [Found("b", Path("b"), 0.0), Found("a", Path("a"), 0.0), Found("z", Path("z"), 99.0)]
+    files = [Found("b", "b", 0.0), Found("a", "a", 0.0), Found("z", "z", 99.0)]
     assert [f.rel for f in recent_first(files, now=100.0)] == ["z", "a", "b"]
 
 

@@ -181,15 +181,17 @@ class Found:
     """A listed file with its modification time."""
 
     rel: str
-    path: Path
+    path: str
     mtime: float
 
 
 def with_mtimes(directory: Path, rels: Iterable[str]) -> list[Found]:
-    """`rels` under `directory` with their mtimes (vanished files dropped)."""
+    """`rels` under `directory` with their mtimes (vanished files dropped); plain strings,
+    as a `Path` per file would cost more than its stat on a large listing."""
+    base = str(directory)
     out: list[Found] = []
     for rel in rels:
-        path = directory / rel
+        path = os.path.join(base, rel)
         try:
             out.append(Found(rel, path, os.stat(path).st_mtime))
         except OSError:

@@ -257,7 +257,7 @@ class Glob(Tool):
         count = f"more than {len(found)}" if listing.capped else str(len(found))
         text = (
             f'Found {count} file(s) matching "{params["pattern"]}" within {root}, '
-            "sorted by modification time (newest first):\n" + "\n".join(str(f.path) for f in shown)
+            "sorted by modification time (newest first):\n" + "\n".join(f.path for f in shown)
         )
         if listing.capped:
             text += (
@@ -273,7 +273,7 @@ class Glob(Tool):
             text,
             display=f"Found {count} matching file(s)",
             data={
-                "files": [str(f.path) for f in shown],
+                "files": [f.path for f in shown],
                 "total": len(found),
                 "capped": listing.capped,
             },
