@@ -6,8 +6,9 @@ import os
 from pathlib import Path
 
 import pytest
+from wcmatch import glob as wglob
 
-from karyi.workspace.globs import Matcher, walk_for
+from karyi.workspace.globs import Matcher, flags, walk_for
 from karyi.workspace.ignore import GitIgnore
 from karyi.workspace.search import find_files, list_files
 
@@ -77,3 +78,17 @@ async def test_a_listing_stops_at_its_limit(tree: Path) -> None:
     assert listing.capped and len(listing.files) == 2
     everything = await find_files(tree, limit=100)
     assert not everything.capped and everything.files == await list_files(tree)
+
+
+@pytest.mark.parametrize("case_sensitive", [False, True])
+def test_the_compiled_matcher_agrees_with_wcmatch(case_sensitive: bool) -> None:
+    paths = ["a.py", "A.PY", "src/x.py", ".hidden.py", "src/.cfg/y.ts", "a/b/c/d.md", "b.tsx"]
+    excludes = ["**/.cfg/**", "a/**"]
+    for pattern in [*PATTERNS, "*", "**", "**/*.{py,ts}", "[ab].*", "src/?.py", "**/.*"]:
+        matcher = Matcher([pattern], excludes, case_sensitive=case_sensitive)
+        f = flags(case_sensitive)
+        for path in paths:
+            want = wglob.globmatch(path, [pattern], flags=f) and not wglob.globmatch(
+                path, excludes, flags=f
+            )
+            assert matcher(path) == want, (pattern, path)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import time
 from collections.abc import Iterable, Sequence
@@ -69,8 +70,8 @@ class Matcher:
         self.case_sensitive = case_sensitive
         self.include = [_clean(p) for p in include]
         self.exclude = [_clean(p) for p in exclude]
-        self._include = wglob.compile(self.include, flags=self.flags) if self.include else None
-        self._exclude = wglob.compile(self.exclude, flags=self.flags) if self.exclude else None
+        self._include = _regex(self.include, self.flags)
+        self._exclude = _regex(self.exclude, self.flags)
 
     def __call__(self, rel: str) -> bool:
         """True when `rel` matches an include pattern and no exclude pattern."""
@@ -81,6 +82,15 @@ class Matcher:
     def excluded(self, rel: str) -> bool:
         """True when an exclude pattern matches `rel`."""
         return self._exclude is not None and bool(self._exclude.match(rel))
+
+
+def _regex(patterns: Sequence[str], flags: int) -> re.Pattern[str] | None:
+    """One regex for `patterns`: wcmatch's translation, matched without its per-call
+    wrapper (a large listing is matched file by file)."""
+    if not patterns:
+        return None
+    regexes, _ = wglob.translate(list(patterns), flags=flags)
+    return re.compile("|".join(f"(?:{r})" for r in regexes))
 
 
 _MAGIC = wglob.BRACE | wglob.GLOBSTAR

@@ -43,9 +43,9 @@ def rg_binary() -> str:
     return found
 
 
-def base_args(*, respect_git_ignore: bool = True) -> list[str]:
-    """The flags every ripgrep run uses."""
-    args = ["--no-config", "--hidden", "--no-require-git", "--sort", "path"]
+def base_args(*, respect_git_ignore: bool = True, sort: bool = True) -> list[str]:
+    """The flags every ripgrep run uses (`sort`: in path order, which makes it serial)."""
+    args = ["--no-config", "--hidden", "--no-require-git", *(["--sort", "path"] if sort else [])]
     if not respect_git_ignore:
         args.append("--no-ignore")
     for glob in ALWAYS_EXCLUDED:
@@ -191,11 +191,29 @@ async def find_files(
     keep: Callable[[str], bool] | None = None,
     limit: int | None = None,
 ) -> Listing:
-    """Files under `directory` as ripgrep would search them, streamed: only those in the
-    subdirectories `under` (all when empty), whose name matches one of the
-    case-insensitive globs `names` (any when empty) and that `keep` accepts; ripgrep is
-    stopped once `limit` files were kept."""
-    args = ["--files", *base_args(respect_git_ignore=respect_git_ignore)]
+    """Files under `directory` as ripgrep would search them, in path order: only those in
+    the subdirectories `under` (all when empty), whose name matches one of the
+    case-insensitive globs `names` (any when empty) and that `keep` accepts, at most
+    `limit`. ripgrep walks in parallel and the kept files are sorted here; only when
+    more than `limit` are kept is the walk done again in path order (serial), streamed
+    and stopped at the limit, so the files kept are the first ones."""
+    listing = await _find(directory, respect_git_ignore, under, names, keep, limit, False)
+    if not listing.capped:
+        listing.files.sort(key=lambda rel: rel.split("/"))
+        return listing
+    return await _find(directory, respect_git_ignore, under, names, keep, limit, True)
+
+
+async def _find(
+    directory: Path,
+    respect_git_ignore: bool,
+    under: Sequence[str],
+    names: Sequence[str],
+    keep: Callable[[str], bool] | None,
+    limit: int | None,
+    sort: bool,
+) -> Listing:
+    args = ["--files", *base_args(respect_git_ignore=respect_git_ignore, sort=sort)]
     for name in names:
         args += ["--iglob", name]
     if under:
