@@ -13,8 +13,9 @@ down. Each figure has a baseline measured in the same run:
   (parallel, unsorted) and `rg --files --glob` (given the package's directory when the
   pattern names one), an fd-style parallel walk; best of 3;
 - freshness: 1,000 same-size external changes to a file deep in the tree, each read
-  through the document store with the watcher running (or degraded) on the whole tree:
-  the delay from the end of the write to a fresh read (target: p99 < 250 ms, 0 stale).
+  through the document store with the watcher running on the whole tree, then again
+  with the watch limit simulated (the watcher's on-demand mode): the delay from the end
+  of the write to a fresh read (target: p99 < 250 ms, 0 stale).
 
 Run: `python benches/bench_monorepo.py [--files N]` (the first run generates the tree).
 """
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import statistics
 import subprocess
 import sys
@@ -42,6 +44,7 @@ from karyi.settings import Settings
 from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
 from karyi.workspace.search import rg_binary
+from karyi.workspace.watcher import Backend
 from karyi.workspace.workspace import Workspace
 from monorepo_tree import directories, tree
 
@@ -205,10 +208,18 @@ def search(root: Path, report: Callable[[str], None]) -> dict[str, float]:
     return ratios
 
 
-async def freshness(root: Path) -> tuple[list[float], int, str, float, str | None]:
-    """Delays (ms), stale reads, watcher mode, seconds to set it up, its notice."""
+def _limit_reached(root: Path) -> Backend:
+    raise OSError("OS file watch limit reached")
+
+
+async def freshness(root: Path, degraded: bool) -> tuple[list[float], int, str, float, str | None]:
+    """Delays (ms), stale reads, watcher mode, seconds to set it up, its notice; with
+    `degraded`, the watch limit is simulated (the watcher falls back to on-demand)."""
     ws = Workspace.open(root)
     store = ws.documents
+    if degraded:
+        store.watcher.backend = _limit_reached
+        logging.getLogger("karyi.workspace.watcher").setLevel(logging.ERROR)  # shown below
     path = root / _sources(root, 2)[1]
     original = path.read_bytes()
     path.write_text(f"version {0:08d}\n")
@@ -267,16 +278,19 @@ def main(report: Callable[[str], None] = print, files: int = 200_000) -> dict[st
         f"{READS:,} reads (target < 150 MB)"
     )
     ratios = search(big, report)
-    delays, stale, mode, ready_s, notice = asyncio.run(freshness(big))
-    p50, p99 = statistics.median(delays), pct(delays, 0.99)
-    report(
-        f"freshness, watcher {mode} (set up in {ready_s:.2f} s, off the event loop): "
-        f"{CHANGES:,} changes, p50 {p50:.2f} ms, p99 {p99:.2f} ms, {stale} stale reads "
-        "(target: p99 < 250 ms, 0 stale)"
-    )
-    if notice:
-        report(f"  notice: {notice}")
-    return {"first_call_ratio": first, "rss_reads_mb": rss_reads, "p99_ms": p99, **ratios}
+    worst = 0.0
+    for degraded in (False, True):
+        delays, stale, mode, ready_s, notice = asyncio.run(freshness(big, degraded))
+        p50, p99 = statistics.median(delays), pct(delays, 0.99)
+        worst = max(worst, p99)
+        report(
+            f"freshness, watcher {mode} (ready in {ready_s:.2f} s, off the event loop): "
+            f"{CHANGES:,} changes, p50 {p50:.2f} ms, p99 {p99:.2f} ms, {stale} stale reads "
+            "(target: p99 < 250 ms, 0 stale)"
+        )
+        if notice:
+            report(f"  notice (simulated watch limit): {notice}")
+    return {"first_call_ratio": first, "rss_reads_mb": rss_reads, "p99_ms": worst, **ratios}
 
 
 if __name__ == "__main__":
