@@ -208,7 +208,7 @@ def search(root: Path, report: Callable[[str], None]) -> dict[str, float]:
     return ratios
 
 
-def _limit_reached(root: Path) -> Backend:
+def _limit_reached(root: Path, directories: list[Path]) -> Backend:
     raise OSError("OS file watch limit reached")
 
 
@@ -244,6 +244,7 @@ async def freshness(root: Path, degraded: bool) -> tuple[list[float], int, str, 
         await proc.wait()
         await store.stop_watching()
         path.write_bytes(original)
+    mode += f", {store.watcher.watched:,} directories watched" if mode == "native" else ""
     return delays, stale, mode, ready_s, store.watch_notice
 
 

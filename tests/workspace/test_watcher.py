@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from pathlib import Path
 
 from karyi.workspace.documents import DocumentStore
-from karyi.workspace.watcher import Backend
+from karyi.workspace.watcher import Backend, watched_directories
 from karyi.workspace.workspace import Workspace
 
 from .test_documents import external_write
 
 
-def _limit_reached(root: Path) -> Backend:
+def _limit_reached(root: Path, directories: list[Path]) -> Backend:
     # what watchfiles raises when inotify_add_watch fails with ENOSPC
     raise OSError('OS file watch limit reached. about ["Inotify"]')
 
@@ -73,7 +74,7 @@ async def test_a_watch_limit_at_start_degrades_with_a_notice_and_reads_stay_fres
 
 async def test_a_watch_failing_later_degrades_the_same_way(ws_root: Path) -> None:
     store = Workspace.open(ws_root).documents
-    store.watcher.backend = lambda root: _Breaks()
+    store.watcher.backend = lambda root, directories: _Breaks()
     await _degraded(store, ws_root)
 
 
@@ -95,7 +96,7 @@ async def test_the_native_watch_is_set_up_after_a_delay_and_stop_ends_the_wait(
     store = Workspace.open(ws_root).documents
     built: list[Path] = []
 
-    def backend(root: Path) -> Backend:
+    def backend(root: Path, directories: list[Path]) -> Backend:
         built.append(root)
         raise AssertionError("not set up before the delay")
 
@@ -105,3 +106,44 @@ async def test_the_native_watch_is_set_up_after_a_delay_and_stop_ends_the_wait(
     assert store.watcher.mode == "starting"
     await store.stop_watching()
     assert await store.watcher.wait_ready() == "off" and built == []
+
+
+async def test_ignored_trees_hold_no_watch(ws_root: Path) -> None:
+    for rel in ("node_modules/dep/lib", "build/out", "src/deep/er", "empty"):
+        (ws_root / rel).mkdir(parents=True, exist_ok=True)
+        (ws_root / rel / "f.txt").write_text("x")
+    (ws_root / ".gitignore").write_text("build/\n")
+    dirs = {str(d.relative_to(ws_root)) for d in await watched_directories(ws_root)}
+    assert {".", "src", "src/deep", "src/deep/er", "empty"} <= dirs
+    assert not {d for d in dirs if d.split("/")[0] in ("node_modules", "build", ".git")}
+
+
+async def test_a_new_directory_is_watched_too(ws_root: Path) -> None:
+    store = Workspace.open(ws_root).documents
+    seen: list[set[Path]] = []
+    event = asyncio.Event()
+
+    def listener(paths: set[Path]) -> None:
+        seen.append(paths)
+        event.set()
+
+    store.add_listener(listener)
+    store.watcher.setup_delay = 0
+    await store.start_watching()
+    try:
+        assert await store.watcher.wait_ready() == "native"
+        before = store.watcher.watched
+        target = ws_root / "fresh" / "inner" / "new.py"
+        target.parent.mkdir(parents=True)  # empty: only the new directory's walk finds it
+        # watchfiles gives no "watching it now" signal: write until an event names it
+        for i in range(300):
+            external_write(target, f"print({i})\n")
+            event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), 0.1)
+            if any(target in batch for batch in seen):
+                break
+        assert any(target in batch for batch in seen)
+        assert store.watcher.watched > before
+    finally:
+        await store.stop_watching()

@@ -190,14 +190,17 @@ async def find_files(
     names: Sequence[str] = (),
     keep: Callable[[str], bool] | None = None,
     limit: int | None = None,
+    ordered: bool = True,
 ) -> Listing:
     """Files under `directory` as ripgrep would search them, in path order: only those in
     the subdirectories `under` (all when empty), whose name matches one of the
     case-insensitive globs `names` (any when empty) and that `keep` accepts, at most
-    `limit`. ripgrep walks in parallel and the kept files are sorted here; only when
-    more than `limit` are kept is the walk done again in path order (serial), streamed
-    and stopped at the limit, so the files kept are the first ones."""
+    `limit`. ripgrep walks in parallel and the kept files are sorted here (unless not
+    `ordered`); only when more than `limit` are kept is the walk done again in path order
+    (serial), streamed and stopped at the limit, so the files kept are the first ones."""
     listing = await _find(directory, respect_git_ignore, under, names, keep, limit, False)
+    if not ordered and limit is None:
+        return listing
     if not listing.capped:
         listing.files.sort(key=lambda rel: rel.split("/"))
         return listing

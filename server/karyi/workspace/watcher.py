@@ -5,12 +5,16 @@ stat); the watcher drops stale entries early, frees their memory, and lets liste
 (the agent's "X changed since you read it" notice, the LSP layer) hear of changes
 made by other programs. Paths git ignores, `.git/` and `node_modules/` are skipped.
 
-Native mode: one recursive watch (inotify, FSEvents, ReadDirectoryChangesW through
-watchfiles' Rust backend), set up in a thread `SETUP_DELAY` seconds after `start`: on a
-tree of tens of thousands of directories the set-up walks every one of them (0.7 s of
-CPU for 20,000), and neither the event loop nor the editor's first requests (a chat's
-first turn) should wait for or compete with it; until then reads check the disk as
-always.
+Native mode: a watch on each directory a listing would enter (inotify, FSEvents,
+ReadDirectoryChangesW through watchfiles' Rust backend): ripgrep lists the files, so
+`.git/`, `node_modules/` and git-ignored build output hold no watch and never count
+against the system's limit; a new directory (and what is below it) joins the set. A
+directory that held no file when the set was made has no watch (a file created there
+is still read fresh, the watcher just does not announce it). It is set up
+`SETUP_DELAY` seconds after `start`, in a thread: on a tree of tens of thousands of
+directories that takes a second of CPU, and neither the event loop nor the editor's
+first requests (a chat's first turn) should wait for or compete with it; until then
+reads check the disk as always.
 When the platform refuses (the inotify watch limit, too many inotify instances, any
 other error), the watcher degrades to on-demand mode instead of failing: reads still
 check every file on disk, and every `POLL_SECONDS` the files the store holds are
@@ -24,6 +28,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +38,7 @@ from watchfiles import Change
 from watchfiles._rust_notify import RustNotify
 
 from karyi.workspace.ignore import GitIgnore
+from karyi.workspace.search import find_files
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +68,27 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-def native_backend(root: Path) -> Backend:
-    """A recursive native watch over `root` (blocks while it is set up)."""
-    return RustNotify([str(root)], False, False, 300, True, True)
+def native_backend(root: Path, directories: list[Path]) -> Backend:
+    """Native watches on `directories`, each without its subdirectories (blocks while
+    they are set up)."""
+    return RustNotify([str(d) for d in directories], False, False, 300, False, True)
+
+
+async def watched_directories(root: Path) -> list[Path]:
+    """The root and every directory above a file a listing shows (what an agent can see
+    change); ignored trees hold none."""
+    listing = await find_files(root, ordered=False)
+
+    def parents() -> list[Path]:
+        dirs = {""}
+        for rel in listing.files:
+            d = rel.rpartition("/")[0]
+            while d not in dirs:
+                dirs.add(d)
+                d = d.rpartition("/")[0]
+        return [root / d if d else root for d in sorted(dirs)]
+
+    return await asyncio.to_thread(parents)
 
 
 class Watcher:
@@ -77,7 +101,7 @@ class Watcher:
         on_change: Listener,
         *,
         poll: Poll | None = None,
-        backend: Callable[[Path], Backend] = native_backend,
+        backend: Callable[[Path, list[Path]], Backend] = native_backend,
     ) -> None:
         self.root = root
         self.ignore = ignore
@@ -85,6 +109,8 @@ class Watcher:
         self.poll = poll
         self.backend = backend
         self.batches = 0
+        self.watched = 0
+        """Directories the native watch covers."""
         self.mode = "off"
         """"off", "starting", "native" or "on-demand"."""
         self.notice: str | None = None
@@ -145,34 +171,48 @@ class Watcher:
     async def _run(self, stop: threading.Event, stopped: asyncio.Event) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stopped.wait(), self.setup_delay)
-        if stopped.is_set():
-            return
-        try:
-            backend = await asyncio.to_thread(self.backend, self.root)
-        except Exception as exc:
-            await self._on_demand(_why(exc), stopped)
-            return
-        try:
+        directories: list[Path] = []
+        while not stopped.is_set():
+            try:
+                directories = directories or await watched_directories(self.root)
+                backend = await asyncio.to_thread(self.backend, self.root, directories)
+            except Exception as exc:
+                await self._on_demand(_why(exc), stopped)
+                return
+            self.watched = len(directories)
             self.mode = "native"
             self._ready.set()
-            while not stop.is_set():
-                raw = await asyncio.to_thread(backend.watch, DEBOUNCE_MS, STEP_MS, TIMEOUT_MS, stop)
-                if isinstance(raw, str):
-                    if raw == "stop":
-                        return
-                    continue  # a timeout: look at `stop` again
-                paths = {Path(p) for c, p in raw if self.accepts(Change(c), p)}
-                if paths:
-                    self.batches += 1
-                    self.on_change(paths)
-        except asyncio.CancelledError:
-            stop.set()
-            raise
-        except Exception as exc:  # e.g. new directories past the watch limit
+            try:
+                new = await self._watch(backend, stop)
+            except asyncio.CancelledError:
+                stop.set()
+                raise
+            except Exception as exc:  # e.g. watches past the limit
+                backend.close()
+                await self._on_demand(_why(exc), stopped)
+                return
             backend.close()
-            await self._on_demand(_why(exc), stopped)
-            return
-        backend.close()
+            if not new:
+                return
+            below = await asyncio.to_thread(_subdirectories, new, self.accepts)
+            directories = sorted({*directories, *below})
+
+    async def _watch(self, backend: Backend, stop: threading.Event) -> list[Path]:
+        """Pass changes on until stopped ([]) or new directories need a watch (them)."""
+        while not stop.is_set():
+            raw = await asyncio.to_thread(backend.watch, DEBOUNCE_MS, STEP_MS, TIMEOUT_MS, stop)
+            if isinstance(raw, str):
+                if raw == "stop":
+                    return []
+                continue  # a timeout: look at `stop` again
+            seen = [(Change(c), Path(p)) for c, p in raw if self.accepts(Change(c), p)]
+            if seen:
+                self.batches += 1
+                self.on_change({path for _change, path in seen})
+            new = [p for change, p in seen if change == Change.added and p.is_dir()]
+            if new:
+                return new
+        return []
 
     async def _on_demand(self, why: str, stopped: asyncio.Event) -> None:
         """Degraded mode: tell why once, then check the store's files every few seconds."""
@@ -192,6 +232,16 @@ class Watcher:
                 if changed:
                     self.batches += 1
                     self.on_change(changed)
+
+
+def _subdirectories(tops: list[Path], accepts: Callable[[Change, str], bool]) -> list[Path]:
+    """`tops` and the directories below them that `accepts` lets in."""
+    out: list[Path] = []
+    for top in tops:
+        for current, dirs, _files in os.walk(top):
+            out.append(Path(current))
+            dirs[:] = [d for d in dirs if accepts(Change.added, os.path.join(current, d))]
+    return out
 
 
 def _why(exc: BaseException) -> str:
