@@ -10,8 +10,9 @@ down. Each figure has a baseline measured in the same run:
 - memory: the server's resident set after that first call and after 1,000 reads of
   distinct files (target: < 150 MB);
 - grep and glob: the tools (`vecli.grep`, `vecli.glob`) vs `rg` with its defaults
-  (parallel, unsorted) and `rg --files --glob` (given the package's directory when the
-  pattern names one), an fd-style parallel walk; best of 3;
+  (parallel, unsorted; `--hidden` with `.git/` left out, as the tools do) and
+  `rg --files --glob` (given the package's directory when the pattern names one), an
+  fd-style parallel walk; best of 3;
 - freshness: 1,000 same-size external changes to a file deep in the tree, each read
   through the document store with the watcher running on the whole tree, then again
   with the watch limit simulated (the watcher's on-demand mode): the delay from the end
@@ -178,22 +179,32 @@ def search(root: Path, report: Callable[[str], None]) -> dict[str, float]:
         (
             "grep, a rare line",
             tool("vecli.grep", {"pattern": "NEEDLE 4200:"}),
-            cmd(rg, "-n", "--no-config", "--hidden", "-i", "-e", "NEEDLE 4200:"),
+            cmd(rg, "-n", "--no-config", "--hidden", "-g", "!.git", "-i", "-e", "NEEDLE 4200:"),
         ),
         (
             "grep, capped at 200",
             tool("vecli.grep", {"pattern": "NEEDLE"}),
-            cmd(rg, "-n", "--no-config", "--hidden", "-i", "-e", "NEEDLE"),
+            cmd(rg, "-n", "--no-config", "--hidden", "-g", "!.git", "-i", "-e", "NEEDLE"),
         ),
         (
             "glob **/*.tsx",
             tool("vecli.glob", {"pattern": "**/*.tsx"}),
-            cmd(rg, "--files", "--no-config", "--hidden", "--glob", "**/*.tsx"),
+            cmd(rg, "--files", "--no-config", "--hidden", "-g", "!.git", "--glob", "**/*.tsx"),
         ),
         (
             "glob one package",
             tool("vecli.glob", {"pattern": "packages/pkg0007/**/*.ts"}),
-            cmd(rg, "--files", "--no-config", "--hidden", "--glob", "*.ts", "packages/pkg0007"),
+            cmd(
+                rg,
+                "--files",
+                "--no-config",
+                "--hidden",
+                "-g",
+                "!.git",
+                "--glob",
+                "*.ts",
+                "packages/pkg0007",
+            ),
         ),
     ]
     ratios: dict[str, float] = {}
