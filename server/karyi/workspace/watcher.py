@@ -76,19 +76,18 @@ def native_backend(root: Path, directories: list[Path]) -> Backend:
 
 async def watched_directories(root: Path) -> list[Path]:
     """The root and every directory above a file a listing shows (what an agent can see
-    change); ignored trees hold none."""
-    listing = await find_files(root, ordered=False)
+    change); ignored trees hold none. Only directories are kept, never the file list."""
+    dirs = {""}
 
-    def parents() -> list[Path]:
-        dirs = {""}
-        for rel in listing.files:
-            d = rel.rpartition("/")[0]
-            while d not in dirs:
-                dirs.add(d)
-                d = d.rpartition("/")[0]
-        return [root / d if d else root for d in sorted(dirs)]
+    def note(rel: str) -> bool:
+        d = rel.rpartition("/")[0]
+        while d not in dirs:
+            dirs.add(d)
+            d = d.rpartition("/")[0]
+        return False
 
-    return await asyncio.to_thread(parents)
+    await find_files(root, keep=note, ordered=False)
+    return [root / d if d else root for d in sorted(dirs)]
 
 
 class Watcher:
