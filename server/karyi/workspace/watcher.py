@@ -5,12 +5,14 @@ stat); the watcher drops stale entries early, frees their memory, and lets liste
 (the agent's "X changed since you read it" notice, the LSP layer) hear of changes
 made by other programs. Paths git ignores, `.git/` and `node_modules/` are skipped.
 
-Native mode: a watch on each directory a listing would enter (inotify, FSEvents,
-ReadDirectoryChangesW through watchfiles' Rust backend): ripgrep lists the files, so
-`.git/`, `node_modules/` and git-ignored build output hold no watch and never count
-against the system's limit; a new directory (and what is below it) joins the set. A
-directory that held no file when the set was made has no watch (a file created there
-is still read fresh, the watcher just does not announce it). It is set up
+Native mode, through watchfiles' Rust backend. Where the platform watches a tree
+natively (FSEvents on macOS, ReadDirectoryChangesW on Windows), one recursive watch on
+the root. Elsewhere (inotify, one watch per directory, a limited number), a watch on
+each directory a listing would enter: ripgrep lists the files, so `.git/`,
+`node_modules/` and git-ignored build output hold no watch and never count against the
+limit; a new directory (and what is below it) joins the set. A directory that held no
+file when the set was made has no watch (a file created there is still read fresh, the
+watcher just does not announce it). It is set up
 `SETUP_DELAY` seconds after `start`, in a thread: on a tree of tens of thousands of
 directories that takes a second of CPU, and neither the event loop nor the editor's
 first requests (a chat's first turn) should wait for or compete with it; until then
@@ -29,6 +31,7 @@ import contextlib
 import errno
 import logging
 import os
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +55,8 @@ SETUP_DELAY = 3.0
 POLL_SECONDS = 1.0
 """How often the on-demand mode checks the files the store holds."""
 LIMIT_ERRNOS = frozenset({errno.ENOSPC, errno.EMFILE})
+RECURSIVE = sys.platform in ("darwin", "win32")
+"""The platform watches a whole tree natively."""
 
 Listener = Callable[[set[Path]], None]
 Poll = Callable[[], set[Path]]
@@ -69,8 +74,10 @@ class Backend(Protocol):
 
 
 def native_backend(root: Path, directories: list[Path]) -> Backend:
-    """Native watches on `directories`, each without its subdirectories (blocks while
-    they are set up)."""
+    """Native watches on `directories`, each without its subdirectories; with none,
+    one recursive watch on `root` (blocks while they are set up)."""
+    if not directories:
+        return RustNotify([str(root)], False, False, 300, True, True)
     return RustNotify([str(d) for d in directories], False, False, 300, False, True)
 
 
@@ -116,6 +123,7 @@ class Watcher:
         """Why file watching is degraded, for the user; None while all is well."""
         self.poll_seconds = POLL_SECONDS
         self.setup_delay = SETUP_DELAY
+        self.recursive = RECURSIVE
         self.degraded = asyncio.Event()
         """Set when the watcher falls back to on-demand mode."""
         self._ready = asyncio.Event()
@@ -173,12 +181,13 @@ class Watcher:
         directories: list[Path] = []
         while not stopped.is_set():
             try:
-                directories = directories or await watched_directories(self.root)
+                if not (self.recursive or directories):
+                    directories = await watched_directories(self.root)
                 backend = await asyncio.to_thread(self.backend, self.root, directories)
             except Exception as exc:
                 await self._on_demand(_why(exc), stopped)
                 return
-            self.watched = len(directories)
+            self.watched = len(directories) or 1
             self.mode = "native"
             self._ready.set()
             try:
@@ -208,6 +217,8 @@ class Watcher:
             if seen:
                 self.batches += 1
                 self.on_change({path for _change, path in seen})
+            if self.recursive:
+                continue  # a new directory is already watched
             new = [p for change, p in seen if change == Change.added and p.is_dir()]
             if new:
                 return new
