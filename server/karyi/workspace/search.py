@@ -1,8 +1,9 @@
 """ripgrep as the engine for searching and listing the workspace (`grep`, `glob`, `<search>`).
 
 ripgrep comes from PyPI (the `ripgrep` wheel puts `rg` next to the interpreter). It is
-run with `--no-config` (a user's RIPGREP_CONFIG_PATH must not change results), sorted by
-path (results are the same on every run), honouring `.gitignore` even outside a git
+run with `--no-config` (a user's RIPGREP_CONFIG_PATH must not change results), results in
+path order (the same on every run: ripgrep searches in parallel and they are sorted here,
+or, past a cap, ripgrep runs again in path order), honouring `.gitignore` even outside a git
 repository, including hidden files but never `.git/` or `node_modules/`, and never
 following symlinks out of the workspace. Matches stream in as `--json` and the process
 is stopped once the cap is reached.
@@ -127,9 +128,35 @@ async def grep(
     max_matches: int = MAX_MATCHES,
     respect_git_ignore: bool = True,
 ) -> GrepResult:
-    """Lines matching the regex `pattern` under `target` (a directory or one file)."""
+    """Lines matching the regex `pattern` under `target` (a directory or one file), in
+    path order. ripgrep searches in parallel and the matches are sorted here; only when
+    there are more than `max_matches` is the search done again in path order (serial),
+    so the matches kept are the first ones."""
+    result = await _grep(pattern, target, include, case_sensitive, max_matches, respect_git_ignore)
+    if not result.capped:
+        result.matches.sort(key=lambda m: m.path.split("/"))  # stable: lines stay in order
+        return result
+    return await _grep(
+        pattern, target, include, case_sensitive, max_matches, respect_git_ignore, sort=True
+    )
+
+
+async def _grep(
+    pattern: str,
+    target: Path,
+    include: str | None,
+    case_sensitive: bool,
+    max_matches: int,
+    respect_git_ignore: bool,
+    sort: bool = False,
+) -> GrepResult:
     cwd, paths = _where(target)
-    args = ["--json", *base_args(respect_git_ignore=respect_git_ignore), "--max-filesize", "20M"]
+    args = [
+        "--json",
+        *base_args(respect_git_ignore=respect_git_ignore, sort=sort),
+        "--max-filesize",
+        "20M",
+    ]
     args.append("--case-sensitive" if case_sensitive else "--ignore-case")
     if include:
         args += ["--glob", include]
