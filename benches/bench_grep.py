@@ -3,9 +3,10 @@
 The tree (500 directories × 100 small source files, a `.gitignore`, an ignored build
 directory) is generated under a temporary directory and removed afterwards. The tool
 runs through `Tool.run` (validation, path policy, ripgrep with `--json`, parsing,
-grouping, formatting). The baseline is the same ripgrep search run directly with the
-same flags and plain output (`rg -n`), as a user would type it; plain parallel `rg`
-(unsorted) is shown too for scale. Page cache warmed first; best of 3.
+grouping, formatting). The baseline is ripgrep run directly with plain output (`rg -n`),
+as a user would type it: parallel and unsorted, like the tool's own search (which sorts
+its matches itself; issue [scale]). The same search with the tool's flags and
+`--sort path` (serial) is shown too. Page cache warmed first; best of 3.
 """
 
 from __future__ import annotations
@@ -101,12 +102,12 @@ def main(report: Callable[[str], None] = print) -> dict[str, float]:
         tool_s = best(run_tool)
         rg_s = best(lambda: run_rg(direct))
         par_s = best(lambda: run_rg(parallel))
-        ratio = tool_s / rg_s
+        ratio = tool_s / par_s
         report(f"matches: {planted} (the ignored build/ file is skipped by both)")
         report(f"grep tool            {tool_s * 1000:8.1f} ms")
-        report(f"rg, same flags       {rg_s * 1000:8.1f} ms   ratio {ratio:.2f}x (target <= 1.3x)")
+        report(f"rg, parallel         {par_s * 1000:8.1f} ms   ratio {ratio:.2f}x (target <= 1.3x)")
         report(
-            f"rg, parallel/unsorted{par_s * 1000:8.1f} ms   "
+            f"rg, sorted by path   {rg_s * 1000:8.1f} ms   "
             "(for scale: sorting makes rg single-threaded)"
         )
         return {"ratio": ratio}

@@ -338,3 +338,13 @@ async def test_after_a_failed_turn_the_next_request_still_alternates(ctx: ToolCo
     assert h.provider.requests[1].messages[1].content.startswith("first try\n\n")
     assert h.provider.requests[1].messages[1].content.rstrip().endswith("second try")
     assert [m.role for m in h.store.messages(h.conv.id)] == ["user", "user", "assistant"]
+
+
+async def test_degraded_file_watching_is_told_once(ctx: ToolContext) -> None:
+    watcher = ctx.workspace.documents.watcher
+    watcher.notice = "File watching is off for the workspace (limit reached)"
+    h = Harness(ctx, ["first answer", "second answer"])
+    await h.agent.run("one")
+    await h.agent.run("two")
+    told = [e.to_dict() for e in h.events if e.kind == "notice"]
+    assert [(n["topic"], n["message"]) for n in told] == [("watching", watcher.notice)]

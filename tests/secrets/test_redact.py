@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import json
 import logging
 from urllib.parse import quote
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from karyi.core.errors import ErrorCode
 from karyi.core.results import ToolResult
-from karyi.secrets.redact import RedactingFilter, Redactor
+from karyi.secrets.redact import MIN_LENGTH, RedactingFilter, Redactor, encodings
 
 SECRET = "ghp_Zx9!secret/token+value"
 R = Redactor({"GH": SECRET, "TINY": "abc"})
@@ -81,3 +85,79 @@ def test_long_values_and_shared_prefixes() -> None:
     assert r.redact(f"<{key}>") == "<$KARYI{KEY}>"
     assert r.redact(base64.b64encode(key.encode()).decode()) == "$KARYI{KEY}"
     assert r.redact("prefix-123456 prefix-1234") == "$KARYI{LONG} $KARYI{SHORT}"
+
+
+def _reference(secrets: dict[str, str], text: str) -> str:
+    """The naive definition: at each position the longest form of any secret, else a char."""
+    names: dict[str, str] = {}
+    for name, value in sorted(secrets.items()):
+        if len(value) >= MIN_LENGTH:
+            for form in encodings(value):
+                names.setdefault(form, name)
+    out, i = [], 0
+    while i < len(text):
+        here = [f for f in names if text.startswith(f, i)]
+        if here:
+            form = max(here, key=len)
+            out.append(f"$KARYI{{{names[form]}}}")
+            i += len(form)
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+# A tiny alphabet, so secrets overlap, share prefixes and contain each other.
+_VALUES = st.text(alphabet="ab/+=é", min_size=2, max_size=9)
+_SECRETS = st.dictionaries(st.sampled_from(["A", "B", "C", "D"]), _VALUES, max_size=4)
+
+
+@st.composite
+def _case(draw: st.DrawFn) -> tuple[dict[str, str], str, list[int]]:
+    secrets = draw(_SECRETS)
+    pieces = [f for v in secrets.values() for f in sorted(encodings(v))] or ["x"]
+    parts = draw(st.lists(st.sampled_from(pieces) | st.text(alphabet="ab/+=é\n", max_size=5)))
+    text = "".join(parts)
+    cuts = sorted(draw(st.lists(st.integers(0, len(text)), max_size=8)))
+    return secrets, text, cuts
+
+
+@given(_case())
+@settings(max_examples=300, deadline=None)
+def test_the_automaton_matches_the_naive_definition(
+    case: tuple[dict[str, str], str, list[int]],
+) -> None:
+    secrets, text, _cuts = case
+    assert Redactor(secrets).redact(text) == _reference(secrets, text)
+
+
+@given(_case())
+@settings(max_examples=300, deadline=None)
+def test_a_stream_cut_anywhere_redacts_like_the_whole(
+    case: tuple[dict[str, str], str, list[int]],
+) -> None:
+    secrets, text, cuts = case
+    stream = Redactor(secrets).stream()
+    bounds = [0, *cuts, len(text)]
+    out = [stream.feed(text[a:b]) for a, b in itertools.pairwise(bounds)]
+    assert "".join(out) + stream.flush() == _reference(secrets, text)
+
+
+def test_one_character_at_a_time() -> None:
+    text = f"token={SECRET}&b64={base64.b64encode(SECRET.encode()).decode()}\n" * 3
+    stream = R.stream()
+    out = "".join(stream.feed(ch) for ch in text) + stream.flush()
+    assert out == R.redact(text) == "token=$KARYI{GH}&b64=$KARYI{GH}\n" * 3
+
+
+def test_text_with_lone_surrogates() -> None:
+    text = f"\udcff{SECRET}\ud800-{SECRET}\udc80"
+    assert R.redact(text) == "\udcff$KARYI{GH}\ud800-$KARYI{GH}\udc80"
+
+
+def test_without_secrets_text_is_returned_as_is() -> None:
+    empty = Redactor({"TINY": "abc"})
+    text = "nothing abc here"
+    assert not empty
+    assert empty.redact(text) is text
+    assert empty.stream().feed(text) == text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 
 from karyi.secrets.redact import Redactor
@@ -17,6 +18,8 @@ def test_the_decoder_holds_cut_sequences_and_characters() -> None:
     d = TextDecoder()
     pieces = [b"\x1b[3", b"2mgreen\x1b", b"[0m caf\xc3", b"\xa9\r\n"]
     assert "".join(d.feed(p) for p in pieces) == "green café\n"
+    assert d.feed(b"a\r") == "a" and d.feed(b"\nb\r") == "\nb"  # a CRLF cut in two
+    assert d.feed(b"", final=True) == "\r"
 
 
 def test_carriage_returns_keep_the_last_form_of_a_line() -> None:
@@ -64,3 +67,24 @@ def test_the_file_is_redacted_even_across_pieces(tmp_path: Path) -> None:
         log.feed(piece)
     log.close()
     assert (tmp_path / "out.log").read_text() == "x" * 60 + "pass=$KARYI{PW}\nend\n"
+
+
+def test_memory_stays_bounded_whatever_the_output_size(tmp_path: Path) -> None:
+    secrets = {f"S{i}": f"secret-value-number-{i:04d}-xyz" for i in range(20)}
+    log = OutputLog(tmp_path / "out.log", 30_000, Redactor(secrets))
+    piece = "".join(f"line {i} secret-value-number-0007-xyz ok\n" for i in range(6_000))
+    tracemalloc.start()
+    try:
+        for _ in range(100):  # 24 MB
+            log.feed(piece)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    log.close()
+    assert log.total > 20_000_000
+    assert peak < 4 * len(piece) + 1_000_000, peak  # a few pieces in flight, nothing more
+    report = log.take()
+    assert len(report.text) < 31_000 and "$KARYI{S7}" not in report.text  # redacted later
+    with open(tmp_path / "out.log", encoding="utf-8") as fh:
+        first = fh.readline()
+    assert first == "line 0 $KARYI{S7} ok\n"

@@ -312,3 +312,13 @@ async def test_ctrl_z_suspends_and_close_still_kills_the_stopped_job(
     assert "Stopped" in r.output.text
     await impatient.close()
     assert not alive(pid)
+
+
+async def test_a_live_view_gets_every_byte_in_order_while_output_is_batched(
+    manager: ShellManager,
+) -> None:
+    seen: list[str] = []
+    r = await manager.command(S, "seq 1 300000; echo end", mirror=seen.append)
+    assert r.state == "done"
+    assert "".join(seen) == "".join(f"{i}\n" for i in range(1, 300001)) + "end\n"
+    assert len(seen) < 300  # processed in batches, not one piece per read

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from karyi.core.errors import ErrorCode
+from karyi.tools.builtin.read import many as read_many
 from karyi.tools.context import ToolContext
 from tests.support.tool_calls import call
 
@@ -258,3 +259,18 @@ async def test_gateway_read_file_truncates_large_files(ctx: ToolContext, ws_root
 async def test_gateway_read_file_errors(ctx: ToolContext, path: str, code: str) -> None:
     result = await call("gateway.read_file", {"path": path}, ctx)
     assert result.error is not None and result.error.code == code
+
+
+async def test_read_many_files_states_where_patterns_stopped(
+    ctx: ToolContext, ws_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(read_many, "MAX_SELECTED", 2)
+    (ws_root / "notes").mkdir()
+    for i in range(4):
+        (ws_root / "notes" / f"n{i}.txt").write_text(f"note {i}\n")
+    r = await call("vecli.read_many_files", {"paths": ["notes/*.txt"]}, ctx)
+    assert r.data["files"] == ["notes/n0.txt", "notes/n1.txt"] and r.data["capped"]
+    assert r.llm_content.endswith(
+        "--- End of content ---\nThe patterns match more than 2 files; only the first 2 in "
+        "path order were considered: narrow them to see the rest."
+    )

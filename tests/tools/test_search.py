@@ -6,7 +6,10 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from karyi.core.errors import ErrorCode
+from karyi.tools.builtin import search as search_tools
 from karyi.tools.context import ToolContext
 from karyi.workspace import search
 from karyi.workspace.globs import Found, Matcher, recent_first
@@ -89,7 +92,7 @@ async def test_glob_levels_case_and_gitignore(ctx: ToolContext, tree: Path) -> N
 def test_matcher_and_recent_first() -> None:
     m = Matcher(["src/**/*.{ts,tsx}"], ["**/*.test.ts"])
     assert m("src/a/b.tsx") and not m("src/a/b.test.ts") and not m("lib/x.ts")
-    files = [Found("b", Path("b"), 0.0), Found("a", Path("a"), 0.0), Found("z", Path("z"), 99.0)]
+    files = [Found("b", "b", 0.0), Found("a", "a", 0.0), Found("z", "z", 99.0)]
     assert [f.rel for f in recent_first(files, now=100.0)] == ["z", "a", "b"]
 
 
@@ -127,3 +130,18 @@ async def test_agentxml_list_file(ctx: ToolContext) -> None:
     )
     default = await call("agentxml.list_file", {}, ctx)
     assert default.data == result.data
+
+
+async def test_glob_states_where_it_stopped_looking(
+    ctx: ToolContext, ws_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_tools, "MAX_GLOB_MATCHES", 3)
+    for i in range(5):
+        (ws_root / f"m{i}.log").write_text("x")
+    r = await call("vecli.glob", {"pattern": "*.log"}, ctx)
+    assert r.data["capped"] and r.data["total"] == 3
+    assert r.llm_content.startswith('Found more than 3 file(s) matching "*.log"')
+    assert r.llm_content.endswith(
+        "(stopped looking after 3 matching files, the first in path order; only those were "
+        "sorted and the first 1000 are listed: narrow the pattern to see the rest)"
+    )

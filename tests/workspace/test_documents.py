@@ -168,6 +168,7 @@ async def test_the_watcher_invalidates_changed_files(store: DocumentStore, ws_ro
         event.set()
 
     store.add_listener(listener)
+    store.watcher.setup_delay = 0
     await store.start_watching()
     try:
         target = ws_root / "src" / "main.py"

@@ -223,6 +223,7 @@ class Agent:
         conv.name(text)
         self.events.emit(TurnStarted(conv.id, turn_id, text))
         self._notice_sandbox()
+        self._notice_watching()
         body = f"{text}\n\n{context}".strip() if context else text
         sources = MentionSources(self.ctx, self.problems, lambda: self._last_command)
         if mentioned := await expand_mentions(text, sources):
@@ -295,6 +296,13 @@ class Agent:
         if note is not None and note not in self._noticed:
             self._noticed.add(note)
             self.events.emit(Notice("sandbox", note))
+
+    def _notice_watching(self) -> None:
+        """Tell the user, once per session, that file watching fell back to on-demand checks."""
+        note = self.ctx.workspace.documents.watch_notice
+        if note is not None and note not in self._noticed:
+            self._noticed.add(note)
+            self.events.emit(Notice("watching", note))
 
     async def _step(
         self, turn_id: str, step: int

@@ -65,6 +65,8 @@ class TextDecoder:
             m = _PARTIAL.search(text, max(0, len(text) - 256))
             if m:
                 self._carry, text = text[m.start() :], text[: m.start()]
+            elif text.endswith("\r"):  # the CR of a CRLF whose LF is in the next piece
+                self._carry, text = "\r", text[:-1]
         return strip_ansi(text).replace("\r\n", "\n")
 
 

@@ -16,8 +16,11 @@ stdin is the terminal:
 A call returns when the marker arrives (`done`), when the shell exits (`exited`), or,
 with the command still running, after the inactivity window, the call's timeout, or as
 soon as the foreground process is seen waiting for terminal input (`running`).
-Output is read by an event-loop reader (no thread blocks), decoded, stripped of control
-sequences and fed to the command's `OutputLog`.
+Output is read by an event-loop reader (no thread blocks) and gathered into batches of up
+to `BATCH` bytes or `BATCH_DELAY` seconds; each batch is decoded, stripped of control
+sequences and fed to the command's `OutputLog` at once, so the work per read is a copy
+and the work per byte is done in large pieces (docs/architecture.md#the-terminal). A
+batch is handed on at once when it may hold a marker, and before any call returns.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ PROBE_AFTER = 0.3
 START_TIMEOUT = 15.0
 ROWS, COLS = 50, 200
 IDLE_KEEP = 64 * 1024
+BATCH = 256 * 1024
+"""Bytes read before they are processed without waiting for `BATCH_DELAY`."""
+BATCH_DELAY = 0.01
+"""Seconds output may wait unprocessed (what a live view of the output lags at most)."""
 
 
 class ShellStartError(Exception):
@@ -107,6 +114,8 @@ class PtyShell:
         self._marker = re.compile(re.escape(self._marker_head) + rb"(-?\d+);([^\x1f]*)\x1f")
         self._run_line = f"eval $'unset __karyi_c\\n'\"$__karyi_c\" {fd}<&-\n".encode()
         self._raw = b""
+        self._inbox = bytearray()
+        self._batch_timer: asyncio.TimerHandle | None = None
         self._decoder = TextDecoder()
         self._log: OutputLog | None = None
         self._idle_output: list[str] = []
@@ -205,13 +214,32 @@ class PtyShell:
             return
         except OSError:
             data = b""
+        loop = asyncio.get_running_loop()
         if not data:
-            asyncio.get_running_loop().remove_reader(self._master)
+            loop.remove_reader(self._master)
+            self._drain()
             self._changed.set()
             return
         self._last_output = time.monotonic()
+        self._inbox += data
+        if b"\x1f" in data or len(self._inbox) >= BATCH:
+            self._drain()
+        elif self._batch_timer is None:
+            self._batch_timer = loop.call_later(BATCH_DELAY, self._drain)
+
+    def _drain(self) -> None:
+        """Process every byte read so far (a marker in it ends the command)."""
+        if self._batch_timer is not None:
+            self._batch_timer.cancel()
+            self._batch_timer = None
+        if not self._inbox:
+            return
+        data = bytes(self._inbox)
+        self._inbox.clear()
+        state = self.state
         self._scan(data)
-        self._changed.set()
+        if self.state != state:
+            self._changed.set()
 
     def _scan(self, data: bytes) -> None:
         raw = self._raw + data
@@ -255,7 +283,8 @@ class PtyShell:
         code = await self.proc.wait()
         with contextlib.suppress(OSError):
             while data := os.read(self._master, 65536):
-                self._scan(data)
+                self._inbox += data
+        self._drain()
         self.exit_code = code
         self.state = "dead"
         self._changed.set()
@@ -313,6 +342,7 @@ class PtyShell:
 
     def take_idle_output(self) -> str:
         """What background jobs printed while no command ran."""
+        self._drain()
         text, self._idle_output = "".join(self._idle_output), []
         return text
 
@@ -326,6 +356,7 @@ class PtyShell:
         """Run `script` (the shell must be idle) and wait as `limits` allow."""
         if self.state != "idle":
             raise RuntimeError(f"cannot run a command: the shell is {self.state}")
+        self._drain()
         self._log, self._mirror = log, mirror
         self._ends_line = True
         self._fresh_terminal()
@@ -341,6 +372,7 @@ class PtyShell:
         """Type `data` to the running command, then wait; returns bytes accepted and outcome."""
         if self.state != "busy":
             raise RuntimeError(f"cannot send input: the shell is {self.state}")
+        self._drain()
         self._mirror = mirror
         started = time.monotonic()
         sent = await self._write_all(self._master, data, min(limits.timeout, 5.0))
@@ -348,13 +380,16 @@ class PtyShell:
 
     async def wait(self, limits: Limits, mirror: Callable[[str], None] | None = None) -> Outcome:
         """Keep waiting for the running command."""
+        self._drain()
         self._mirror = mirror
         return await self._collect(limits, time.monotonic())
 
     async def _collect(self, limits: Limits, started: float) -> Outcome:
+        """Wait for the marker, the exit or a limit; output read by then is in the log."""
         deadline = started + limits.timeout
         probe_at = 0.0
         while True:
+            self._drain()
             if self.state == "dead":
                 return Outcome("exited", exit_code=self.exit_code)
             if self.state == "idle":
@@ -396,6 +431,9 @@ class PtyShell:
         if self._closed:
             return []
         self._closed = True
+        if self._batch_timer is not None:
+            self._batch_timer.cancel()
+            self._batch_timer = None
         with contextlib.suppress(Exception):
             asyncio.get_running_loop().remove_reader(self._master)
         killed = [p for p in self.kill_now() if p != self.pid]

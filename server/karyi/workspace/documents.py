@@ -42,6 +42,9 @@ from karyi.workspace.readlog import ReadLog
 from karyi.workspace.snapshots import BOM, Snapshot, Stamp, decode_snapshot, digest
 from karyi.workspace.watcher import Listener, Watcher
 
+POLL_FILES = 2000
+"""In the watcher's on-demand mode, how many of the most recently used files each check
+stats (a bounded cost per check, however large the cache)."""
 RACY_NS = 2_000_000_000
 """Files changed this recently are re-read: a timestamp tick is 1-2 s on some file systems."""
 CACHE_BYTES = 64 * 1024 * 1024
@@ -99,7 +102,7 @@ class DocumentStore:
         self._cache: OrderedDict[Path, _Entry] = OrderedDict()
         self._cached_bytes = 0
         self._listeners: list[Listener] = []
-        self.watcher = Watcher(root, ignore, self._changed)
+        self.watcher = Watcher(root, ignore, self._changed, poll=self._stale_cached)
         self._folder_watchers: dict[Path, Watcher] = {}
         self._watching = False
         self._watch_folders(folders)
@@ -361,7 +364,9 @@ class DocumentStore:
 
     def _watch_folders(self, folders: tuple[Path, ...]) -> None:
         for new in self._wanted(folders) - set(self._folder_watchers):
-            self._folder_watchers[new] = Watcher(new, self.ignore, self._changed)
+            self._folder_watchers[new] = Watcher(
+                new, self.ignore, self._changed, poll=self._stale_cached
+            )
 
     async def set_roots(self, folders: tuple[Path, ...]) -> None:
         """Watch these workspace folders (the root is always watched): one watcher per
@@ -380,10 +385,30 @@ class DocumentStore:
         return [self.watcher, *self._folder_watchers.values()]
 
     async def start_watching(self) -> None:
-        """Start watching every workspace folder (idempotent)."""
+        """Start watching every workspace folder (idempotent; returns before the watches
+        are set up)."""
         self._watching = True
         for watcher in self.watchers:
             await watcher.start()
+
+    @property
+    def watch_notice(self) -> str | None:
+        """Why file watching is degraded (a watcher's on-demand mode), or None."""
+        return next((w.notice for w in self.watchers if w.notice), None)
+
+    def _stale_cached(self) -> set[Path]:
+        """Cached files (the most recently used `POLL_FILES`) whose stat changed."""
+        stale: set[Path] = set()
+        for path in list(reversed(self._cache))[:POLL_FILES]:
+            entry = self._cache.get(path)
+            try:
+                st = os.stat(path)
+            except OSError:
+                stale.add(path)
+                continue
+            if entry is not None and entry.snapshot.stamp != Stamp.of(st):
+                stale.add(path)
+        return stale
 
     async def stop_watching(self) -> None:
         """Stop the watchers."""

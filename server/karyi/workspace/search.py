@@ -1,8 +1,9 @@
 """ripgrep as the engine for searching and listing the workspace (`grep`, `glob`, `<search>`).
 
 ripgrep comes from PyPI (the `ripgrep` wheel puts `rg` next to the interpreter). It is
-run with `--no-config` (a user's RIPGREP_CONFIG_PATH must not change results), sorted by
-path (results are the same on every run), honouring `.gitignore` even outside a git
+run with `--no-config` (a user's RIPGREP_CONFIG_PATH must not change results), results in
+path order (the same on every run: ripgrep searches in parallel and they are sorted here,
+or, past a cap, ripgrep runs again in path order), honouring `.gitignore` even outside a git
 repository, including hidden files but never `.git/` or `node_modules/`, and never
 following symlinks out of the workspace. Matches stream in as `--json` and the process
 is stopped once the cap is reached.
@@ -17,7 +18,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,9 +44,9 @@ def rg_binary() -> str:
     return found
 
 
-def base_args(*, respect_git_ignore: bool = True) -> list[str]:
-    """The flags every ripgrep run uses."""
-    args = ["--no-config", "--hidden", "--no-require-git", "--sort", "path"]
+def base_args(*, respect_git_ignore: bool = True, sort: bool = True) -> list[str]:
+    """The flags every ripgrep run uses (`sort`: in path order, which makes it serial)."""
+    args = ["--no-config", "--hidden", "--no-require-git", *(["--sort", "path"] if sort else [])]
     if not respect_git_ignore:
         args.append("--no-ignore")
     for glob in ALWAYS_EXCLUDED:
@@ -127,9 +128,35 @@ async def grep(
     max_matches: int = MAX_MATCHES,
     respect_git_ignore: bool = True,
 ) -> GrepResult:
-    """Lines matching the regex `pattern` under `target` (a directory or one file)."""
+    """Lines matching the regex `pattern` under `target` (a directory or one file), in
+    path order. ripgrep searches in parallel and the matches are sorted here; only when
+    there are more than `max_matches` is the search done again in path order (serial),
+    so the matches kept are the first ones."""
+    result = await _grep(pattern, target, include, case_sensitive, max_matches, respect_git_ignore)
+    if not result.capped:
+        result.matches.sort(key=lambda m: m.path.split("/"))  # stable: lines stay in order
+        return result
+    return await _grep(
+        pattern, target, include, case_sensitive, max_matches, respect_git_ignore, sort=True
+    )
+
+
+async def _grep(
+    pattern: str,
+    target: Path,
+    include: str | None,
+    case_sensitive: bool,
+    max_matches: int,
+    respect_git_ignore: bool,
+    sort: bool = False,
+) -> GrepResult:
     cwd, paths = _where(target)
-    args = ["--json", *base_args(respect_git_ignore=respect_git_ignore), "--max-filesize", "20M"]
+    args = [
+        "--json",
+        *base_args(respect_git_ignore=respect_git_ignore, sort=sort),
+        "--max-filesize",
+        "20M",
+    ]
     args.append("--case-sensitive" if case_sensitive else "--ignore-case")
     if include:
         args += ["--glob", include]
@@ -174,13 +201,93 @@ async def _collect(stream: asyncio.StreamReader, result: GrepResult, cap: int) -
         result.matches.append(GrepMatch(_text(data["path"]), int(data["line_number"]), text))
 
 
+@dataclass
+class Listing:
+    """Files found (relative paths, in path order) and whether the limit cut the list."""
+
+    files: list[str] = field(default_factory=list)
+    capped: bool = False
+
+
+async def find_files(
+    directory: Path,
+    *,
+    respect_git_ignore: bool = True,
+    under: Sequence[str] = (),
+    names: Sequence[str] = (),
+    keep: Callable[[str], bool] | None = None,
+    limit: int | None = None,
+    ordered: bool = True,
+) -> Listing:
+    """Files under `directory` as ripgrep would search them, in path order: only those in
+    the subdirectories `under` (all when empty), whose name matches one of the
+    case-insensitive globs `names` (any when empty) and that `keep` accepts, at most
+    `limit`. ripgrep walks in parallel and the kept files are sorted here (unless not
+    `ordered`); only when more than `limit` are kept is the walk done again in path order
+    (serial), streamed and stopped at the limit, so the files kept are the first ones."""
+    listing = await _find(directory, respect_git_ignore, under, names, keep, limit, False)
+    if not ordered and limit is None:
+        return listing
+    if not listing.capped:
+        listing.files.sort(key=lambda rel: rel.split("/"))
+        return listing
+    return await _find(directory, respect_git_ignore, under, names, keep, limit, True)
+
+
+async def _find(
+    directory: Path,
+    respect_git_ignore: bool,
+    under: Sequence[str],
+    names: Sequence[str],
+    keep: Callable[[str], bool] | None,
+    limit: int | None,
+    sort: bool,
+) -> Listing:
+    args = ["--files", *base_args(respect_git_ignore=respect_git_ignore, sort=sort)]
+    for name in names:
+        args += ["--iglob", name]
+    if under:
+        args += ["--", *under]
+    listing = Listing()
+    async with _rg(args, directory) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        errors = asyncio.ensure_future(proc.stderr.read())
+        carry = b""
+        while chunk := await proc.stdout.read(256 * 1024):
+            lines = (carry + chunk).split(b"\n")
+            carry = lines.pop()
+            if _take(lines, listing, keep, limit):
+                break
+        else:
+            _take([carry] if carry else [], listing, keep, limit)
+        if listing.capped:
+            proc.kill()
+        raw_err = await errors
+        code = await proc.wait()
+    if not listing.capped and code not in (0, 1):
+        raise ToolFailure(
+            ErrorCode.TOOL_ERROR, f"listing files failed: {raw_err.decode(errors='replace')[:300]}"
+        )
+    return listing
+
+
+def _take(
+    lines: list[bytes], listing: Listing, keep: Callable[[str], bool] | None, limit: int | None
+) -> bool:
+    """Add the kept paths of `lines`; True once the limit is passed."""
+    for raw in lines:
+        if not raw:
+            continue
+        rel = raw.decode("utf-8", errors="surrogateescape")
+        if keep is not None and not keep(rel):
+            continue
+        if limit is not None and len(listing.files) >= limit:
+            listing.capped = True
+            return True
+        listing.files.append(rel)
+    return False
+
+
 async def list_files(directory: Path, *, respect_git_ignore: bool = True) -> list[str]:
     """Every file under `directory` (relative paths, sorted), as ripgrep would search."""
-    args = ["--files", *base_args(respect_git_ignore=respect_git_ignore)]
-    async with _rg(args, directory) as proc:
-        out, err = await proc.communicate()
-    if proc.returncode not in (0, 1):
-        raise ToolFailure(
-            ErrorCode.TOOL_ERROR, f"listing files failed: {err.decode(errors='replace')[:300]}"
-        )
-    return [p for p in out.decode("utf-8", errors="surrogateescape").split("\n") if p]
+    return (await find_files(directory, respect_git_ignore=respect_git_ignore)).files

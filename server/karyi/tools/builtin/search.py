@@ -23,10 +23,13 @@ from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import Entry, human_size, list_dir
-from karyi.workspace.globs import Found, Matcher, recent_first, with_mtimes
-from karyi.workspace.search import MAX_MATCHES, GrepMatch, GrepResult, grep, list_files
+from karyi.workspace.globs import Found, Matcher, recent_first, walk_for, with_mtimes
+from karyi.workspace.search import MAX_MATCHES, GrepMatch, GrepResult, find_files, grep
 
 MAX_GLOB_FILES = 1000
+"""Files a glob result lists."""
+MAX_GLOB_MATCHES = 20_000
+"""Matching files a glob sorts by modification time; past this it stops looking."""
 DIR_PATH = (
     "The absolute path to the directory to search within (relative paths are taken from "
     "the workspace root; default: the workspace root)"
@@ -250,11 +253,14 @@ class Glob(Tool):
         """Gemini's `Found N file(s) matching "P" within D, sorted by modification time`."""
         roots, _shown = _search_roots(ctx, params)
         every: list[Found] = []
+        capped = False
         for root in roots:
             if not root.is_dir():
                 message = f"path: {root} is not a directory"
                 raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, message)
-            every += await self._find(root, params)
+            some, more = await self._find(root, params, ctx)
+            every += some
+            capped = capped or more
         within = ", ".join(str(r) for r in roots)
         found = recent_first(every)
         if not found:
@@ -264,27 +270,51 @@ class Glob(Tool):
                 data={"files": []},
             )
         shown = found[:MAX_GLOB_FILES]
+        count = f"more than {len(found)}" if capped else str(len(found))
         text = (
-            f'Found {len(found)} file(s) matching "{params["pattern"]}" within {within}, '
-            "sorted by modification time (newest first):\n" + "\n".join(str(f.path) for f in shown)
+            f'Found {count} file(s) matching "{params["pattern"]}" within {within}, '
+            "sorted by modification time (newest first):\n" + "\n".join(f.path for f in shown)
         )
-        if len(found) > len(shown):
+        if capped:
+            text += (
+                f"\n(stopped looking after {MAX_GLOB_MATCHES} matching files, the first in path "
+                f"order; only those were sorted and the first {MAX_GLOB_FILES} are listed: "
+                "narrow the pattern to see the rest)"
+            )
+        elif len(found) > len(shown):
             text += (
                 f"\n(listing capped at {MAX_GLOB_FILES} files; narrow the pattern to see the rest)"
             )
         return ToolResult.ok(
             text,
-            display=f"Found {len(found)} matching file(s)",
-            data={"files": [str(f.path) for f in shown], "total": len(found)},
+            display=f"Found {count} matching file(s)",
+            data={
+                "files": [f.path for f in shown],
+                "total": len(found),
+                "capped": capped,
+            },
         )
 
-    async def _find(self, root: Path, params: Mapping[str, Any]) -> list[Found]:
+    async def _find(
+        self, root: Path, params: Mapping[str, Any], ctx: ToolContext
+    ) -> tuple[list[Found], bool]:
+        """One root's matches (listing only where the pattern can match) and whether the
+        listing stopped at its cap."""
         pattern = _relative_pattern(str(params["pattern"]), root)
         matcher = Matcher([pattern], case_sensitive=bool(params.get("case_sensitive", False)))
-        rels = await list_files(
-            root, respect_git_ignore=bool(params.get("respect_git_ignore", True))
+        respect = bool(params.get("respect_git_ignore", True))
+        walk = walk_for(root, matcher, ctx.workspace.gitignore if respect else None)
+        if walk.nothing:
+            return [], False
+        listing = await find_files(
+            root,
+            respect_git_ignore=respect,
+            under=walk.under,
+            names=walk.names,
+            keep=matcher,
+            limit=MAX_GLOB_MATCHES,
         )
-        return with_mtimes(root, [r for r in rels if matcher(r)])
+        return with_mtimes(root, listing.files), listing.capped
 
 
 class Ls(Tool):

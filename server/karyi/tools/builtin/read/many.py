@@ -5,14 +5,15 @@ result ends with `--- End of content ---`. Paths are files, directories (everyth
 below them) or glob patterns, relative to the workspace root; `include` adds patterns,
 `exclude` and the default excludes (dependencies, build output, binaries, `.env`)
 remove files. Files are read with `window.read_file`, recorded as read. Caps:
-2000 lines and 2000 characters per line per file, and the totals below; every cap and
-skipped file is stated.
+2000 lines and 2000 characters per line per file, and the totals below; patterns stop
+looking after `MAX_SELECTED` files; every cap and skipped file is stated.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from wcmatch import glob as wglob
@@ -23,11 +24,13 @@ from karyi.tools.base import Tool
 from karyi.tools.builtin.read.window import read_file
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT
-from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher
-from karyi.workspace.search import list_files
+from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher, walk_for
+from karyi.workspace.search import find_files
 
 MAX_FILES = 200
 MAX_TOTAL_CHARS = 400_000
+MAX_SELECTED = 1000
+"""Files patterns may select (in path order); past this the listing stops."""
 TRUNCATED = (
     "[WARNING: This file was truncated. To view the full content, use the 'read_file' "
     "tool on this specific file.]"
@@ -43,6 +46,7 @@ class _Selection:
 
     files: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    capped: bool = False
 
 
 class ReadManyFiles(Tool):
@@ -130,17 +134,26 @@ class ReadManyFiles(Tool):
             parts.append(f"--- {rel} ---\n\n{body}\n\n")
             read.append(rel)
             total += len(body)
-        return self._result(parts, read, selection.skipped)
+        return self._result(parts, read, selection.skipped, selection.capped)
 
     def _result(
-        self, parts: list[str], read: list[str], skipped: list[tuple[str, str]]
+        self, parts: list[str], read: list[str], skipped: list[tuple[str, str]], capped: bool
     ) -> ToolResult:
         notes = ""
+        if capped:
+            notes = (
+                f"\nThe patterns match more than {MAX_SELECTED} files; only the first "
+                f"{MAX_SELECTED} in path order were considered: narrow them to see the rest."
+            )
         if skipped:
             shown = "; ".join(f"{p} ({why})" for p, why in skipped[:20])
             more = f"; and {len(skipped) - 20} more" if len(skipped) > 20 else ""
-            notes = f"\nSkipped {len(skipped)} file(s): {shown}{more}"
-        data = {"files": read, "skipped": [{"path": p, "reason": w} for p, w in skipped]}
+            notes += f"\nSkipped {len(skipped)} file(s): {shown}{more}"
+        data = {
+            "files": read,
+            "skipped": [{"path": p, "reason": w} for p, w in skipped],
+            "capped": capped,
+        }
         if not read:
             text = "No files matching the criteria were found or all were skipped." + notes
             return ToolResult.ok(text, display="No files read", data=data)
@@ -176,25 +189,40 @@ class ReadManyFiles(Tool):
                 skipped.append((rel, "excluded"))
             else:
                 picked[rel] = None
-        if patterns:
-            respect = bool(params.get("respect_git_ignore", True))
-            for rel in await _workspace_files(ctx, respect):
-                if matcher(rel):
-                    picked[rel] = None
-        return _Selection(sorted(picked), skipped)
+        capped = False
+        respect = bool(params.get("respect_git_ignore", True))
+        folders = ctx.workspace.folders
+        if patterns and len(folders) == 1:
+            walk = walk_for(root, matcher, ctx.workspace.gitignore if respect else None)
+            if not walk.nothing:
+                listing = await find_files(
+                    root,
+                    respect_git_ignore=respect,
+                    under=walk.under,
+                    names=walk.names,
+                    keep=matcher,
+                    limit=MAX_SELECTED,
+                )
+                picked.update(dict.fromkeys(listing.files))
+                capped = listing.capped
+        elif patterns:  # several folders: files are named `folder/path`
+            for folder in folders:
+                listing = await find_files(
+                    folder,
+                    respect_git_ignore=respect,
+                    keep=_named(ctx, folder, matcher),
+                    limit=MAX_SELECTED,
+                )
+                picked.update(
+                    dict.fromkeys(ctx.workspace.display(folder / r) for r in listing.files)
+                )
+                capped = capped or listing.capped
+        return _Selection(sorted(picked), skipped, capped)
 
 
-async def _workspace_files(ctx: ToolContext, respect_git_ignore: bool) -> list[str]:
-    """Every file as the model names it: root-relative with one folder, `folder/path`
-    with several (docs/context.md#workspace-folders)."""
-    folders = ctx.workspace.folders
-    if len(folders) == 1:
-        return await list_files(folders[0], respect_git_ignore=respect_git_ignore)
-    out: list[str] = []
-    for folder in folders:
-        rels = await list_files(folder, respect_git_ignore=respect_git_ignore)
-        out += [ctx.workspace.display(folder / rel) for rel in rels]
-    return out
+def _named(ctx: ToolContext, folder: Path, matcher: Matcher) -> Callable[[str], bool]:
+    """`matcher` over a folder's files as the model names them (`folder/path`)."""
+    return lambda rel: matcher(ctx.workspace.display(folder / rel))
 
 
 def _inside(pattern: str, root: str) -> str:
