@@ -67,6 +67,13 @@ export interface Confirmation {
   files?: FileProposal[] | null;
 }
 
+/** One item of the task list the model keeps (`todo_write`, docs/workflow.md). */
+export interface TodoItem {
+  id: string;
+  text: string;
+  status: 'pending' | 'in_progress' | 'done';
+}
+
 export type TurnEvent =
   | { type: 'turnStarted'; sessionId: string; turnId: string; message: string }
   | { type: 'step'; step: number; model: string }
@@ -87,6 +94,7 @@ export type TurnEvent =
   | { type: 'toolDone'; call: Call; result: ToolResultJson; decision: string; seconds: number }
   | { type: 'fileChanged'; call: Call; files: unknown[] }
   | { type: 'notice'; topic: string; message: string }
+  | { type: 'todos'; items: TodoItem[] }
   | { type: 'usage'; inputTokens: number; outputTokens: number; cachedTokens?: number }
   | { type: 'error'; errorKind: string; message: string }
   | {
@@ -171,6 +179,9 @@ export interface LoadedSession {
   messages: StoredMessage[];
   calls: StoredCall[];
   turns: Record<string, unknown>[];
+  todos?: TodoItem[];
+  mode?: string;
+  cost?: number;
 }
 
 export interface CheckpointInfo {

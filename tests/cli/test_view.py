@@ -60,3 +60,18 @@ async def test_the_prompt_shows_the_sandbox_and_leaving_it_offers_no_always() ->
     assert decision.allow and decision.remember is None  # "a" is not offered: asked again
     shown = err.getvalue()
     assert "NOT sandboxed" in shown and "[a]lways" not in shown
+
+
+def test_the_terminal_prints_the_task_list_when_it_changes() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.agent.events import TodosUpdated
+    from karyi.cli.view import TerminalView
+    from karyi.tools.context import TodoItem
+
+    out, err = io.StringIO(), io.StringIO()
+    view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))
+    view(TodosUpdated((TodoItem("1", "Read", "done"), TodoItem("2", "Fix", "in_progress"))))
+    assert err.getvalue() == "Tasks (1/2 done)\n  ☑ Read\n  ▶ Fix\n"

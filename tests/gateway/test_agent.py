@@ -501,3 +501,17 @@ def test_owners_written_by_an_older_version_are_kept(tmp_path: Path) -> None:
     assert owners.get("alice", "s1") == Owner("s1", "alice", "abc123")
     assert owners.get("bob", "s1") is None
     owners.close()
+
+
+async def test_the_task_list_streams_as_todos_events(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    from tests.support.workflow import FIRST, SECOND, todo_reply
+
+    fake_llm.script(todo_reply(*FIRST), todo_reply(*SECOND), Reply(text="Done."))
+    r = await agent_rig.post(turn("fix it", stream=True))
+    todos = [e.data["items"] for e in parse_sse(r.text) if e.event == "todos"]
+    assert todos == [
+        [{"id": i, "text": t, "status": s} for i, t, s in FIRST],
+        [{"id": i, "text": t, "status": s} for i, t, s in SECOND],
+    ]

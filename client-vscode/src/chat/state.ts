@@ -4,7 +4,7 @@
  * survives a reloaded webview and a restarted server); the webview runs the same
  * reducer on the same actions to render incrementally.
  */
-import type { ChatResult, Confirmation, LoadedSession, TurnUpdate, Usage } from '../protocol';
+import type { ChatResult, Confirmation, LoadedSession, TodoItem, TurnUpdate, Usage } from '../protocol';
 
 /** A turn's usage from an event (`cachedTokens` only when some input was cached). */
 function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number }): Usage {
@@ -97,6 +97,8 @@ export interface ChatState {
   step: number;
   model: string;
   seq: number;
+  /** The task list the model keeps, shown above the chat. */
+  todos: TodoItem[];
 }
 
 export type Action =
@@ -114,7 +116,7 @@ export type Action =
 export type TurnState = 'idle' | 'thinking' | 'tool' | 'awaiting';
 
 export function emptyState(model = ''): ChatState {
-  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0 };
+  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0, todos: [] };
 }
 
 /** idle / thinking / running a tool / awaiting the user, from the state. */
@@ -294,6 +296,8 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
       return ev.topic === 'checkpoint' || ev.topic === 'sandbox' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction'
         ? addBlock(s, turnId, { kind: 'notice', level: 'info', text: ev.message })
         : s;
+    case 'todos':
+      return { ...s, todos: ev.items };
     case 'usage': {
       const [s2, turn] = openTurn(s, turnId);
       return replaceTurn(s2, { ...turn, usage: usageOf(ev) });
@@ -346,7 +350,7 @@ function addNotice(state: ChatState, level: 'info' | 'error', text: string, acti
 
 /** The transcript of a stored session, as the server's `karyi/loadSession` returns it. */
 function loaded(state: ChatState, session: LoadedSession): ChatState {
-  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title };
+  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title, todos: session.todos ?? [] };
   const calls = new Map(session.calls.map((c) => [c.call_id, c]));
   for (const m of session.messages) {
     if (m.role === 'user' && m.content.trim() && !m.toolCallId && !m.content.startsWith('<tool_result')) {

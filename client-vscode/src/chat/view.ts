@@ -118,6 +118,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     <button id="new" class="link" title="New chat">New</button>
   </header>
   <div id="panel" hidden></div>
+  <section id="todos" aria-label="Task list" hidden></section>
   <main id="log" role="log" aria-live="polite"></main>
   <div id="composer">
     <div id="completions" role="listbox" hidden></div>

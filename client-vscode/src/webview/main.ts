@@ -29,6 +29,7 @@ const chips = document.getElementById('chips') as HTMLElement;
 const popup = document.getElementById('completions') as HTMLElement;
 const panel = document.getElementById('panel') as HTMLElement;
 const statusLine = document.getElementById('status') as HTMLElement;
+const todosEl = document.getElementById('todos') as HTMLElement;
 
 // ---- transcript ---------------------------------------------------------------------
 
@@ -170,8 +171,25 @@ function paint(): void {
   sendBtn.title = busy ? 'Stop the turn (Escape)' : 'Send (Enter)';
   document.body.classList.toggle('busy', busy);
   document.body.classList.toggle('server-down', !serverRunning);
+  paintTodos();
   statusLine.textContent = state.model ? `${state.model}${state.title ? ' · ' + state.title : ''}` : '';
   if (atBottom) log.scrollTop = log.scrollHeight;
+}
+
+/** The task list above the chat (docs/workflow.md#task-list); hidden while empty. */
+let paintedTodos: ChatState['todos'] | undefined;
+function paintTodos(): void {
+  if (paintedTodos === state.todos) return;
+  paintedTodos = state.todos;
+  const items = state.todos ?? [];
+  todosEl.hidden = items.length === 0;
+  const done = items.filter((t) => t.status === 'done').length;
+  const marks = { pending: '○', in_progress: '◐', done: '●' } as const;
+  fill(
+    todosEl,
+    h('div', { class: 'todos-head' }, `Tasks ${done}/${items.length}`),
+    h('ul', {}, ...items.map((t) => h('li', { class: `todo ${t.status}`, 'data-status': t.status }, h('span', { class: 'mark' }, marks[t.status] ?? '○'), ' ', t.text))),
+  );
 }
 
 // ---- composer -----------------------------------------------------------------------

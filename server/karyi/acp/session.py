@@ -31,7 +31,7 @@ from karyi.acp.kinds import tool_kind
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_text
 from karyi.acp.terminals import TerminalMirror
-from karyi.acp.updates import Content, Update, UpdateMapper
+from karyi.acp.updates import Content, Update, UpdateMapper, plan_update
 from karyi.agent.approval import Decision
 from karyi.agent.events import (
     Event,
@@ -136,6 +136,8 @@ class AcpSession:
         """Tell the client the slash commands (after the session's id reached it)."""
         try:
             await self.client.session_update(self.id, available_commands())
+            if self.live.conversation.todos:
+                await self.client.session_update(self.id, plan_update(self.live.conversation.todos))
         except Exception as exc:
             log.debug("available_commands_update failed: %s", exc)
 

@@ -10,19 +10,23 @@ from collections.abc import Callable
 from pathlib import Path
 
 from acp import (
+    plan_entry,
     start_tool_call,
     text_block,
     tool_content,
     tool_diff_content,
     update_agent_message_text,
     update_agent_thought_text,
+    update_plan,
     update_tool_call,
 )
 from acp.schema import (
     AgentMessageChunk,
+    AgentPlanUpdate,
     AgentThoughtChunk,
     ContentToolCallContent,
     FileEditToolCallContent,
+    PlanEntryStatus,
     TerminalToolCallContent,
     ToolCallLocation,
     ToolCallProgress,
@@ -36,6 +40,7 @@ from karyi.acp.kinds import tool_kind
 from karyi.agent import events as ev
 from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Confirmation
+from karyi.tools.context import TodoItem
 from karyi.workspace.editor import PlannedWrite
 
 Update = (
@@ -45,6 +50,7 @@ Update = (
     | ToolCallStart
     | ToolCallProgress
     | AcpUsage
+    | AgentPlanUpdate
 )
 Content = ContentToolCallContent | FileEditToolCallContent | TerminalToolCallContent
 Locate = Callable[[ToolCall], list[Path]]
@@ -52,6 +58,11 @@ Locate = Callable[[ToolCall], list[Path]]
 OUTPUT_TAIL = 8000
 """How much of a running command's output a tool call shows (the end of it)."""
 RESULT_LIMIT = 4000
+PLAN_STATUS: dict[str, PlanEntryStatus] = {
+    "pending": "pending",
+    "in_progress": "in_progress",
+    "done": "completed",
+}
 
 
 def diff_content(files: tuple[PlannedWrite, ...]) -> list[Content]:
@@ -75,6 +86,13 @@ def confirmation_content(conf: Confirmation | None) -> list[Content]:
 def sandbox_line(sandboxed: bool) -> str:
     """The words every front end uses (lsp/approvals.py, cli/ask.py)."""
     return "Runs in the OS sandbox." if sandboxed else "Runs NOT sandboxed."
+
+
+def plan_update(items: tuple[TodoItem, ...] | list[TodoItem]) -> AgentPlanUpdate:
+    """The task list as ACP's `plan` (the whole list each time, as ACP wants it)."""
+    return update_plan(
+        plan_entry(i.text, status=PLAN_STATUS.get(i.status, "pending")) for i in items
+    )
 
 
 class UpdateMapper:
@@ -118,6 +136,8 @@ class UpdateMapper:
                     f"\n\nKaryi stopped ({event.error_kind}): {event.message}\n"
                 )
             ]
+        if isinstance(event, ev.TodosUpdated):
+            return [plan_update(event.items)]
         if isinstance(event, ev.SubagentEvent):
             return self._subagent(event)
         return []
@@ -176,6 +196,6 @@ class UpdateMapper:
         inner = event.event
         if isinstance(inner, ev.TextDelta):  # the subagent's words are the parent's thinking
             return [update_agent_thought_text(inner.text)] if inner.text else []
-        if isinstance(inner, ev.UsageUpdate | ev.TurnError | ev.Notice):
+        if isinstance(inner, ev.UsageUpdate | ev.TurnError | ev.Notice | ev.TodosUpdated):
             return []
         return self.updates(inner)

@@ -16,6 +16,7 @@ from typing import Any
 from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Confirmation
+from karyi.tools.context import TodoItem
 from karyi.workspace.editor import PlannedWrite
 
 log = logging.getLogger(__name__)
@@ -186,6 +187,14 @@ class UsageUpdate(Event):
     output_tokens: int
     cached_tokens: int = 0
     """Of the input tokens, how many were read from the provider's prompt cache."""
+
+
+@dataclass(frozen=True)
+class TodosUpdated(Event):
+    """The model wrote its task list (`todo_write`): the whole list, as it now stands."""
+
+    kind = "todos"
+    items: tuple[TodoItem, ...]
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from karyi.agent.executor import CallBatch, Executed, checked_call
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.prompt import system_prompt, workspace_facts
 from karyi.agent.sessions import ToolCallRecord
+from karyi.agent.todos import SessionTodos
 from karyi.core.text import valid_text
 from karyi.llm.base import (
     Finish,
@@ -158,6 +159,8 @@ class Agent:
         self.conversation = conversation
         self.approver = approver
         self.events = events or EventStream()
+        if ctx.todos is None:
+            ctx.todos = SessionTodos(conversation, self.events.emit)
         if ctx.secrets is not None and self.events.redact is None:
             vault = ctx.secrets
             self.events.redact = lambda event: vault.redactor.redact_tree(event)

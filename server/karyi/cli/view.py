@@ -18,6 +18,7 @@ from karyi.agent.events import (
     StepStarted,
     SubagentEvent,
     TextDelta,
+    TodosUpdated,
     ToolDone,
     ToolOutput,
     ToolQueued,
@@ -37,6 +38,19 @@ def _preview(text: str, width: int = 160) -> str:
     if len(lines) > PREVIEW_LINES:
         shown.append(f"… {len(lines) - PREVIEW_LINES} more line(s)")
     return "\n".join(shown)
+
+
+TODO_MARKS = {"pending": ("☐", "dim"), "in_progress": ("▶", "bold cyan"), "done": ("☑", "green")}
+
+
+def _todos(event: TodosUpdated) -> Text:
+    """The whole task list, one line per item, after each change."""
+    done = sum(1 for i in event.items if i.status == "done")
+    lines = Text(f"Tasks ({done}/{len(event.items)} done)", style="bold")
+    for item in event.items:
+        mark, style = TODO_MARKS.get(item.status, ("☐", "dim"))
+        lines.append(f"\n  {mark} {item.text}", style=style)
+    return lines
 
 
 class TerminalView:
@@ -75,6 +89,8 @@ class TerminalView:
             return Text(event.text, style="dim")
         if isinstance(event, ToolDone):
             return Text("")
+        if isinstance(event, TodosUpdated):
+            return _todos(event)
         if isinstance(event, Notice):
             return Text(f"ℹ {event.message}", style="yellow")
         if isinstance(event, TurnError):

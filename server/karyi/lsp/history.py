@@ -43,6 +43,9 @@ async def load_session(ls: KaryiServer, raw: Any) -> dict[str, Any]:
         "messages": messages,
         "calls": calls,
         "turns": store.turns(live.id),
+        "todos": [dataclasses.asdict(t) for t in live.conversation.todos],
+        "mode": live.conversation.mode,
+        "cost": live.conversation.cost,
     }
 
 

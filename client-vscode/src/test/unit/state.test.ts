@@ -183,4 +183,14 @@ describe('chat reducer', () => {
     const s = run([{ kind: 'model', model: 'x:y' }, { kind: 'user', text: 'a' }, { kind: 'reset' }]);
     assert.deepEqual(s, emptyState('x:y'));
   });
+
+  it('keeps the latest task list, and a loaded session brings its own', () => {
+    const first = [{ id: '1', text: 'Read', status: 'in_progress' as const }];
+    const second = [{ id: '1', text: 'Read', status: 'done' as const }, { id: '2', text: 'Fix', status: 'pending' as const }];
+    let s = run([up({ type: 'todos', items: first }), up({ type: 'todos', items: second })]);
+    assert.deepEqual(s.todos, second);
+    s = reduce(s, { kind: 'loaded', session: { sessionId: 'x', title: '', messages: [], calls: [], turns: [], todos: first } });
+    assert.deepEqual(s.todos, first);
+    assert.deepEqual(reduce(s, { kind: 'reset' }).todos, []);
+  });
 });

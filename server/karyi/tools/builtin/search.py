@@ -88,6 +88,8 @@ def _search_root(ctx: ToolContext, params: Mapping[str, Any]) -> tuple[Path, str
 class Grep(Tool):
     """vecli (Gemini CLI) `search_file_content`, named `grep` in that profile."""
 
+    plan_safe = True
+
     name = "grep"
     display_name = "SearchText"
     description = (
@@ -181,6 +183,8 @@ class Grep(Tool):
 class Glob(Tool):
     """Gemini CLI `glob`: files matching a pattern, recently modified first."""
 
+    plan_safe = True
+
     name = "glob"
     display_name = "FindFiles"
     description = (
@@ -261,6 +265,8 @@ class Glob(Tool):
 class Ls(Tool):
     """vecli (Gemini CLI) `list_directory`, named `ls` in that profile."""
 
+    plan_safe = True
+
     name = "ls"
     display_name = "ReadFolder"
     description = (
@@ -327,6 +333,8 @@ class Ls(Tool):
 
 class ListFile(Tool):
     """agentxml `list_file(workspacePath)`."""
+
+    plan_safe = True
 
     name = "list_file"
     display_name = "List files"

@@ -1,0 +1,24 @@
+"""The task list over ACP: each `todo_write` becomes a `plan` update (the whole list,
+`done` as `completed`), in order, before the prompt answers."""
+
+from __future__ import annotations
+
+from tests.acp.conftest import Start
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Reply
+from tests.support.workflow import FIRST, SECOND, todo_reply
+
+
+async def test_task_list_arrives_as_plan_updates_in_order(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(todo_reply(*FIRST), todo_reply(*SECOND), Reply(text="Done."))
+    agent = await karyi_acp()
+    sid = await agent.new_session()
+    response = await agent.say(sid, "fix it")
+    assert response.stop_reason == "end_turn"
+    plans = [[(e.content, e.status) for e in u.entries] for u in agent.client.of("plan")]
+    assert plans == [
+        [("Read", "in_progress"), ("Fix", "pending")],
+        [("Read", "completed"), ("Fix", "completed")],
+    ]
