@@ -128,6 +128,15 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
     reg('karyi.discardDraft', (callId: string, key: string) => p.previews.discardDraft(callId, key)),
     reg('karyi.showProposalDiff', (callId: string, key: string) => p.previews.showDiff(callId, key)),
     reg('karyi.cancel', () => p.chat.stop()),
+    reg('karyi.planMode', async () => {
+      await p.chat.setMode('plan');
+      await p.view.reveal();
+    }),
+    reg('karyi.actMode', async () => {
+      await p.chat.setMode('act');
+      await p.view.reveal();
+    }),
+    reg('karyi.toggleMode', () => p.chat.setMode(p.chat.state.mode === 'plan' ? 'act' : 'plan')),
     reg('karyi.showTerminal', () => p.terminal.show()),
     reg('karyi.restoreCheckpoint', async () => {
       const items = await p.chat.checkpoints();

@@ -74,8 +74,12 @@ export interface TodoItem {
   status: 'pending' | 'in_progress' | 'done';
 }
 
+/** The session's mode (docs/workflow.md#plan-mode). */
+export type Mode = 'plan' | 'act';
+
 export type TurnEvent =
-  | { type: 'turnStarted'; sessionId: string; turnId: string; message: string }
+  | { type: 'turnStarted'; sessionId: string; turnId: string; message: string; mode?: Mode }
+  | { type: 'mode'; sessionId: string; mode: Mode; plan: string }
   | { type: 'step'; step: number; model: string }
   | { type: 'text'; text: string; channel: 'text' | 'thinking' | 'answer' }
   | { type: 'toolPending'; index: number; name: string }
@@ -180,7 +184,8 @@ export interface LoadedSession {
   calls: StoredCall[];
   turns: Record<string, unknown>[];
   todos?: TodoItem[];
-  mode?: string;
+  mode?: Mode;
+  plan?: string;
   cost?: number;
 }
 
@@ -232,6 +237,7 @@ export const Methods = {
   tools: 'karyi/tools',
   restartMcpServer: 'karyi/restartMcpServer',
   terminalInput: 'karyi/terminalInput',
+  setMode: 'karyi/setMode',
   turnUpdate: 'karyi/turnUpdate',
   terminalOutput: 'karyi/terminalOutput',
 } as const;

@@ -14,7 +14,7 @@ async def test_slash_commands_are_listed_and_expanded(
     agent = await karyi_acp()
     sid = await agent.new_session()
     (listed,) = await agent.client.wait_for(lambda: agent.client.of("available_commands_update"))
-    assert [c.name for c in listed.available_commands] == ["explain", "tests"]
+    assert [c.name for c in listed.available_commands] == ["explain", "tests", "act", "plan"]
     await agent.say(sid, "/explain the main loop")
     asked = fake_llm.requests[0].body["messages"][-1]["content"]
     assert asked.startswith("Explain what the selected code does")

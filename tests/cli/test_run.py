@@ -167,3 +167,70 @@ def test_a_secret_written_into_a_file_reaches_no_stream_or_store(
     assert "DB_PASSWORD=$KARYI{DB_PASSWORD}" in proc.stdout
     stored = b"".join(p.read_bytes() for p in (ws_root / ".karyi").rglob("*") if p.is_file())
     assert b"pw-9f8e7d6c5b4a" not in stored
+
+
+PLAN_EDIT = {
+    "text": "<tools><edit><file src=\"src/main.py\"><find>print('hi')</find>"
+    "<replace>print('hello')</replace></file></edit></tools>"
+}
+
+
+def test_plan_mode_refuses_an_edit_then_act_carries_the_plan(ws_root: Path, tmp_path: Path) -> None:
+    s = script(
+        tmp_path,
+        [
+            PLAN_EDIT,
+            {"expect": "not available in plan mode", "text": "1. greet with hello"},
+            {
+                "expect": "Carry out this plan, agreed in plan mode:\n\n1. greet with hello",
+                **PLAN_EDIT,
+            },
+            {"text": "Done."},
+        ],
+    )
+    argv = ["-m", "karyi", "run", "--workspace", str(ws_root), "--model", f"script:{s}"]
+    child = pexpect.spawn(
+        sys.executable,
+        [*argv, "--yes", "--mode", "plan", "say hello"],
+        env={**os.environ},
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect_exact("plan mode · only reading tools")
+    child.expect_exact("1. greet with hello")
+    child.expect_exact("Plan ready. /act carries it out")
+    assert (ws_root / "src/main.py").read_text() == "print('hi')\n"
+    child.sendline("/act")
+    child.expect_exact("mode: act")
+    child.expect_exact("Done.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert (ws_root / "src/main.py").read_text() == "print('hello')\n"
+
+
+def test_plan_mode_without_a_terminal_ends_after_the_plan(ws_root: Path, tmp_path: Path) -> None:
+    s = script(tmp_path, [{"text": "1. read\n2. fix"}])
+    proc = run(
+        [
+            "run",
+            "--workspace",
+            str(ws_root),
+            "--model",
+            f"script:{s}",
+            "--mode",
+            "plan",
+            "--json",
+            "x",
+        ]
+    )
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert events[0] == {
+        "type": "mode",
+        "sessionId": events[1]["sessionId"],
+        "mode": "plan",
+        "plan": "",
+    }
+    assert events[1]["type"] == "turnStarted" and events[1]["mode"] == "plan"
+    assert events[-1]["finalAnswer"] == "1. read\n2. fix"

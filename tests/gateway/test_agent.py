@@ -145,6 +145,7 @@ async def test_streaming_sends_every_event_then_the_result(
         "sessionId": agent_rig.gateway.owners.get("u1", "s1").store_id,  # type: ignore[union-attr]
         "turnId": events[-1].data["turn_id"],
         "message": "hi",
+        "mode": "act",
     }
     assert events[3].data == {"type": "text", "text": "Hello.", "channel": "text"}
     assert without_turn_id(events[-1].data) == completed("Hello.")

@@ -12,6 +12,7 @@ import {
   type ConfirmParams,
   type LoadedSession,
   Methods,
+  type Mode,
   type SessionInfo,
   type TurnUpdate,
 } from '../protocol';
@@ -36,6 +37,8 @@ export interface SendOptions {
   contextLabel?: string;
   /** What the transcript shows for the message (a task's name instead of its instructions). */
   display?: string;
+  /** The plan as the user edited it, for an act turn after a plan (docs/workflow.md). */
+  plan?: string;
 }
 
 export class ChatController implements vscode.Disposable {
@@ -118,7 +121,13 @@ export class ChatController implements vscode.Disposable {
     try {
       const result = await this.server.request<ChatResult>(
         Methods.chat,
-        { sessionId: this.state.sessionId ?? undefined, message: text, context: options.context },
+        {
+          sessionId: this.state.sessionId ?? undefined,
+          message: text,
+          context: options.context,
+          mode: this.state.mode,
+          plan: this.state.mode === 'act' && this.state.plan ? (options.plan ?? this.state.plan) : undefined,
+        },
         cts.token,
       );
       this.dispatch({ kind: 'turnEnded', result });
@@ -148,6 +157,19 @@ export class ChatController implements vscode.Disposable {
       }
     }
     this.request?.cancel();
+  }
+
+  /** Switch between plan and act (the sidebar toggle, the palette); the server is told
+   * at once when there is a session, else with the next message. */
+  async setMode(mode: Mode): Promise<void> {
+    if (this.state.busy) {
+      void vscode.window.showWarningMessage('Karyi is working: switch modes when the turn ends.');
+      return;
+    }
+    this.dispatch({ kind: 'mode', mode });
+    if (!this.state.sessionId || !this.server.running) return;
+    const r = await this.server.request<{ mode: Mode; plan: string }>(Methods.setMode, { sessionId: this.state.sessionId, mode });
+    this.dispatch({ kind: 'mode', mode: r.mode, plan: r.plan });
   }
 
   newChat(): void {
@@ -262,9 +284,12 @@ export class ChatController implements vscode.Disposable {
           const fileUris = m.mentions.map((p) => WorkspaceFiles.toUri(p)).filter((u): u is string => !!u);
           if (fileUris.length) context.files = fileUris;
           const labels = [sel?.contextLabel, ...m.mentions.map((p) => `@${p}`)].filter(Boolean);
-          await this.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined });
+          await this.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined, plan: m.plan });
           break;
         }
+        case 'setMode':
+          await this.setMode(m.mode);
+          break;
         case 'stop':
           await this.stop();
           break;

@@ -1,5 +1,5 @@
 /** The messages between the chat webview and the extension host, both ways. */
-import type { CheckpointInfo, SessionInfo } from '../protocol';
+import type { CheckpointInfo, Mode, SessionInfo } from '../protocol';
 import type { Action, ChatState } from './state';
 
 export interface EditorContextInfo {
@@ -25,7 +25,8 @@ export type PermissionChoice = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectF
 /** Webview → extension host. */
 export type FromWebview =
   | { type: 'ready' }
-  | { type: 'send'; text: string; mentions: string[]; withSelection: boolean }
+  | { type: 'send'; text: string; mentions: string[]; withSelection: boolean; plan?: string }
+  | { type: 'setMode'; mode: Mode }
   | { type: 'stop' }
   | { type: 'newChat' }
   | { type: 'permission'; callId: string; choice: PermissionChoice; feedback?: string }
@@ -42,7 +43,7 @@ export type FromWebview =
   | { type: 'copy'; text: string };
 
 const FROM_TYPES = new Set([
-  'ready', 'send', 'stop', 'newChat', 'permission', 'edits', 'value', 'completeFiles', 'listSessions',
+  'ready', 'send', 'setMode', 'stop', 'newChat', 'permission', 'edits', 'value', 'completeFiles', 'listSessions',
   'loadSession', 'deleteSession', 'listCheckpoints', 'restoreCheckpoint', 'command', 'openFile', 'copy',
 ]);
 
@@ -63,6 +64,8 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
     case 'edits':
     case 'value':
       return str('callId') && str('action') ? (raw as FromWebview) : undefined;
+    case 'setMode':
+      return m.mode === 'plan' || m.mode === 'act' ? (raw as FromWebview) : undefined;
     case 'loadSession':
     case 'deleteSession':
       return str('sessionId') ? (raw as FromWebview) : undefined;

@@ -4,7 +4,7 @@
  * survives a reloaded webview and a restarted server); the webview runs the same
  * reducer on the same actions to render incrementally.
  */
-import type { ChatResult, Confirmation, LoadedSession, TodoItem, TurnUpdate, Usage } from '../protocol';
+import type { ChatResult, Confirmation, LoadedSession, Mode, TodoItem, TurnUpdate, Usage } from '../protocol';
 
 /** A turn's usage from an event (`cachedTokens` only when some input was cached). */
 function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number }): Usage {
@@ -99,6 +99,10 @@ export interface ChatState {
   seq: number;
   /** The task list the model keeps, shown above the chat. */
   todos: TodoItem[];
+  /** plan: only reading tools, the answer is a plan; act: everything (the toggle). */
+  mode: Mode;
+  /** The plan the next act turn carries (the last plan answer; the user may edit it). */
+  plan: string;
 }
 
 export type Action =
@@ -111,12 +115,13 @@ export type Action =
   | { kind: 'notice'; level: 'info' | 'error'; text: string; action?: NoticeItem['action'] }
   | { kind: 'serverStopped'; message: string }
   | { kind: 'loaded'; session: LoadedSession }
-  | { kind: 'model'; model: string };
+  | { kind: 'model'; model: string }
+  | { kind: 'mode'; mode: Mode; plan?: string };
 
 export type TurnState = 'idle' | 'thinking' | 'tool' | 'awaiting';
 
 export function emptyState(model = ''): ChatState {
-  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0, todos: [] };
+  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0, todos: [], mode: 'act', plan: '' };
 }
 
 /** idle / thinking / running a tool / awaiting the user, from the state. */
@@ -228,8 +233,12 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
   const turnId = update.turnId;
   let s: ChatState = state.sessionId === update.sessionId ? state : { ...state, sessionId: update.sessionId };
   switch (ev.type) {
-    case 'turnStarted':
-      return openTurn({ ...s, busy: true, step: 0 }, ev.turnId)[0];
+    case 'turnStarted': {
+      const mode = ev.mode ?? s.mode;
+      return openTurn({ ...s, busy: true, step: 0, mode, plan: mode === 'act' ? '' : s.plan }, ev.turnId)[0];
+    }
+    case 'mode':
+      return { ...s, mode: ev.mode, plan: ev.plan };
     case 'step':
       return { ...s, step: ev.step, model: ev.model || s.model };
     case 'text':
@@ -317,7 +326,8 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
         steps: ev.steps,
         usage: usageOf(ev),
       };
-      return settleTools({ ...replaceTurn(s2, done), busy: false });
+      const plan = s2.mode === 'plan' && ev.finalAnswer ? ev.finalAnswer : s2.plan;
+      return settleTools({ ...replaceTurn(s2, done), busy: false, plan });
     }
     default:
       return s;
@@ -350,7 +360,7 @@ function addNotice(state: ChatState, level: 'info' | 'error', text: string, acti
 
 /** The transcript of a stored session, as the server's `karyi/loadSession` returns it. */
 function loaded(state: ChatState, session: LoadedSession): ChatState {
-  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title, todos: session.todos ?? [] };
+  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title, todos: session.todos ?? [], mode: session.mode ?? 'act', plan: session.plan ?? '' };
   const calls = new Map(session.calls.map((c) => [c.call_id, c]));
   for (const m of session.messages) {
     if (m.role === 'user' && m.content.trim() && !m.toolCallId && !m.content.startsWith('<tool_result')) {
@@ -381,7 +391,7 @@ function loaded(state: ChatState, session: LoadedSession): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.kind) {
     case 'reset':
-      return emptyState(state.model);
+      return { ...emptyState(state.model), mode: state.mode };
     case 'user': {
       const [id, seq] = nextId(state, 'u');
       const item: UserItem = { kind: 'user', id, text: action.text, context: action.context };
@@ -423,6 +433,8 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return loaded(state, action.session);
     case 'model':
       return { ...state, model: action.model };
+    case 'mode':
+      return { ...state, mode: action.mode, plan: action.plan ?? state.plan };
     default:
       return state;
   }

@@ -30,6 +30,9 @@ const popup = document.getElementById('completions') as HTMLElement;
 const panel = document.getElementById('panel') as HTMLElement;
 const statusLine = document.getElementById('status') as HTMLElement;
 const todosEl = document.getElementById('todos') as HTMLElement;
+const planBox = document.getElementById('plan') as HTMLElement;
+const planText = document.getElementById('plan-text') as HTMLTextAreaElement;
+const modeButtons = { plan: document.getElementById('mode-plan') as HTMLButtonElement, act: document.getElementById('mode-act') as HTMLButtonElement };
 
 // ---- transcript ---------------------------------------------------------------------
 
@@ -172,6 +175,7 @@ function paint(): void {
   document.body.classList.toggle('busy', busy);
   document.body.classList.toggle('server-down', !serverRunning);
   paintTodos();
+  paintMode();
   statusLine.textContent = state.model ? `${state.model}${state.title ? ' · ' + state.title : ''}` : '';
   if (atBottom) log.scrollTop = log.scrollHeight;
 }
@@ -191,6 +195,25 @@ function paintTodos(): void {
     h('ul', {}, ...items.map((t) => h('li', { class: `todo ${t.status}`, 'data-status': t.status }, h('span', { class: 'mark' }, marks[t.status] ?? '○'), ' ', t.text))),
   );
 }
+
+/** The plan/act toggle, and the plan the next act message carries (editable). */
+let paintedPlan: string | undefined;
+function paintMode(): void {
+  for (const mode of ['plan', 'act'] as const) {
+    modeButtons[mode].setAttribute('aria-checked', String(state.mode === mode));
+    modeButtons[mode].classList.toggle('active', state.mode === mode);
+  }
+  document.body.dataset.mode = state.mode;
+  input.placeholder = state.mode === 'plan' ? 'Plan mode: Karyi reads and answers with a plan…' : 'Ask Karyi… (@ to mention a file)';
+  const showPlan = state.mode === 'act' && !!state.plan && !state.busy;
+  planBox.hidden = !showPlan;
+  if (paintedPlan !== state.plan) {
+    paintedPlan = state.plan;
+    planText.value = state.plan;
+  }
+}
+
+for (const mode of ['plan', 'act'] as const) modeButtons[mode].addEventListener('click', () => post({ type: 'setMode', mode }));
 
 // ---- composer -----------------------------------------------------------------------
 
@@ -219,7 +242,8 @@ function send(): void {
   if (state.busy) return;
   const used = [...mentions].filter((m) => text.includes(`@${m}`));
   for (const m of text.matchAll(/(?:^|\s)@([\w./\\-]+)/g)) if (!used.includes(m[1])) used.push(m[1]);
-  post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label });
+  const plan = planBox.hidden ? undefined : planText.value;
+  post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label, plan });
   input.value = '';
   mentions.clear();
   autosize();

@@ -12,6 +12,7 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
+from karyi.agent.modes import MODES
 from karyi.agent.tasks import TASKS
 
 OFFERED = {task.name: task for task in TASKS if not task.needs_diagnostics}
@@ -23,6 +24,14 @@ def available_commands() -> AvailableCommandsUpdate:
     commands = [
         AvailableCommand(name=task.name, description=task.description, input=hint)
         for task in OFFERED.values()
+    ]
+    commands += [
+        AvailableCommand(
+            name=mode.id,
+            description=f"Switch to {mode.name} mode: {mode.description}",
+            input=AvailableCommandInput(root=UnstructuredCommandInput(hint="the task")),
+        )
+        for mode in MODES
     ]
     return AvailableCommandsUpdate(
         session_update="available_commands_update", available_commands=commands

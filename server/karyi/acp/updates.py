@@ -25,6 +25,7 @@ from acp.schema import (
     AgentPlanUpdate,
     AgentThoughtChunk,
     ContentToolCallContent,
+    CurrentModeUpdate,
     FileEditToolCallContent,
     PlanEntryStatus,
     TerminalToolCallContent,
@@ -51,6 +52,7 @@ Update = (
     | ToolCallProgress
     | AcpUsage
     | AgentPlanUpdate
+    | CurrentModeUpdate
 )
 Content = ContentToolCallContent | FileEditToolCallContent | TerminalToolCallContent
 Locate = Callable[[ToolCall], list[Path]]
@@ -86,6 +88,11 @@ def confirmation_content(conf: Confirmation | None) -> list[Content]:
 def sandbox_line(sandboxed: bool) -> str:
     """The words every front end uses (lsp/approvals.py, cli/ask.py)."""
     return "Runs in the OS sandbox." if sandboxed else "Runs NOT sandboxed."
+
+
+def mode_update(mode: str) -> CurrentModeUpdate:
+    """`current_mode_update`: the session's mode changed (`session/set_mode`, `/plan`)."""
+    return CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode)
 
 
 def plan_update(items: tuple[TodoItem, ...] | list[TodoItem]) -> AgentPlanUpdate:
@@ -138,6 +145,8 @@ class UpdateMapper:
             ]
         if isinstance(event, ev.TodosUpdated):
             return [plan_update(event.items)]
+        if isinstance(event, ev.ModeChanged):
+            return [mode_update(event.mode)]
         if isinstance(event, ev.SubagentEvent):
             return self._subagent(event)
         return []
@@ -196,6 +205,8 @@ class UpdateMapper:
         inner = event.event
         if isinstance(inner, ev.TextDelta):  # the subagent's words are the parent's thinking
             return [update_agent_thought_text(inner.text)] if inner.text else []
-        if isinstance(inner, ev.UsageUpdate | ev.TurnError | ev.Notice | ev.TodosUpdated):
+        if isinstance(
+            inner, ev.UsageUpdate | ev.TurnError | ev.Notice | ev.TodosUpdated | ev.ModeChanged
+        ):
             return []
         return self.updates(inner)

@@ -25,6 +25,9 @@ class Conversation:
     """The task list the model keeps (`todo_write`, docs/workflow.md)."""
     mode: str = "act"
     """`plan` (only reading tools, the model answers with a plan) or `act`."""
+    plan: str = ""
+    """The plan the last plan-mode turn answered (or the user's edit of it), carried
+    into the next act turn."""
     cost: float = 0.0
     """What the session's model calls cost so far, in USD (docs/workflow.md#cost)."""
 
@@ -62,6 +65,7 @@ class Conversation:
             approved,
             todos,
             str(state.get("mode", "act")),
+            str(state.get("plan", "")),
             float(state.get("cost", 0.0)),
         )
 
@@ -94,6 +98,7 @@ class Conversation:
                     "approved": sorted(self.approved),
                     "todos": [dataclasses.asdict(t) for t in self.todos],
                     "mode": self.mode,
+                    "plan": self.plan,
                     "cost": self.cost,
                 },
             )

@@ -71,6 +71,8 @@ class TurnStarted(Event):
     session_id: str
     turn_id: str
     message: str
+    mode: str = "act"
+    """`plan` or `act` (docs/workflow.md#plan-mode)."""
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,17 @@ class UsageUpdate(Event):
     output_tokens: int
     cached_tokens: int = 0
     """Of the input tokens, how many were read from the provider's prompt cache."""
+
+
+@dataclass(frozen=True)
+class ModeChanged(Event):
+    """The session switched between `plan` and `act`; `plan` is what the next act turn
+    will carry (empty: nothing)."""
+
+    kind = "mode"
+    session_id: str
+    mode: str
+    plan: str = ""
 
 
 @dataclass(frozen=True)

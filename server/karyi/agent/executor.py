@@ -102,8 +102,11 @@ class CallBatch:
         emit: Listener = _ignore,
         before_change: Callable[[], Awaitable[None]] | None = None,
         memory: PermissionMemory | None = None,
+        gate: Callable[[ToolCall, Tool], ToolResult | None] | None = None,
     ) -> None:
         self.toolkit = toolkit
+        self.gate = gate
+        """Refuses calls the session's mode does not allow (agent/modes.py)."""
         self.ctx = ctx
         self.emit = emit
         self.approvals = ApprovalLine(approver, memory, emit)
@@ -129,6 +132,9 @@ class CallBatch:
         if failure is not None or tool is None:
             assert failure is not None
             return _Failed(failure)
+        gated = self.gate(call, tool) if self.gate is not None else None
+        if gated is not None:
+            return _Failed(gated, "denied")
         verdict = permission_for(tool, call.params, ctx)
         refused = refusal(verdict)
         if refused is not None:

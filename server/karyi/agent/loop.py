@@ -25,6 +25,7 @@ from karyi.agent.compaction import RESULTS, compact
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import (
     EventStream,
+    ModeChanged,
     Notice,
     StepStarted,
     TextDelta,
@@ -35,8 +36,16 @@ from karyi.agent.events import (
     UsageUpdate,
 )
 from karyi.agent.executor import CallBatch, Executed, checked_call
+from karyi.agent.modes import (
+    PLAN,
+    checked_mode,
+    mode_prefix,
+    offered,
+    plan_refusal,
+    with_plan,
+)
 from karyi.agent.permissions import PermissionMemory
-from karyi.agent.prompt import system_prompt, workspace_facts
+from karyi.agent.prompt import system_prompt, template, workspace_facts
 from karyi.agent.sessions import ToolCallRecord
 from karyi.agent.todos import SessionTodos
 from karyi.core.text import valid_text
@@ -172,7 +181,7 @@ class Agent:
         )
         self._task: asyncio.Task[TurnResult] | None = None
         self._usage = [0, 0, 0]
-        self._system: tuple[str, str] = ("", "")  # (memory it was built with, prompt)
+        self._system: tuple[str, str] = ("", "")  # (memory and mode it was built with, prompt)
         self._facts: dict[str, str] = {}
 
     @property
@@ -187,12 +196,36 @@ class Agent:
         self._task.cancel()
         return True
 
+    @property
+    def mode(self) -> str:
+        """The session's mode: `plan` or `act` (docs/workflow.md#plan-mode)."""
+        return self.conversation.mode
+
+    def set_mode(self, mode: str, *, plan: str | None = None) -> None:
+        """Switch the session to `mode` (UnknownMode for anything but plan and act).
+        `plan`, when given, replaces the plan the next act turn carries (the user's
+        edit of the model's plan; empty drops it). Between turns only."""
+        mode = checked_mode(mode)
+        if self.busy:
+            raise RuntimeError(f"session {self.conversation.id} is running a turn: wait or cancel")
+        conv = self.conversation
+        if plan is not None:
+            conv.plan = plan
+        if conv.mode == mode and plan is None:
+            return
+        conv.mode = mode
+        conv.save_state()
+        self.events.emit(ModeChanged(conv.id, mode, conv.plan))
+
     async def run(self, text: str, *, context: str = "") -> TurnResult:
         """Run one turn for the user's `text` (plus optional editor context)."""
         if self.busy:
             raise RuntimeError(f"session {self.conversation.id} is already running a turn")
         turn_id = uuid.uuid4().hex[:10]
         text, context = valid_text(text), valid_text(context)  # what an editor or client sent
+        mode, text = mode_prefix(text)
+        if mode is not None:
+            self.set_mode(mode)
         self._task = asyncio.ensure_future(self._turn(turn_id, text, context))
         try:
             return await self._task
@@ -214,9 +247,11 @@ class Agent:
         if conv.store is not None:
             conv.store.start_turn(conv.id, turn_id)
         conv.name(text)
-        self.events.emit(TurnStarted(conv.id, turn_id, text))
+        self.events.emit(TurnStarted(conv.id, turn_id, text, conv.mode))
         self._notice_sandbox()
         body = f"{text}\n\n{context}".strip() if context else text
+        if conv.mode != PLAN and conv.plan:
+            body, conv.plan = with_plan(body, conv.plan), ""
         conv.add(turn_id, Message("user", self._with_notices(body)))
         failures: Counter[str] = Counter()
         for step in range(1, self.spec.max_steps + 1):
@@ -286,7 +321,7 @@ class Agent:
             self.events.emit(Notice("compaction", note))
         request = Request(
             messages=[Message("system", system), *alternating(conv.messages)],
-            tools=declarations(spec.toolkit) if native else (),
+            tools=declarations(offered(spec.toolkit, conv.mode)) if native else (),
         )
         self.events.emit(StepStarted(step, self.provider.label))
         parser = spec.dialect.parser(spec.toolkit.schema, conv.dialect_state)
@@ -297,6 +332,7 @@ class Agent:
             emit=self.events.emit,
             before_change=self._checkpoint_hook(turn_id),
             memory=self.permissions,
+            gate=plan_refusal if conv.mode == PLAN else None,
         )
         reply = _Reply()
         error: ProviderError | None = None
@@ -319,18 +355,23 @@ class Agent:
         return reply, executed, error
 
     def _system_prompt(self) -> str:
+        mode = self.conversation.mode
         memory = self.memory()
-        if not self._system[1] or self._system[0] != memory:
+        key = f"{mode}\n{memory}"
+        if not self._system[1] or self._system[0] != key:
             spec = self.spec
+            instructions = spec.instructions
+            if mode == PLAN:
+                instructions = f"{instructions}\n\n{template('plan_mode').safe_substitute()}"
             prompt = system_prompt(
-                instructions=spec.instructions,
+                instructions=instructions,
                 dialect=spec.dialect,
-                toolkit=spec.toolkit,
+                toolkit=offered(spec.toolkit, mode),
                 workspace=self.ctx.workspace,
                 memory=memory,
                 facts=self._facts,
             )
-            self._system = (memory, prompt)
+            self._system = (key, prompt)
         return self._system[1]
 
     def _on_stream(
@@ -490,6 +531,9 @@ class Agent:
         conv = self.conversation
         tokens_in, tokens_out, cached = self._usage
         result = TurnResult(turn_id, reason, answer, steps, tokens_in, tokens_out, cached, finish)
+        if conv.mode == PLAN and answer:
+            conv.plan = answer
+            conv.save_state()
         if conv.store is not None:
             conv.store.finish_turn(conv.id, turn_id, reason, tokens_in, tokens_out)
         self.events.emit(

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from karyi.agent.events import (
     Event,
+    ModeChanged,
     Notice,
     StepStarted,
     SubagentEvent,
@@ -24,6 +25,7 @@ from karyi.agent.events import (
     ToolQueued,
     TurnError,
     TurnFinished,
+    TurnStarted,
     UsageUpdate,
 )
 
@@ -91,6 +93,10 @@ class TerminalView:
             return Text("")
         if isinstance(event, TodosUpdated):
             return _todos(event)
+        if isinstance(event, ModeChanged):
+            return Text(f"mode: {event.mode}", style="bold cyan")
+        if isinstance(event, TurnStarted) and event.mode == "plan":
+            return Text("plan mode · only reading tools; the answer is a plan", style="bold cyan")
         if isinstance(event, Notice):
             return Text(f"ℹ {event.message}", style="yellow")
         if isinstance(event, TurnError):

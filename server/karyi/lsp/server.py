@@ -38,6 +38,7 @@ FEATURES: dict[str, Handler] = {
     "karyi/fileDiffs": chat.file_diffs,
     "karyi/provideValue": chat.provide_value,
     "karyi/terminalInput": chat.terminal_input,
+    "karyi/setMode": chat.set_mode,
     # history.py: sessions and checkpoints
     "karyi/sessions": history.sessions,
     "karyi/loadSession": history.load_session,

@@ -193,4 +193,20 @@ describe('chat reducer', () => {
     assert.deepEqual(s.todos, first);
     assert.deepEqual(reduce(s, { kind: 'reset' }).todos, []);
   });
+
+  it('follows the mode: a plan answer becomes the pending plan, the act turn clears it', () => {
+    let s = run([
+      { kind: 'mode', mode: 'plan' },
+      { kind: 'user', text: 'say hello' },
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'say hello', mode: 'plan' }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: '1. greet', inputTokens: 1, outputTokens: 1, steps: 1 }),
+    ]);
+    assert.equal(s.mode, 'plan');
+    assert.equal(s.plan, '1. greet');
+    s = run([{ kind: 'mode', mode: 'act', plan: '1. greet warmly' }], s);
+    assert.deepEqual([s.mode, s.plan], ['act', '1. greet warmly']);
+    s = run([up({ type: 'turnStarted', sessionId: S, turnId: 't2', message: 'go', mode: 'act' })], s);
+    assert.deepEqual([s.mode, s.plan], ['act', '']);
+    assert.equal(reduce(s, { kind: 'reset' }).mode, 'act');
+  });
 });
