@@ -99,6 +99,7 @@ export type TurnEvent =
   | { type: 'fileChanged'; call: Call; files: unknown[] }
   | { type: 'notice'; topic: string; message: string }
   | { type: 'todos'; items: TodoItem[] }
+  | { type: 'hook'; event: string; command: string; tool: string; status: 'ok' | 'blocked' | 'reported' | 'failed'; exitCode: number | null; stdout: string; stderr: string; seconds: number }
   | { type: 'usage'; inputTokens: number; outputTokens: number; cachedTokens?: number }
   | { type: 'error'; errorKind: string; message: string }
   | {

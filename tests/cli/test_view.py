@@ -75,3 +75,21 @@ def test_the_terminal_prints_the_task_list_when_it_changes() -> None:
     view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))
     view(TodosUpdated((TodoItem("1", "Read", "done"), TodoItem("2", "Fix", "in_progress"))))
     assert err.getvalue() == "Tasks (1/2 done)\n  ☑ Read\n  ▶ Fix\n"
+
+
+def test_the_terminal_says_what_a_hook_did() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.agent.events import HookRan
+    from karyi.cli.view import TerminalView
+
+    out, err = io.StringIO(), io.StringIO()
+    view = TerminalView(Console(file=out, width=120), Console(file=err, width=120))
+    view(HookRan("beforeTool", "./guard", "command", "ok", 0, "", "", 0.1))
+    view(HookRan("beforeTool", "./guard", "command", "blocked", 2, "", "no rm", 0.1))
+    view(HookRan("turnEnd", "make lint", "", "ok", 0, "lint clean", "", 0.1))
+    assert err.getvalue() == (
+        "⚑ beforeTool hook `./guard` blocked it: no rm\n⚑ turnEnd hook: lint clean\n"
+    )

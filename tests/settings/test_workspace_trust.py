@@ -86,3 +86,16 @@ def test_workspace_file_cannot_open_the_gateway(user_file: Path, ws_root: Path) 
     assert s.gateway_max_request_bytes == 4096
     assert sorted(w.key for w in s.warnings) == ["gateway.enableShell", "gateway.token"]
     assert all("may only tighten" in str(w) for w in s.warnings)
+
+
+def test_only_the_users_settings_set_hooks(user_file: Path, ws_root: Path) -> None:
+    hook = {"command": "./check.sh", "match": "command", "timeout": 5}
+    write(user_file, {"trustedWorkspaces": [str(ws_root)]})
+    write(ws_root / ".karyi" / "settings.json", {"hooks": {"beforeTool": [hook]}})
+    s = load(ws_root, user_file)
+    assert s.values["hooks"]["beforeTool"] == []
+    assert [w.key for w in s.warnings] == ["hooks"]
+    assert "only your user settings may set them, even in a trusted workspace" in str(s.warnings[0])
+    write(user_file, {"hooks": {"beforeTool": [hook]}})
+    write(ws_root / ".karyi" / "settings.json", {})
+    assert load(ws_root, user_file).values["hooks"]["beforeTool"] == [hook]

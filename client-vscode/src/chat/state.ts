@@ -307,6 +307,14 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
         : s;
     case 'todos':
       return { ...s, todos: ev.items };
+    case 'hook': {
+      // What a hook did, in the words of cli/view.py's hook_line (docs/workflow.md#hooks).
+      const said = ev.stderr || ev.stdout;
+      if (ev.status === 'ok' && (ev.event !== 'turnEnd' || !ev.stdout)) return s;
+      const verb = ev.status === 'ok' ? '' : ({ blocked: ' blocked it', reported: ' reported to the model' } as Record<string, string>)[ev.status] ?? ' failed';
+      const text = ev.status === 'ok' ? `${ev.event} hook: ${ev.stdout}` : `${ev.event} hook \`${ev.command}\`${verb}${said ? `: ${said}` : ''}`;
+      return addBlock(s, turnId, { kind: 'notice', level: ev.status === 'failed' ? 'error' : 'info', text });
+    }
     case 'usage': {
       const [s2, turn] = openTurn(s, turnId);
       return replaceTurn(s2, { ...turn, usage: usageOf(ev) });

@@ -147,6 +147,11 @@ class UpdateMapper:
             return [plan_update(event.items)]
         if isinstance(event, ev.ModeChanged):
             return [mode_update(event.mode)]
+        if isinstance(event, ev.HookRan):
+            said = event.stderr or event.stdout
+            if event.status == "ok" and not said:
+                return []
+            return [update_agent_thought_text(f"[hook {event.event}: {event.status}] {said}\n")]
         if isinstance(event, ev.SubagentEvent):
             return self._subagent(event)
         return []

@@ -203,6 +203,23 @@ class ModeChanged(Event):
 
 
 @dataclass(frozen=True)
+class HookRan(Event):
+    """A user-configured hook ran (docs/workflow.md#hooks). `status`: `ok`, `blocked`
+    (it stopped a call or a prompt), `reported` (an afterTool hook's exit 2: its words
+    go to the model), `failed` (any other exit, a timeout: the agent went on)."""
+
+    kind = "hook"
+    event: str
+    command: str
+    tool: str
+    status: str
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+@dataclass(frozen=True)
 class TodosUpdated(Event):
     """The model wrote its task list (`todo_write`): the whole list, as it now stands."""
 

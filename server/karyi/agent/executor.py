@@ -29,6 +29,7 @@ from typing import Any
 from karyi.agent.approval import ApprovalLine, Approver, Ticket, permission_for, refusal
 from karyi.agent.call_order import CallOrder
 from karyi.agent.events import Listener, ToolDone, ToolOutput, ToolQueued, ToolRunning
+from karyi.agent.hooks import Hooks
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.secure_values import RedactedOutput, run_with_secrets, unknown_variables
 from karyi.agent.write_journal import run_journaled
@@ -103,8 +104,11 @@ class CallBatch:
         before_change: Callable[[], Awaitable[None]] | None = None,
         memory: PermissionMemory | None = None,
         gate: Callable[[ToolCall, Tool], ToolResult | None] | None = None,
+        hooks: Hooks | None = None,
     ) -> None:
         self.toolkit = toolkit
+        self.hooks = hooks
+        """The user's beforeTool and afterTool hooks (agent/hooks.py)."""
         self.gate = gate
         """Refuses calls the session's mode does not allow (agent/modes.py)."""
         self.ctx = ctx
@@ -180,6 +184,13 @@ class CallBatch:
                 ctx = dataclasses.replace(ctx, overrides=settled.overrides)
             if tool.changes_files and self._before_change is not None:
                 await self._checkpoint()
+            if self.hooks is not None:
+                blocked = await self.hooks.before_tool(ctx.session_id, call)
+                if blocked is not None:
+                    failure = ToolResult.fail(
+                        ErrorCode.PERMISSION_DENIED, f"blocked by a beforeTool hook: {blocked}"
+                    )
+                    return self._done(Executed(call, failure, "denied", started, time.time()))
             await _load_buffers(tool, params, ctx)
             self.emit(ToolRunning(call))
             started = time.time()
@@ -192,6 +203,8 @@ class CallBatch:
             )
             if settled.note:
                 result = with_note(result, settled.note)
+            if self.hooks is not None:
+                result = await self.hooks.after_tool(ctx.session_id, call, result)
             return self._done(Executed(call, result, decision, started, time.time()))
         except asyncio.CancelledError:
             cancelled = ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")

@@ -36,6 +36,7 @@ from karyi.agent.events import (
     UsageUpdate,
 )
 from karyi.agent.executor import CallBatch, Executed, checked_call
+from karyi.agent.hooks import Hooks
 from karyi.agent.modes import (
     PLAN,
     checked_mode,
@@ -95,7 +96,9 @@ class TurnResult:
     """How a turn ended."""
 
     turn_id: str
-    stop_reason: str  # end_turn | final_answer | max_steps | mistake_limit | cancelled | error
+    stop_reason: str
+    """end_turn | final_answer | max_steps | mistake_limit | cost_limit | blocked (a
+    userPrompt hook) | cancelled | error"""
     final_answer: str | None
     steps: int
     input_tokens: int
@@ -170,9 +173,16 @@ class Agent:
         self.events = events or EventStream()
         if ctx.todos is None:
             ctx.todos = SessionTodos(conversation, self.events.emit)
+        vault = ctx.secrets
+        self.hooks = Hooks(
+            ctx.settings,
+            ctx.workspace.root,
+            self.events.emit,
+            (lambda text: vault.redactor.redact(text)) if vault is not None else (lambda t: t),
+        )
         if ctx.secrets is not None and self.events.redact is None:
-            vault = ctx.secrets
-            self.events.redact = lambda event: vault.redactor.redact_tree(event)
+            secrets = ctx.secrets
+            self.events.redact = lambda event: secrets.redactor.redact_tree(event)
         self.checkpoints = checkpoints
         self.memory = memory or (lambda: "")
         self.changes = changes
@@ -239,6 +249,18 @@ class Agent:
     # -- the turn ------------------------------------------------------------------------
 
     async def _turn(self, turn_id: str, text: str, context: str) -> TurnResult:
+        result = await self._turn_steps(turn_id, text, context)
+        if self.hooks.hooks["turnEnd"]:
+            payload = {
+                "sessionId": self.conversation.id,
+                "turnId": turn_id,
+                "stopReason": result.stop_reason,
+                "finalAnswer": result.final_answer,
+            }
+            await self.hooks.run("turnEnd", payload)
+        return result
+
+    async def _turn_steps(self, turn_id: str, text: str, context: str) -> TurnResult:
         conv = self.conversation
         self._usage = [0, 0, 0]
         self._facts = await asyncio.to_thread(workspace_facts, self.ctx.workspace)
@@ -252,6 +274,16 @@ class Agent:
         body = f"{text}\n\n{context}".strip() if context else text
         if conv.mode != PLAN and conv.plan:
             body, conv.plan = with_plan(body, conv.plan), ""
+        if self.hooks.hooks["userPrompt"]:
+            payload = {"sessionId": conv.id, "turnId": turn_id, "prompt": text, "mode": conv.mode}
+            said = await self.hooks.run("userPrompt", payload)
+            if said.blocked is not None:
+                self.events.emit(
+                    TurnError("hook", f"A userPrompt hook stopped this message: {said.blocked}")
+                )
+                return self._finish(turn_id, "blocked", None, 0)
+            if said.output:
+                body = f"{body}\n\n[userPrompt hook output]\n{said.output}"
         conv.add(turn_id, Message("user", self._with_notices(body)))
         failures: Counter[str] = Counter()
         for step in range(1, self.spec.max_steps + 1):
@@ -333,6 +365,7 @@ class Agent:
             before_change=self._checkpoint_hook(turn_id),
             memory=self.permissions,
             gate=plan_refusal if conv.mode == PLAN else None,
+            hooks=self.hooks if self.hooks else None,
         )
         reply = _Reply()
         error: ProviderError | None = None

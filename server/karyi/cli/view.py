@@ -14,6 +14,7 @@ from rich.text import Text
 
 from karyi.agent.events import (
     Event,
+    HookRan,
     ModeChanged,
     Notice,
     StepStarted,
@@ -55,6 +56,24 @@ def _todos(event: TodosUpdated) -> Text:
     return lines
 
 
+def hook_line(event: HookRan) -> str | None:
+    """What a hook did, in the words every front end uses (None: nothing to say)."""
+    said = event.stderr or event.stdout
+    if event.status == "ok":
+        return f"{event.event} hook: {event.stdout}" if event.stdout else None
+    verb = {"blocked": "blocked it", "reported": "reported to the model"}.get(
+        event.status, "failed"
+    )
+    return f"{event.event} hook `{event.command}` {verb}" + (f": {said}" if said else "")
+
+
+def _hook(event: HookRan, verbose: bool) -> Text | None:
+    line = hook_line(event)
+    if line is None or (event.status == "ok" and event.event != "turnEnd" and not verbose):
+        return None
+    return Text(f"⚑ {line}", style="yellow" if event.status != "ok" else "dim")
+
+
 class TerminalView:
     """Draws agent events on a console (stderr for chrome, stdout for the answer text)."""
 
@@ -93,6 +112,8 @@ class TerminalView:
             return Text("")
         if isinstance(event, TodosUpdated):
             return _todos(event)
+        if isinstance(event, HookRan):
+            return _hook(event, self.verbose)
         if isinstance(event, ModeChanged):
             return Text(f"mode: {event.mode}", style="bold cyan")
         if isinstance(event, TurnStarted) and event.mode == "plan":

@@ -14,7 +14,32 @@ from karyi.protocol import DIALECTS
 _PERMISSION = {"type": "string", "enum": ["auto", "confirm", "deny"]}
 _PATTERNS = {"type": "array", "items": {"type": "string"}}
 
+_HOOKS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "command": {"type": "string", "minLength": 1},
+            "match": {"type": "string", "minLength": 1},
+            "timeout": {"type": "number", "exclusiveMinimum": 0},
+        },
+        "required": ["command"],
+        "additionalProperties": False,
+    },
+}
+
 SCHEMA: dict[str, dict[str, Any]] = {
+    "hooks": {
+        "type": "object",
+        "properties": {
+            "beforeTool": _HOOKS,
+            "afterTool": _HOOKS,
+            "userPrompt": _HOOKS,
+            "turnEnd": _HOOKS,
+        },
+        "additionalProperties": False,
+        "description": "commands run around the agent (docs/workflow.md#hooks); user settings only",
+    },
     "model": {
         "type": "string",
         "pattern": r"^[A-Za-z][\w-]*:.+$",
@@ -195,6 +220,7 @@ DEFAULTS: dict[str, Any] = {
     },
     "allowedRoots": [],
     "maxSteps": 50,
+    "hooks": {"beforeTool": [], "afterTool": [], "userPrompt": [], "turnEnd": []},
     "shell": {
         "timeoutSeconds": 120,
         "inactivitySeconds": 10,

@@ -9,7 +9,8 @@ programs or reach addresses of its choosing: `tools.discoveryCommand`,
 file are ignored (with a warning) unless the user lists the workspace in their own
 `trustedWorkspaces`. Nor may it loosen the command sandbox (`shell.sandbox`): it may
 switch it `on`, never `off`, never give it the network or writable paths, never make
-commands run without asking. See docs/security.md.
+commands run without asking. Nor may it set `hooks`, even when trusted. See
+docs/security.md.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from karyi.settings.validation import SettingsWarning
 
-_USER_ONLY = ("allowedRoots", "baseUrl", "apiKeyEnv", "trustedWorkspaces")
+_USER_ONLY = ("allowedRoots", "baseUrl", "apiKeyEnv", "trustedWorkspaces", "hooks")
 _KEY_WHY = (
     "a workspace settings file may not choose where your API key is sent or which "
     "variable it is read from; set it in your user settings"
@@ -35,6 +36,10 @@ _RUNS_PROGRAMS = (
 )
 """Keys that make Karyi run a program or reach an address: user-chosen only, or from a
 workspace the user trusts."""
+_HOOKS_WHY = (
+    "hooks run programs around every tool call and prompt: only your user settings may "
+    "set them, even in a trusted workspace (docs/workflow.md#hooks)"
+)
 _TRUST_WHY = (
     "a workspace settings file may not choose programs for Karyi to run or addresses for "
     "it to reach; set it in your user settings, or trust this workspace by adding its path "
@@ -50,6 +55,8 @@ def tighten_only(
     for key in _USER_ONLY:
         if key in layer:
             reason = why if key in ("allowedRoots", "trustedWorkspaces") else _KEY_WHY
+            if key == "hooks":
+                reason = _HOOKS_WHY
             warnings.append(SettingsWarning(source, key, f"ignored: {reason}"))
     layer = {k: v for k, v in layer.items() if k not in _USER_ONLY}
     if not trusted:

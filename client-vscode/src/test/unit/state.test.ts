@@ -209,4 +209,17 @@ describe('chat reducer', () => {
     assert.deepEqual([s.mode, s.plan], ['act', '']);
     assert.equal(reduce(s, { kind: 'reset' }).mode, 'act');
   });
+
+  it('shows what a hook blocked or reported, and nothing for a quiet one', () => {
+    const hook = { command: './guard', tool: 'command', exitCode: 2, stdout: '', stderr: 'no rm', seconds: 0.1 };
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'hook', event: 'beforeTool', status: 'ok', ...hook, stderr: '' }),
+      up({ type: 'hook', event: 'beforeTool', status: 'blocked', ...hook }),
+    ]);
+    const turn = s.items[0];
+    assert.ok(turn.kind === 'turn');
+    if (turn.kind !== 'turn') return;
+    assert.deepEqual(turn.blocks, [{ kind: 'notice', level: 'info', text: 'beforeTool hook `./guard` blocked it: no rm' }]);
+  });
 });
