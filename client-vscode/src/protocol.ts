@@ -100,7 +100,7 @@ export type TurnEvent =
   | { type: 'notice'; topic: string; message: string }
   | { type: 'todos'; items: TodoItem[] }
   | { type: 'hook'; event: string; command: string; tool: string; status: 'ok' | 'blocked' | 'reported' | 'failed'; exitCode: number | null; stdout: string; stderr: string; seconds: number }
-  | { type: 'usage'; inputTokens: number; outputTokens: number; cachedTokens?: number }
+  | { type: 'usage'; inputTokens: number; outputTokens: number; cachedTokens?: number; turnCost?: number | null; sessionCost?: number | null }
   | { type: 'error'; errorKind: string; message: string }
   | {
       type: 'turnFinished';
@@ -111,6 +111,8 @@ export type TurnEvent =
       outputTokens: number;
       steps: number;
       cachedTokens?: number;
+      turnCost?: number | null;
+      sessionCost?: number | null;
     };
 
 export interface TurnUpdate {
@@ -221,6 +223,9 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   cachedTokens?: number;
+  /** USD, when the model has a price (docs/workflow.md#cost). */
+  turnCost?: number;
+  sessionCost?: number;
 }
 
 /** The custom methods, by name. */

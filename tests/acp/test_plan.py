@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from tests.acp.conftest import Start
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
@@ -22,3 +25,16 @@ async def test_task_list_arrives_as_plan_updates_in_order(
         [("Read", "in_progress"), ("Fix", "pending")],
         [("Read", "completed"), ("Fix", "completed")],
     ]
+
+
+async def test_usage_updates_carry_the_session_cost(
+    karyi_acp: Start, fake_llm: FakeModelServer, _isolated_config: Path
+) -> None:
+    prices = {"test-model": {"input": 1000, "output": 2000}}
+    (_isolated_config / "settings.json").write_text(json.dumps({"prices": prices}))
+    fake_llm.script(Reply(text="hi", input_tokens=100, output_tokens=10))
+    agent = await karyi_acp()
+    sid = await agent.new_session()
+    await agent.say(sid, "hello")
+    (usage,) = agent.client.of("usage_update")
+    assert usage.cost is not None and (usage.cost.amount, usage.cost.currency) == (0.12, "USD")

@@ -93,3 +93,19 @@ def test_the_terminal_says_what_a_hook_did() -> None:
     assert err.getvalue() == (
         "⚑ beforeTool hook `./guard` blocked it: no rm\n⚑ turnEnd hook: lint clean\n"
     )
+
+
+def test_the_turn_line_shows_its_cost_and_the_sessions() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.agent.events import TurnFinished
+    from karyi.cli.view import TerminalView
+
+    out, err = io.StringIO(), io.StringIO()
+    view = TerminalView(Console(file=out, width=160), Console(file=err, width=160))
+    view(TurnFinished("t", "cost_limit", None, 1000, 100, 1, 0, 1.2, 3.5))
+    assert err.getvalue() == (
+        "— cost limit · 1 step(s) · 1,000 in / 100 out tokens · $1.2000 (session $3.5000)\n"
+    )

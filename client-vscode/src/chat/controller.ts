@@ -57,7 +57,7 @@ export class ChatController implements vscode.Disposable {
     private readonly memento: vscode.Memento,
   ) {
     const saved = memento.get<ChatState>(STATE_KEY);
-    this.state = saved ? { ...saved, busy: false } : emptyState();
+    this.state = saved ? { ...emptyState(), ...saved, busy: false } : emptyState();
     if (saved?.busy) this.state = reduce(this.state, { kind: 'turnEnded', error: 'The window was reloaded while Karyi was working; that turn was interrupted.' });
     this.disposables.push(
       server.onTurnUpdate((u) => this.onUpdate(u)),

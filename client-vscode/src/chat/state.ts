@@ -7,9 +7,11 @@
 import type { ChatResult, Confirmation, LoadedSession, Mode, TodoItem, TurnUpdate, Usage } from '../protocol';
 
 /** A turn's usage from an event (`cachedTokens` only when some input was cached). */
-function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number }): Usage {
+function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number; turnCost?: number | null; sessionCost?: number | null }): Usage {
   const usage: Usage = { inputTokens: ev.inputTokens, outputTokens: ev.outputTokens };
   if (ev.cachedTokens) usage.cachedTokens = ev.cachedTokens;
+  if (typeof ev.turnCost === 'number') usage.turnCost = ev.turnCost;
+  if (typeof ev.sessionCost === 'number') usage.sessionCost = ev.sessionCost;
   return usage;
 }
 
@@ -103,6 +105,8 @@ export interface ChatState {
   mode: Mode;
   /** The plan the next act turn carries (the last plan answer; the user may edit it). */
   plan: string;
+  /** What the session cost so far in USD (null: the model has no price). */
+  cost: number | null;
 }
 
 export type Action =
@@ -121,7 +125,7 @@ export type Action =
 export type TurnState = 'idle' | 'thinking' | 'tool' | 'awaiting';
 
 export function emptyState(model = ''): ChatState {
-  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0, todos: [], mode: 'act', plan: '' };
+  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0, todos: [], mode: 'act', plan: '', cost: null };
 }
 
 /** idle / thinking / running a tool / awaiting the user, from the state. */
@@ -316,7 +320,7 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
       return addBlock(s, turnId, { kind: 'notice', level: ev.status === 'failed' ? 'error' : 'info', text });
     }
     case 'usage': {
-      const [s2, turn] = openTurn(s, turnId);
+      const [s2, turn] = openTurn({ ...s, cost: typeof ev.sessionCost === 'number' ? ev.sessionCost : s.cost }, turnId);
       return replaceTurn(s2, { ...turn, usage: usageOf(ev) });
     }
     case 'error':
@@ -335,7 +339,8 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
         usage: usageOf(ev),
       };
       const plan = s2.mode === 'plan' && ev.finalAnswer ? ev.finalAnswer : s2.plan;
-      return settleTools({ ...replaceTurn(s2, done), busy: false, plan });
+      const cost = typeof ev.sessionCost === 'number' ? ev.sessionCost : s2.cost;
+      return settleTools({ ...replaceTurn(s2, done), busy: false, plan, cost });
     }
     default:
       return s;
@@ -368,7 +373,7 @@ function addNotice(state: ChatState, level: 'info' | 'error', text: string, acti
 
 /** The transcript of a stored session, as the server's `karyi/loadSession` returns it. */
 function loaded(state: ChatState, session: LoadedSession): ChatState {
-  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title, todos: session.todos ?? [], mode: session.mode ?? 'act', plan: session.plan ?? '' };
+  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title, todos: session.todos ?? [], mode: session.mode ?? 'act', plan: session.plan ?? '', cost: session.cost || null };
   const calls = new Map(session.calls.map((c) => [c.call_id, c]));
   for (const m of session.messages) {
     if (m.role === 'user' && m.content.trim() && !m.toolCallId && !m.content.startsWith('<tool_result')) {

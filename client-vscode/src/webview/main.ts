@@ -84,6 +84,11 @@ function renderTool(id: string): HTMLElement {
   return el;
 }
 
+/** USD with enough digits to see a cheap turn: $0.0042, $1.27. */
+function money(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
 function usageLine(turn: TurnItem): HTMLElement | null {
   if (!turn.done && !turn.usage) return null;
   const parts: string[] = [];
@@ -91,6 +96,7 @@ function usageLine(turn: TurnItem): HTMLElement | null {
     const cached = turn.usage.cachedTokens ? ` (${turn.usage.cachedTokens.toLocaleString()} cached)` : '';
     parts.push(`${turn.usage.inputTokens.toLocaleString()} in${cached} · ${turn.usage.outputTokens.toLocaleString()} out`);
   }
+  if (turn.usage?.turnCost !== undefined) parts.push(money(turn.usage.turnCost));
   if (turn.steps) parts.push(`${turn.steps} step${turn.steps === 1 ? '' : 's'}`);
   if (turn.done && turn.stopReason && !['end_turn', 'final_answer'].includes(turn.stopReason)) parts.push(`stopped: ${turn.stopReason.replace(/_/g, ' ')}`);
   return parts.length ? h('div', { class: 'usage' }, parts.join(' · ')) : null;
@@ -176,7 +182,8 @@ function paint(): void {
   document.body.classList.toggle('server-down', !serverRunning);
   paintTodos();
   paintMode();
-  statusLine.textContent = state.model ? `${state.model}${state.title ? ' · ' + state.title : ''}` : '';
+  const cost = typeof state.cost === 'number' ? ` · ${money(state.cost)}` : '';
+  statusLine.textContent = state.model ? `${state.model}${state.title ? ' · ' + state.title : ''}${cost}` : '';
   if (atBottom) log.scrollTop = log.scrollHeight;
 }
 

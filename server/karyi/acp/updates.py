@@ -25,6 +25,7 @@ from acp.schema import (
     AgentPlanUpdate,
     AgentThoughtChunk,
     ContentToolCallContent,
+    Cost,
     CurrentModeUpdate,
     FileEditToolCallContent,
     PlanEntryStatus,
@@ -200,7 +201,10 @@ class UpdateMapper:
         last_in, last_out = self._usage
         self._usage = (event.input_tokens, event.output_tokens)
         used = max(0, event.input_tokens - last_in) + max(0, event.output_tokens - last_out)
-        return [AcpUsage(session_update="usage_update", used=used, size=self._window)]
+        cost = None
+        if event.session_cost is not None:
+            cost = Cost(amount=round(event.session_cost, 6), currency="USD")
+        return [AcpUsage(session_update="usage_update", used=used, size=self._window, cost=cost)]
 
     def reset_usage(self) -> None:
         """A new turn starts counting from zero."""

@@ -189,6 +189,10 @@ class UsageUpdate(Event):
     output_tokens: int
     cached_tokens: int = 0
     """Of the input tokens, how many were read from the provider's prompt cache."""
+    turn_cost: float | None = None
+    """What the turn's model calls cost so far, in USD (None: the model has no price)."""
+    session_cost: float | None = None
+    """What the session's model calls cost so far, this turn included, in USD."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +252,8 @@ class TurnFinished(Event):
     output_tokens: int = 0
     steps: int = 0
     cached_tokens: int = 0
+    turn_cost: float | None = None
+    session_cost: float | None = None
 
 
 @dataclass(frozen=True)

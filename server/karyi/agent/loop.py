@@ -66,6 +66,7 @@ from karyi.llm.base import (
     ToolCallEnd,
     Usage,
 )
+from karyi.llm.prices import Price, parse_prices, price_of
 from karyi.protocol.base import Dialect, StreamParser
 from karyi.protocol.calls import CallReady, CallStarted, ParseEvent, ToolCall
 from karyi.protocol.calls import TextDelta as ParsedText
@@ -105,6 +106,8 @@ class TurnResult:
     output_tokens: int
     cached_tokens: int = 0
     """Of the input tokens, how many were read from the provider's prompt cache."""
+    cost: float | None = None
+    """What the turn's model calls cost in USD (None: the model has no price)."""
     finish: str = ""
     """Why the last model reply ended (`stop`, `length`, `refusal`, `content_filter`, …):
     a front end tells a reply cut by the token limit or refused from a finished one."""
@@ -191,6 +194,8 @@ class Agent:
         )
         self._task: asyncio.Task[TurnResult] | None = None
         self._usage = [0, 0, 0]
+        self._price: Price | None = None
+        self._cost_before = 0.0
         self._system: tuple[str, str] = ("", "")  # (memory and mode it was built with, prompt)
         self._facts: dict[str, str] = {}
 
@@ -263,6 +268,7 @@ class Agent:
     async def _turn_steps(self, turn_id: str, text: str, context: str) -> TurnResult:
         conv = self.conversation
         self._usage = [0, 0, 0]
+        self._start_costing()
         self._facts = await asyncio.to_thread(workspace_facts, self.ctx.workspace)
         await self._load_tools()
         self._system = ("", "")
@@ -295,6 +301,10 @@ class Agent:
                 answer = reply.channel("answer").strip() or reply.channel("text").strip()
                 reason = "final_answer" if reply.channel("answer") else "end_turn"
                 return self._finish(turn_id, reason, answer, step, reply.finish)
+            over = self._over_budget()
+            if over is not None:
+                self.events.emit(TurnError("cost_limit", over))
+                return self._finish(turn_id, "cost_limit", None, step)
             for e in executed:
                 if not e.result.success:
                     key = f"{e.call.name}:{json.dumps(e.call.params, sort_keys=True)}"
@@ -437,7 +447,9 @@ class Agent:
             self._usage[0] += event.input_tokens
             self._usage[1] += event.output_tokens
             self._usage[2] += event.cache_read_tokens
-            self.events.emit(UsageUpdate(*self._usage))
+            turn_cost, session_cost = self._costs()
+            tokens_in, tokens_out, cached = self._usage
+            self.events.emit(UsageUpdate(tokens_in, tokens_out, cached, turn_cost, session_cost))
         elif isinstance(event, Finish):
             reply.finish = event.reason
         elif isinstance(event, Retrying):
@@ -558,18 +570,69 @@ class Agent:
 
         return snapshot
 
+    # -- cost (docs/workflow.md#cost) ------------------------------------------------------
+
+    def _start_costing(self) -> None:
+        """Price the model for this turn; say once when a cost limit cannot apply."""
+        settings = self.ctx.settings
+        self._price = price_of(self.provider.label, parse_prices(settings.prices))
+        self._cost_before = self.conversation.cost
+        limit = settings.max_cost_per_turn
+        if self._price is None and limit is not None:
+            note = (
+                f"no price is known for {self.provider.label}: agent.maxCostPerTurn cannot "
+                "apply; set its prices in settings `prices` (docs/workflow.md#cost)"
+            )
+            if note not in self._noticed:
+                self._noticed.add(note)
+                self.events.emit(Notice("cost", note))
+
+    def _costs(self) -> tuple[float | None, float | None]:
+        """(the turn's cost so far, the session's), both None without a price; the
+        session's total is kept in the conversation."""
+        if self._price is None:
+            return None, None
+        turn = self._price.cost(self._usage[0], self._usage[1], self._usage[2])
+        self.conversation.cost = self._cost_before + turn
+        return turn, self.conversation.cost
+
+    def _over_budget(self) -> str | None:
+        """Why the turn must stop at its cost limit (None: it may go on)."""
+        limit = self.ctx.settings.max_cost_per_turn
+        turn, _ = self._costs()
+        if limit is None or turn is None or turn <= limit:
+            return None
+        return (
+            f"Stopped: this turn cost ${turn:.4f}, over agent.maxCostPerTurn (${limit:g}). "
+            "The work so far is kept; say 'continue' to let the agent go on."
+        )
+
     def _finish(
         self, turn_id: str, reason: str, answer: str | None, steps: int, finish: str = ""
     ) -> TurnResult:
         conv = self.conversation
         tokens_in, tokens_out, cached = self._usage
-        result = TurnResult(turn_id, reason, answer, steps, tokens_in, tokens_out, cached, finish)
+        turn_cost, session_cost = self._costs()
+        result = TurnResult(
+            turn_id, reason, answer, steps, tokens_in, tokens_out, cached, turn_cost, finish
+        )
         if conv.mode == PLAN and answer:
             conv.plan = answer
             conv.save_state()
         if conv.store is not None:
             conv.store.finish_turn(conv.id, turn_id, reason, tokens_in, tokens_out)
+        conv.save_state()
         self.events.emit(
-            TurnFinished(turn_id, reason, answer, tokens_in, tokens_out, steps, cached)
+            TurnFinished(
+                turn_id,
+                reason,
+                answer,
+                tokens_in,
+                tokens_out,
+                steps,
+                cached,
+                turn_cost,
+                session_cost,
+            )
         )
         return result

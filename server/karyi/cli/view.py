@@ -56,6 +56,14 @@ def _todos(event: TodosUpdated) -> Text:
     return lines
 
 
+def cost_text(turn: float | None, session: float | None) -> str:
+    """` · $0.0123 (session $0.0456)`, or nothing when the model has no price."""
+    if turn is None:
+        return ""
+    total = f" (session ${session:.4f})" if session is not None and session > turn else ""
+    return f" · ${turn:.4f}{total}"
+
+
 def hook_line(event: HookRan) -> str | None:
     """What a hook did, in the words every front end uses (None: nothing to say)."""
     said = event.stderr or event.stdout
@@ -123,12 +131,17 @@ class TerminalView:
         if isinstance(event, TurnError):
             return Text(f"✗ {event.message}", style="bold red")
         if isinstance(event, UsageUpdate) and self.verbose:
-            return Text(f"tokens: {event.input_tokens} in / {event.output_tokens} out", style="dim")
+            return Text(
+                f"tokens: {event.input_tokens} in / {event.output_tokens} out"
+                + cost_text(event.turn_cost, event.session_cost),
+                style="dim",
+            )
         if isinstance(event, TurnFinished):
             cached = f" ({event.cached_tokens:,} cached)" if event.cached_tokens else ""
             return Text(
                 f"— {event.stop_reason.replace('_', ' ')} · {event.steps} step(s) · "
-                f"{event.input_tokens:,} in{cached} / {event.output_tokens:,} out tokens",
+                f"{event.input_tokens:,} in{cached} / {event.output_tokens:,} out tokens"
+                + cost_text(event.turn_cost, event.session_cost),
                 style="dim",
             )
         return None

@@ -68,6 +68,7 @@ async def run_chat(
             "inputTokens": result.input_tokens,
             "outputTokens": result.output_tokens,
             "cachedTokens": result.cached_tokens,
+            "cost": result.cost,
         },
     }
 

@@ -28,7 +28,28 @@ _HOOKS = {
     },
 }
 
+_PER_MILLION = {"type": "number", "minimum": 0}
+
 SCHEMA: dict[str, dict[str, Any]] = {
+    "prices": {
+        "type": "object",
+        "additionalProperties": {
+            "type": "object",
+            "properties": {
+                "input": _PER_MILLION,
+                "cachedInput": _PER_MILLION,
+                "output": _PER_MILLION,
+            },
+            "required": ["input", "output"],
+            "additionalProperties": False,
+        },
+        "description": "USD per million tokens by model (docs/workflow.md#cost)",
+    },
+    "agent": {
+        "type": "object",
+        "properties": {"maxCostPerTurn": {"type": ["number", "null"], "exclusiveMinimum": 0}},
+        "additionalProperties": False,
+    },
     "hooks": {
         "type": "object",
         "properties": {
@@ -221,6 +242,8 @@ DEFAULTS: dict[str, Any] = {
     "allowedRoots": [],
     "maxSteps": 50,
     "hooks": {"beforeTool": [], "afterTool": [], "userPrompt": [], "turnEnd": []},
+    "prices": {},
+    "agent": {"maxCostPerTurn": None},
     "shell": {
         "timeoutSeconds": 120,
         "inactivitySeconds": 10,

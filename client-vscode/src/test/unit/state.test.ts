@@ -222,4 +222,17 @@ describe('chat reducer', () => {
     if (turn.kind !== 'turn') return;
     assert.deepEqual(turn.blocks, [{ kind: 'notice', level: 'info', text: 'beforeTool hook `./guard` blocked it: no rm' }]);
   });
+
+  it('carries the turn and session cost from usage events', () => {
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'usage', inputTokens: 10, outputTokens: 2, turnCost: 0.01, sessionCost: 0.05 }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'cost_limit', finalAnswer: null, inputTokens: 10, outputTokens: 2, steps: 1, turnCost: 0.01, sessionCost: 0.05 }),
+    ]);
+    const turn = s.items[0];
+    assert.ok(turn.kind === 'turn');
+    if (turn.kind !== 'turn') return;
+    assert.deepEqual(turn.usage, { inputTokens: 10, outputTokens: 2, turnCost: 0.01, sessionCost: 0.05 });
+    assert.equal(s.cost, 0.05);
+  });
 });
