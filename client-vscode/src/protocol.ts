@@ -228,6 +228,14 @@ export interface Usage {
   sessionCost?: number;
 }
 
+/** A slash command a message may start with (`karyi/commands`, docs/workflow.md). */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  scope: 'builtin' | 'workspace' | 'user';
+  path: string;
+}
+
 /** The custom methods, by name. */
 export const Methods = {
   chat: 'karyi/chat',
@@ -244,6 +252,7 @@ export const Methods = {
   restartMcpServer: 'karyi/restartMcpServer',
   terminalInput: 'karyi/terminalInput',
   setMode: 'karyi/setMode',
+  commands: 'karyi/commands',
   turnUpdate: 'karyi/turnUpdate',
   terminalOutput: 'karyi/terminalOutput',
 } as const;

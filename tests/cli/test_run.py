@@ -234,3 +234,15 @@ def test_plan_mode_without_a_terminal_ends_after_the_plan(ws_root: Path, tmp_pat
     }
     assert events[1]["type"] == "turnStarted" and events[1]["mode"] == "plan"
     assert events[-1]["finalAnswer"] == "1. read\n2. fix"
+
+
+def test_a_custom_command_expands_in_karyi_run(ws_root: Path, tmp_path: Path) -> None:
+    folder = ws_root / ".karyi" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "review.md").write_text("description: Review a file\nReview $ARGUMENTS for bugs.")
+    s = script(tmp_path, [{"expect": "Review src/main.py for bugs.", "text": "No bugs."}])
+    proc = run(
+        ["run", "--workspace", str(ws_root), "--model", f"script:{s}", "/review", "src/main.py"]
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "No bugs." in proc.stdout

@@ -14,6 +14,7 @@ import {
   Methods,
   type Mode,
   type SessionInfo,
+  type SlashCommand,
   type TurnUpdate,
 } from '../protocol';
 import type { KaryiServer } from '../server';
@@ -172,6 +173,13 @@ export class ChatController implements vscode.Disposable {
     this.dispatch({ kind: 'mode', mode: r.mode, plan: r.plan });
   }
 
+  /** `/plan`, `/act` and the custom commands (prompt files), for completion and the palette. */
+  async slashCommands(): Promise<SlashCommand[]> {
+    if (!this.server.running) return [];
+    const r = await this.server.request<{ commands: SlashCommand[] }>(Methods.commands, {});
+    return r.commands;
+  }
+
   newChat(): void {
     if (this.state.busy) void this.stop();
     this.dispatch({ kind: 'reset' });
@@ -289,6 +297,9 @@ export class ChatController implements vscode.Disposable {
         }
         case 'setMode':
           await this.setMode(m.mode);
+          break;
+        case 'listCommands':
+          this.post({ type: 'commands', items: await this.slashCommands() });
           break;
         case 'stop':
           await this.stop();

@@ -1,5 +1,5 @@
 /** The messages between the chat webview and the extension host, both ways. */
-import type { CheckpointInfo, Mode, SessionInfo } from '../protocol';
+import type { CheckpointInfo, Mode, SessionInfo, SlashCommand } from '../protocol';
 import type { Action, ChatState } from './state';
 
 export interface EditorContextInfo {
@@ -12,6 +12,7 @@ export type ToWebview =
   | { type: 'state'; state: ChatState; serverRunning: boolean }
   | { type: 'action'; action: Action }
   | { type: 'files'; requestId: number; items: string[] }
+  | { type: 'commands'; items: SlashCommand[] }
   | { type: 'sessions'; sessions: SessionInfo[]; current: string | null }
   | { type: 'checkpoints'; checkpoints: CheckpointInfo[] }
   | { type: 'selection'; context: EditorContextInfo }
@@ -27,6 +28,7 @@ export type FromWebview =
   | { type: 'ready' }
   | { type: 'send'; text: string; mentions: string[]; withSelection: boolean; plan?: string }
   | { type: 'setMode'; mode: Mode }
+  | { type: 'listCommands' }
   | { type: 'stop' }
   | { type: 'newChat' }
   | { type: 'permission'; callId: string; choice: PermissionChoice; feedback?: string }
@@ -43,7 +45,7 @@ export type FromWebview =
   | { type: 'copy'; text: string };
 
 const FROM_TYPES = new Set([
-  'ready', 'send', 'setMode', 'stop', 'newChat', 'permission', 'edits', 'value', 'completeFiles', 'listSessions',
+  'ready', 'send', 'setMode', 'listCommands', 'stop', 'newChat', 'permission', 'edits', 'value', 'completeFiles', 'listSessions',
   'loadSession', 'deleteSession', 'listCheckpoints', 'restoreCheckpoint', 'command', 'openFile', 'copy',
 ]);
 

@@ -5,7 +5,7 @@
 import DOMPurify from 'dompurify';
 import type { EditorContextInfo, FromWebview, ToWebview } from '../chat/messages';
 import { type Block, type ChatState, emptyState, type Item, reduce, type ToolCard, type TurnItem } from '../chat/state';
-import type { CheckpointInfo, SessionInfo } from '../protocol';
+import type { CheckpointInfo, SessionInfo, SlashCommand } from '../protocol';
 import { renderCard } from './cards';
 import { fill, h } from './dom';
 import { createRenderer } from './markdown';
@@ -211,7 +211,7 @@ function paintMode(): void {
     modeButtons[mode].classList.toggle('active', state.mode === mode);
   }
   document.body.dataset.mode = state.mode;
-  input.placeholder = state.mode === 'plan' ? 'Plan mode: Karyi reads and answers with a plan…' : 'Ask Karyi… (@ to mention a file)';
+  input.placeholder = state.mode === 'plan' ? 'Plan mode: Karyi reads and answers with a plan…' : 'Ask Karyi… (@ to mention a file, / for commands)';
   const showPlan = state.mode === 'act' && !!state.plan && !state.busy;
   planBox.hidden = !showPlan;
   if (paintedPlan !== state.plan) {
@@ -262,10 +262,36 @@ function autosize(): void {
   input.style.height = `${Math.min(input.scrollHeight, 240)}px`;
 }
 
-// @file completion
+// @file and /command completion
 let requestId = 0;
 let completions: string[] = [];
 let active = 0;
+let completing: 'file' | 'command' = 'file';
+let slashCommands: SlashCommand[] | undefined;
+
+/** The `/na` being typed as the message's first word, or undefined. */
+function commandQuery(): string | undefined {
+  const m = /^\/([\w-]*)$/.exec(input.value.slice(0, input.selectionStart));
+  return m ? m[1] : undefined;
+}
+
+function showCommands(): void {
+  const q = commandQuery();
+  if (q === undefined || !slashCommands) {
+    popup.hidden = true;
+    return;
+  }
+  const hits = slashCommands.filter((c) => c.name.startsWith(q));
+  completing = 'command';
+  completions = hits.map((c) => c.name);
+  active = 0;
+  if (!hits.length) {
+    popup.hidden = true;
+    return;
+  }
+  fill(popup, ...hits.map((c, i) => h('div', { class: `completion command ${i === active ? 'active' : ''}`, 'data-command': c.name, onmousedown: (e) => { e.preventDefault(); accept(i); } }, h('strong', {}, `/${c.name}`), ' ', h('span', { class: 'muted' }, c.description))));
+  popup.hidden = false;
+}
 
 function mentionQuery(): string | undefined {
   const upto = input.value.slice(0, input.selectionStart);
@@ -274,6 +300,7 @@ function mentionQuery(): string | undefined {
 }
 
 function showCompletions(items: string[]): void {
+  completing = 'file';
   completions = items;
   active = 0;
   if (!items.length || mentionQuery() === undefined) {
@@ -290,6 +317,13 @@ function moveActive(delta: number): void {
 }
 
 function accept(i: number): void {
+  if (completing === 'command') {
+    input.value = `/${completions[i]} ${input.value.slice(input.selectionStart)}`.replace(/ +$/, ' ');
+    input.selectionStart = input.selectionEnd = completions[i].length + 2;
+    popup.hidden = true;
+    input.focus();
+    return;
+  }
   const path = completions[i];
   const caret = input.selectionStart;
   const before = input.value.slice(0, caret).replace(/@([^\s@]*)$/, `@${path} `);
@@ -304,7 +338,10 @@ function accept(i: number): void {
 input.addEventListener('input', () => {
   autosize();
   const q = mentionQuery();
-  if (q === undefined) popup.hidden = true;
+  if (commandQuery() !== undefined) {
+    if (slashCommands === undefined || input.value === '/') post({ type: 'listCommands' });
+    else showCommands();
+  } else if (q === undefined) popup.hidden = true;
   else post({ type: 'completeFiles', requestId: ++requestId, query: q });
   renderChips();
 });
@@ -397,6 +434,10 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
       break;
     case 'files':
       if (m.requestId === requestId) showCompletions(m.items);
+      break;
+    case 'commands':
+      slashCommands = m.items;
+      showCommands();
       break;
     case 'sessions':
       showSessions(m.sessions, m.current);

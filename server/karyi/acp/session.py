@@ -35,6 +35,7 @@ from karyi.acp.prompts import Block, prompt_text
 from karyi.acp.terminals import TerminalMirror
 from karyi.acp.updates import Content, Update, UpdateMapper, mode_update, plan_update
 from karyi.agent.approval import Decision
+from karyi.agent.commands import load_commands
 from karyi.agent.events import (
     Event,
     SubagentEvent,
@@ -156,7 +157,9 @@ class AcpSession:
     async def announce(self) -> None:
         """Tell the client the slash commands (after the session's id reached it)."""
         try:
-            await self.client.session_update(self.id, available_commands())
+            root = self.runtime.workspace.root
+            custom = await asyncio.to_thread(load_commands, root)
+            await self.client.session_update(self.id, available_commands(list(custom.values())))
             if self.live.conversation.todos:
                 await self.client.session_update(self.id, plan_update(self.live.conversation.todos))
         except Exception as exc:

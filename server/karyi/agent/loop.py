@@ -21,6 +21,7 @@ from typing import Any
 
 from karyi.agent.approval import Approver
 from karyi.agent.checkpoints import Checkpoints
+from karyi.agent.commands import expand_command, load_commands
 from karyi.agent.compaction import RESULTS, compact
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import (
@@ -277,7 +278,8 @@ class Agent:
         conv.name(text)
         self.events.emit(TurnStarted(conv.id, turn_id, text, conv.mode))
         self._notice_sandbox()
-        body = f"{text}\n\n{context}".strip() if context else text
+        asked = await self._expanded(text)
+        body = f"{asked}\n\n{context}".strip() if context else asked
         if conv.mode != PLAN and conv.plan:
             body, conv.plan = with_plan(body, conv.plan), ""
         if self.hooks.hooks["userPrompt"]:
@@ -326,6 +328,14 @@ class Agent:
         )
         self.events.emit(TurnError("max_steps", message))
         return self._finish(turn_id, "max_steps", None, self.spec.max_steps)
+
+    async def _expanded(self, text: str) -> str:
+        """`/NAME args` as the custom command's prompt (agent/commands.py); the user's
+        words as they typed them stay in the transcript."""
+        if not text.lstrip().startswith("/"):
+            return text
+        commands = await asyncio.to_thread(load_commands, self.ctx.workspace.root)
+        return expand_command(text, commands)
 
     async def _load_tools(self) -> None:
         """Add the run-time tools to the toolkit; each warning about them is told once."""

@@ -108,6 +108,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "karyi/checkpoints": {"properties": {"sessionId": _OPT_STR}},
     "karyi/restoreCheckpoint": {"properties": {"checkpointId": _STR}, "required": ["checkpointId"]},
     "karyi/tools": {"properties": {}},
+    "karyi/commands": {"properties": {}},
     "karyi/restartMcpServer": {"properties": {"name": _STR}, "required": ["name"]},
     "karyi/terminalInput": {
         "properties": {"sessionId": _STR, "data": {"type": "string"}},

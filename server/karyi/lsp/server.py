@@ -48,6 +48,7 @@ FEATURES: dict[str, Handler] = {
     # toolinfo.py: tools and MCP servers
     "karyi/tools": toolinfo.tools,
     "karyi/restartMcpServer": toolinfo.restart_mcp_server,
+    "karyi/commands": toolinfo.slash_commands,
     # code_actions.py: the tasks offered where they fit
     types.TEXT_DOCUMENT_CODE_ACTION: code_actions.code_actions,
 }

@@ -1,4 +1,5 @@
-"""What the agent can call: its tools by source, the MCP servers' state, restarting one.
+"""What the agent can call: its tools by source, the MCP servers' state, restarting one,
+and the slash commands a message may start with (`karyi/commands`).
 
 `karyi/tools` starts what the settings configure (the discovery command, the MCP
 servers) as a turn would, so an editor can show a failing server before the user
@@ -55,3 +56,15 @@ async def restart_mcp_server(ls: KaryiServer, raw: Any) -> dict[str, Any]:
             f"no MCP server {p['name']!r} in the settings (servers: {names})"
         ) from None
     return dataclasses.asdict(status)
+
+
+@rpc
+async def slash_commands(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/commands`: `/plan`, `/act` and the custom commands (docs/workflow.md)."""
+    import asyncio
+
+    from karyi.agent.commands import slash_commands as listed
+
+    checked("karyi/commands", raw)
+    root = ls.require_host().runtime.workspace.root
+    return {"commands": await asyncio.to_thread(listed, root)}
