@@ -113,10 +113,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 <div id="app">
   <header>
     <span id="status"></span>
-    <span id="mode" class="mode" role="radiogroup" aria-label="Mode">
-      <button id="mode-plan" class="link" role="radio" title="Plan: Karyi only reads and searches, then answers with a plan">Plan</button>
-      <button id="mode-act" class="link" role="radio" title="Act: Karyi reads, edits and runs commands">Act</button>
-    </span>
     <button id="history" class="link" title="Sessions">History</button>
     <button id="checkpoints" class="link" title="Restore files from a checkpoint">Checkpoints</button>
     <button id="new" class="link" title="New chat">New</button>
@@ -126,6 +122,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   <main id="log" role="log" aria-live="polite"></main>
   <div id="composer">
     <div id="completions" role="listbox" hidden></div>
+    <div id="mode" class="mode" role="radiogroup" aria-label="Mode">
+      <button id="mode-plan" role="radio" title="Plan: Karyi only reads and searches, then answers with a plan">Plan</button>
+      <button id="mode-act" role="radio" title="Act: Karyi reads, edits and runs commands">Act</button>
+    </div>
     <details id="plan" hidden open><summary>Plan for the next message (edit it freely)</summary><textarea id="plan-text" rows="6" aria-label="Plan"></textarea></details>
     <div id="chips"></div>
     <div class="row">
