@@ -404,6 +404,24 @@ async function workflowSteps(page, ws, fake) {
     await chat.locator('.item.turn.done .md', { hasText: 'Both tasks are done.' }).waitFor({ timeout: WAIT });
     assert.match(fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8'), /celsius \+ 273\.15/);
   });
+
+  await step('a custom command completes after / and is expanded with its arguments', async () => {
+    fs.mkdirSync(path.join(ws, '.karyi', 'commands'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.karyi', 'commands', 'review.md'), 'description: Review a file for bugs\nReview $ARGUMENTS for bugs; list each with its line.\n');
+    await fake.script('No bugs left.');
+    const input = chat.locator('#input');
+    await input.click();
+    await input.pressSequentially('/rev');
+    await chat.locator('.completion.command.active[data-command="review"]', { hasText: 'Review a file for bugs' }).waitFor({ timeout: WAIT });
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), '/review ');
+    await input.pressSequentially('src/convert.py');
+    await input.press('Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'No bugs left.' }).waitFor({ timeout: WAIT });
+    await chat.locator('.item.user .bubble', { hasText: '/review src/convert.py' }).waitFor({ timeout: WAIT });
+    const asked = (await fake.requests()).at(-1).messages.at(-1).content;
+    assert.match(asked, /^Review src\/convert\.py for bugs; list each with its line\./);
+  });
 }
 
 async function main() {
