@@ -34,3 +34,24 @@ async def test_plain_client_full_task(lsp: Start, fake_llm: FakeModelServer, ws_
     expected = TWO_HUNKS.replace("return 1", "return 10").replace("return 2", "return 20")
     assert ed.text(uri) == expected and (ws_root / "calc.py").read_text() == expected
     assert [m.message for m in client.messages] == ["Bumped both."]
+
+
+async def test_set_mode_command_for_a_plain_client(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    """`karyi.setMode` switches the loaded sessions; the next turn plans."""
+    fake_llm.script(Reply(text="First."), Reply(text="1. read\n2. fix"))
+    client = await lsp("neovim", ui=False)
+    first = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="karyi.chat", arguments=[{"message": "hi"}])
+    )
+    switched = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="karyi.setMode", arguments=["plan"])
+    )
+    assert switched == {"mode": "plan", "sessions": [first["sessionId"]]}
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="karyi.chat", arguments=[{"message": "fix it", "sessionId": first["sessionId"]}]
+        )
+    )
+    assert "You are in PLAN mode" in fake_llm.requests[1].body["messages"][0]["content"]

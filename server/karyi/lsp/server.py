@@ -66,6 +66,7 @@ COMMANDS: dict[str, Handler] = {
     "karyi.fixDiagnostics": commands.fix_diagnostics,
     "karyi.writeTests": commands.write_tests,
     "karyi.cancel": commands.cancel,
+    "karyi.setMode": commands.set_mode,
     "karyi.acceptAll": commands.accept_all,
     "karyi.rejectAll": commands.reject_all,
 }
