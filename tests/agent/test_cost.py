@@ -105,3 +105,23 @@ async def test_without_a_price_the_limit_cannot_apply_and_the_user_is_told_once(
         "set its prices in settings `prices` (docs/workflow.md#cost)"
     ]
     assert all(e.turn_cost is None for e in seen if isinstance(e, UsageUpdate))
+
+
+async def test_a_subagents_cost_counts_in_the_turn_that_ran_it(
+    make: Make, fake_llm: FakeModelServer
+) -> None:
+    rt = make(prices=PRICES)
+    fake_llm.script(
+        Reply(
+            text='<tools><call_subagent agent_name="explore" task="Where?"/></tools>',
+            input_tokens=100,
+            output_tokens=10,
+        ),
+        Reply(text="In src/main.py.", input_tokens=200, output_tokens=20),
+        Reply(text="Found it.", input_tokens=300, output_tokens=30),
+    )
+    agent = rt.agent(rt.conversation(), approver=approve_all)
+    result = await agent.run("where is hi printed?")
+    parent = (100 + 300) * 0.001 + (10 + 30) * 0.002
+    child = 200 * 0.001 + 20 * 0.002
+    assert result.cost == pytest.approx(parent + child)

@@ -136,3 +136,17 @@ async def test_turn_end_hooks_see_the_answer_and_secrets_never_leave(
     assert sent["stopReason"] == "end_turn" and SECRET not in payload.read_text()
     (ran,) = [e for e in seen if isinstance(e, HookRan)]
     assert ran.event == "turnEnd" and ran.stdout == "token $KARYI{TOKEN}"
+
+
+async def test_after_tool_output_also_reaches_a_result_shown_by_its_data(ws_root: Path) -> None:
+    from karyi.agent.hooks import Hooks
+    from karyi.core.results import ToolResult
+    from karyi.protocol.calls import ToolCall
+
+    settings = Settings().with_values(hooks={"afterTool": [{"command": "echo checked"}]})
+    seen: list[Event] = []
+    hooks = Hooks(settings, ws_root, seen.append)
+    call = ToolCall(0, "get_file_info", {"filePath": "README.md"}, "1")
+    result = await hooks.after_tool("s", call, ToolResult.ok("{}", data={"size": 3}))
+    assert result.data == {"size": 3, "hookOutput": "checked"}
+    assert result.llm_content == "{}\n\n[afterTool hook output]\nchecked"

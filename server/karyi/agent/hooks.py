@@ -191,5 +191,10 @@ class Hooks:
         outcome = await self.run("afterTool", payload, call.name)
         if not outcome.output:
             return result
-        note = f"\n\n[afterTool hook output]\n{outcome.output}"
-        return dataclasses.replace(result, llm_content=result.llm_content + note)
+        note = f"[afterTool hook output]\n{outcome.output}"
+        data = result.data  # agentxml shows `data` when there is one (see executor.with_note)
+        if isinstance(data, str):
+            data = f"{data}\n\n{note}"
+        elif isinstance(data, dict):
+            data = {**data, "hookOutput": outcome.output}
+        return dataclasses.replace(result, llm_content=f"{result.llm_content}\n\n{note}", data=data)

@@ -25,10 +25,12 @@ from karyi.agent.commands import expand_command, load_commands
 from karyi.agent.compaction import RESULTS, compact
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import (
+    Event,
     EventStream,
     ModeChanged,
     Notice,
     StepStarted,
+    SubagentEvent,
     TextDelta,
     ToolPending,
     TurnError,
@@ -197,6 +199,9 @@ class Agent:
         self._usage = [0, 0, 0]
         self._price: Price | None = None
         self._cost_before = 0.0
+        self._subagent_cost = 0.0
+        """What the subagents this turn ran cost (their turns' costs, at their prices)."""
+        self.events.subscribe(self._count_subagent_cost)
         self._system: tuple[str, str] = ("", "")  # (memory and mode it was built with, prompt)
         self._facts: dict[str, str] = {}
 
@@ -587,6 +592,7 @@ class Agent:
         settings = self.ctx.settings
         self._price = price_of(self.provider.label, parse_prices(settings.prices))
         self._cost_before = self.conversation.cost
+        self._subagent_cost = 0.0
         limit = settings.max_cost_per_turn
         if self._price is None and limit is not None:
             note = (
@@ -603,8 +609,16 @@ class Agent:
         if self._price is None:
             return None, None
         turn = self._price.cost(self._usage[0], self._usage[1], self._usage[2])
+        turn += self._subagent_cost
         self.conversation.cost = self._cost_before + turn
         return turn, self.conversation.cost
+
+    def _count_subagent_cost(self, event: Event) -> None:
+        """A direct subagent's finished turn adds its cost to this turn's (a subagent's
+        own subagents are in its cost already)."""
+        inner = event.event if isinstance(event, SubagentEvent) else None
+        if isinstance(inner, TurnFinished) and inner.turn_cost:
+            self._subagent_cost += inner.turn_cost
 
     def _over_budget(self) -> str | None:
         """Why the turn must stop at its cost limit (None: it may go on)."""
