@@ -317,7 +317,11 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
       if (ev.status === 'ok' && (ev.event !== 'turnEnd' || !ev.stdout)) return s;
       const verb = ev.status === 'ok' ? '' : ({ blocked: ' blocked it', reported: ' reported to the model' } as Record<string, string>)[ev.status] ?? ' failed';
       const text = ev.status === 'ok' ? `${ev.event} hook: ${ev.stdout}` : `${ev.event} hook \`${ev.command}\`${verb}${said ? `: ${said}` : ''}`;
-      return addBlock(s, turnId, { kind: 'notice', level: ev.status === 'failed' ? 'error' : 'info', text });
+      const level = ev.status === 'failed' ? 'error' : 'info';
+      // A turnEnd hook reports after turnFinished: a notice of its own, not a new turn.
+      const last = s.items[s.items.length - 1];
+      if (last?.kind === 'turn' && last.done) return addNotice(s, level, text);
+      return addBlock(s, turnId, { kind: 'notice', level, text });
     }
     case 'usage': {
       const [s2, turn] = openTurn({ ...s, cost: typeof ev.sessionCost === 'number' ? ev.sessionCost : s.cost }, turnId);

@@ -235,4 +235,14 @@ describe('chat reducer', () => {
     assert.deepEqual(turn.usage, { inputTokens: 10, outputTokens: 2, turnCost: 0.01, sessionCost: 0.05 });
     assert.equal(s.cost, 0.05);
   });
+
+  it('a turnEnd hook that reports after the turn is a notice, not a new turn', () => {
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: 'ok', inputTokens: 1, outputTokens: 1, steps: 1 }),
+      up({ type: 'hook', event: 'turnEnd', command: 'make lint', tool: '', status: 'ok', exitCode: 0, stdout: 'lint clean', stderr: '', seconds: 0.1 }),
+    ]);
+    assert.deepEqual(s.items.map((i) => i.kind), ['turn', 'notice']);
+    assert.equal(s.items[1].kind === 'notice' && s.items[1].text, 'turnEnd hook: lint clean');
+  });
 });
