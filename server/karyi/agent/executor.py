@@ -182,8 +182,6 @@ class CallBatch:
             params: dict[str, Any] = settled.params if settled.params is not None else call.params
             if settled.overrides:
                 ctx = dataclasses.replace(ctx, overrides=settled.overrides)
-            if tool.changes_files and self._before_change is not None:
-                await self._checkpoint()
             if self.hooks is not None:
                 blocked = await self.hooks.before_tool(ctx.session_id, call)
                 if blocked is not None:
@@ -191,6 +189,8 @@ class CallBatch:
                         ErrorCode.PERMISSION_DENIED, f"blocked by a beforeTool hook: {blocked}"
                     )
                     return self._done(Executed(call, failure, "denied", started, time.time()))
+            if tool.changes_files and self._before_change is not None:
+                await self._checkpoint()
             await _load_buffers(tool, params, ctx)
             self.emit(ToolRunning(call))
             started = time.time()
