@@ -359,6 +359,7 @@ async function workflowSteps(page, ws, fake) {
     await chat.locator('#new').click();
     await chat.locator('#mode-plan').click();
     await chat.locator('#mode-plan.active').waitFor({ timeout: WAIT });
+    await page.locator('.statusbar-item', { hasText: 'plan mode' }).waitFor({ timeout: WAIT });
     const before = fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8');
     const plan = '**Plan**\n\n1. Fix the Kelvin offset in `celsius_to_kelvin` (237.15 → 273.15).\n2. Add a test for 0 °C → 273.15 K.\n3. Run the tests.';
     await fake.script(`Let me fix it.\n<tools>\n  ${KELVIN_EDIT}\n</tools>`, plan);
