@@ -131,6 +131,27 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
     reg('karyi.discardDraft', (callId: string, key: string) => p.previews.discardDraft(callId, key)),
     reg('karyi.showProposalDiff', (callId: string, key: string) => p.previews.showDiff(callId, key)),
     reg('karyi.cancel', () => p.chat.stop()),
+    reg('karyi.planMode', async () => {
+      await p.chat.setMode('plan');
+      await p.view.reveal();
+    }),
+    reg('karyi.actMode', async () => {
+      await p.chat.setMode('act');
+      await p.view.reveal();
+    }),
+    reg('karyi.runCommand', async () => {
+      const commands = await p.chat.slashCommands();
+      const pick = await vscode.window.showQuickPick(
+        commands.map((c) => ({ label: `/${c.name}`, description: c.scope === 'builtin' ? '' : c.scope, detail: c.description, name: c.name })),
+        { title: 'Karyi: run a slash command', placeHolder: 'Custom commands live in .karyi/commands/NAME.md' },
+      );
+      if (!pick) return;
+      const args = await vscode.window.showInputBox({ title: `/${pick.name}`, prompt: 'Arguments ($ARGUMENTS), or nothing' });
+      if (args === undefined) return;
+      await p.view.reveal(true);
+      await p.chat.send(`/${pick.name}${args ? ` ${args}` : ''}`);
+    }),
+    reg('karyi.toggleMode', () => p.chat.setMode(p.chat.state.mode === 'plan' ? 'act' : 'plan')),
     reg('karyi.showTerminal', () => p.terminal.show()),
     reg('karyi.restoreCheckpoint', async () => {
       const items = await p.chat.checkpoints();

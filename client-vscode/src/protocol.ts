@@ -67,8 +67,19 @@ export interface Confirmation {
   files?: FileProposal[] | null;
 }
 
+/** One item of the task list the model keeps (`todo_write`, docs/workflow.md). */
+export interface TodoItem {
+  id: string;
+  text: string;
+  status: 'pending' | 'in_progress' | 'done';
+}
+
+/** The session's mode (docs/workflow.md#plan-mode). */
+export type Mode = 'plan' | 'act';
+
 export type TurnEvent =
-  | { type: 'turnStarted'; sessionId: string; turnId: string; message: string }
+  | { type: 'turnStarted'; sessionId: string; turnId: string; message: string; mode?: Mode }
+  | { type: 'mode'; sessionId: string; mode: Mode; plan: string }
   | { type: 'step'; step: number; model: string }
   | { type: 'text'; text: string; channel: 'text' | 'thinking' | 'answer' }
   | { type: 'toolPending'; index: number; name: string }
@@ -87,7 +98,9 @@ export type TurnEvent =
   | { type: 'toolDone'; call: Call; result: ToolResultJson; decision: string; seconds: number }
   | { type: 'fileChanged'; call: Call; files: unknown[] }
   | { type: 'notice'; topic: string; message: string }
-  | { type: 'usage'; inputTokens: number; outputTokens: number; cachedTokens?: number }
+  | { type: 'todos'; items: TodoItem[] }
+  | { type: 'hook'; event: string; command: string; tool: string; status: 'ok' | 'blocked' | 'reported' | 'failed'; exitCode: number | null; stdout: string; stderr: string; seconds: number }
+  | { type: 'usage'; inputTokens: number; outputTokens: number; cachedTokens?: number; turnCost?: number | null; sessionCost?: number | null }
   | { type: 'error'; errorKind: string; message: string }
   | {
       type: 'turnFinished';
@@ -98,6 +111,8 @@ export type TurnEvent =
       outputTokens: number;
       steps: number;
       cachedTokens?: number;
+      turnCost?: number | null;
+      sessionCost?: number | null;
     };
 
 export interface TurnUpdate {
@@ -171,6 +186,10 @@ export interface LoadedSession {
   messages: StoredMessage[];
   calls: StoredCall[];
   turns: Record<string, unknown>[];
+  todos?: TodoItem[];
+  mode?: Mode;
+  plan?: string;
+  cost?: number;
 }
 
 export interface CheckpointInfo {
@@ -204,6 +223,17 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   cachedTokens?: number;
+  /** USD, when the model has a price (docs/workflow.md#cost). */
+  turnCost?: number;
+  sessionCost?: number;
+}
+
+/** A slash command a message may start with (`karyi/commands`, docs/workflow.md). */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  scope: 'builtin' | 'workspace' | 'user';
+  path: string;
 }
 
 /** The custom methods, by name. */
@@ -223,6 +253,8 @@ export const Methods = {
   diagnostics: 'karyi/diagnostics',
   restartMcpServer: 'karyi/restartMcpServer',
   terminalInput: 'karyi/terminalInput',
+  setMode: 'karyi/setMode',
+  commands: 'karyi/commands',
   turnUpdate: 'karyi/turnUpdate',
   terminalOutput: 'karyi/terminalOutput',
 } as const;

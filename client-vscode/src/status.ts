@@ -31,7 +31,8 @@ export class StatusItem implements vscode.Disposable {
       return;
     }
     const state = this.server.state === 'starting' ? 'thinking' : turnState(this.chat.state);
-    this.item.text = `${ICON[state]} Karyi: ${model} · ${this.server.state === 'starting' ? 'starting…' : TEXT[state]}`;
+    const mode = this.chat.state.mode === 'plan' ? ' · plan mode' : '';
+    this.item.text = `${ICON[state]} Karyi: ${model}${mode} · ${this.server.state === 'starting' ? 'starting…' : TEXT[state]}`;
     this.item.tooltip = `Karyi ${this.server.serverVersion} — ${TEXT[state]}. Click to open the chat.`;
     this.item.backgroundColor = state === 'awaiting' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }

@@ -14,8 +14,26 @@ async def test_slash_commands_are_listed_and_expanded(
     agent = await karyi_acp()
     sid = await agent.new_session()
     (listed,) = await agent.client.wait_for(lambda: agent.client.of("available_commands_update"))
-    assert [c.name for c in listed.available_commands] == ["explain", "tests"]
+    assert [c.name for c in listed.available_commands] == ["explain", "tests", "act", "plan"]
     await agent.say(sid, "/explain the main loop")
     asked = fake_llm.requests[0].body["messages"][-1]["content"]
     assert asked.startswith("Explain what the selected code does")
     assert "the main loop" in asked
+
+
+async def test_custom_commands_are_listed_and_expanded(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text="No bugs."))
+    agent = await karyi_acp()
+    commands = agent.root / ".karyi" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "review").with_suffix(".md").write_text(
+        "description: Review a file for bugs\nReview $ARGUMENTS for bugs."
+    )
+    sid = await agent.new_session()
+    (listed,) = await agent.client.wait_for(lambda: agent.client.of("available_commands_update"))
+    review = listed.available_commands[-1]
+    assert (review.name, review.description) == ("review", "Review a file for bugs")
+    await agent.say(sid, "/review src/main.py")
+    assert fake_llm.requests[0].body["messages"][-1]["content"] == "Review src/main.py for bugs."

@@ -233,3 +233,82 @@ def test_two_workspace_folders_grep_finds_both_and_a_write_lands_in_the_second(
     assert proc.returncode == 0, proc.stderr
     assert (web / "src" / "hello.ts").read_text() == "hi\n"
     assert not (api / "web").exists()
+
+
+PLAN_EDIT = {
+    "text": "<tools><edit><file src=\"src/main.py\"><find>print('hi')</find>"
+    "<replace>print('hello')</replace></file></edit></tools>"
+}
+
+
+def test_plan_mode_refuses_an_edit_then_act_carries_the_plan(ws_root: Path, tmp_path: Path) -> None:
+    s = script(
+        tmp_path,
+        [
+            PLAN_EDIT,
+            {"expect": "not available in plan mode", "text": "1. greet with hello"},
+            {
+                "expect": "Carry out this plan, agreed in plan mode:\n\n1. greet with hello",
+                **PLAN_EDIT,
+            },
+            {"text": "Done."},
+        ],
+    )
+    argv = ["-m", "karyi", "run", "--workspace", str(ws_root), "--model", f"script:{s}"]
+    child = pexpect.spawn(
+        sys.executable,
+        [*argv, "--yes", "--mode", "plan", "say hello"],
+        env={**os.environ},
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect_exact("plan mode · only reading tools")
+    child.expect_exact("1. greet with hello")
+    child.expect_exact("Plan ready. /act carries it out")
+    assert (ws_root / "src/main.py").read_text() == "print('hi')\n"
+    child.sendline("/act")
+    child.expect_exact("mode: act")
+    child.expect_exact("Done.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert (ws_root / "src/main.py").read_text() == "print('hello')\n"
+
+
+def test_plan_mode_without_a_terminal_ends_after_the_plan(ws_root: Path, tmp_path: Path) -> None:
+    s = script(tmp_path, [{"text": "1. read\n2. fix"}])
+    proc = run(
+        [
+            "run",
+            "--workspace",
+            str(ws_root),
+            "--model",
+            f"script:{s}",
+            "--mode",
+            "plan",
+            "--json",
+            "x",
+        ]
+    )
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert events[0] == {
+        "type": "mode",
+        "sessionId": events[1]["sessionId"],
+        "mode": "plan",
+        "plan": "",
+    }
+    assert events[1]["type"] == "turnStarted" and events[1]["mode"] == "plan"
+    assert events[-1]["finalAnswer"] == "1. read\n2. fix"
+
+
+def test_a_custom_command_expands_in_karyi_run(ws_root: Path, tmp_path: Path) -> None:
+    folder = ws_root / ".karyi" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "review.md").write_text("description: Review a file\nReview $ARGUMENTS for bugs.")
+    s = script(tmp_path, [{"expect": "Review src/main.py for bugs.", "text": "No bugs."}])
+    proc = run(
+        ["run", "--workspace", str(ws_root), "--model", f"script:{s}", "/review", "src/main.py"]
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "No bugs." in proc.stdout

@@ -60,3 +60,52 @@ async def test_the_prompt_shows_the_sandbox_and_leaving_it_offers_no_always() ->
     assert decision.allow and decision.remember is None  # "a" is not offered: asked again
     shown = err.getvalue()
     assert "NOT sandboxed" in shown and "[a]lways" not in shown
+
+
+def test_the_terminal_prints_the_task_list_when_it_changes() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.agent.events import TodosUpdated
+    from karyi.cli.view import TerminalView
+    from karyi.tools.context import TodoItem
+
+    out, err = io.StringIO(), io.StringIO()
+    view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))
+    view(TodosUpdated((TodoItem("1", "Read", "done"), TodoItem("2", "Fix", "in_progress"))))
+    assert err.getvalue() == "Tasks (1/2 done)\n  ☑ Read\n  ▶ Fix\n"
+
+
+def test_the_terminal_says_what_a_hook_did() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.agent.events import HookRan
+    from karyi.cli.view import TerminalView
+
+    out, err = io.StringIO(), io.StringIO()
+    view = TerminalView(Console(file=out, width=120), Console(file=err, width=120))
+    view(HookRan("beforeTool", "./guard", "command", "ok", 0, "", "", 0.1))
+    view(HookRan("beforeTool", "./guard", "command", "blocked", 2, "", "no rm", 0.1))
+    view(HookRan("turnEnd", "make lint", "", "ok", 0, "lint clean", "", 0.1))
+    assert err.getvalue() == (
+        "⚑ beforeTool hook `./guard` blocked it: no rm\n⚑ turnEnd hook: lint clean\n"
+    )
+
+
+def test_the_turn_line_shows_its_cost_and_the_sessions() -> None:
+    import io
+
+    from rich.console import Console
+
+    from karyi.agent.events import TurnFinished
+    from karyi.cli.view import TerminalView
+
+    out, err = io.StringIO(), io.StringIO()
+    view = TerminalView(Console(file=out, width=160), Console(file=err, width=160))
+    view(TurnFinished("t", "cost_limit", None, 1000, 100, 1, 0, 1.2, 3.5))
+    assert err.getvalue() == (
+        "— cost limit · 1 step(s) · 1,000 in / 100 out tokens · $1.2000 (session $3.5000)\n"
+    )

@@ -145,6 +145,7 @@ async def test_streaming_sends_every_event_then_the_result(
         "sessionId": agent_rig.gateway.owners.get("u1", "s1").store_id,  # type: ignore[union-attr]
         "turnId": events[-1].data["turn_id"],
         "message": "hi",
+        "mode": "act",
     }
     assert events[3].data == {"type": "text", "text": "Hello.", "channel": "text"}
     assert without_turn_id(events[-1].data) == completed("Hello.")
@@ -501,3 +502,17 @@ def test_owners_written_by_an_older_version_are_kept(tmp_path: Path) -> None:
     assert owners.get("alice", "s1") == Owner("s1", "alice", "abc123")
     assert owners.get("bob", "s1") is None
     owners.close()
+
+
+async def test_the_task_list_streams_as_todos_events(
+    agent_rig: Rig, fake_llm: FakeModelServer
+) -> None:
+    from tests.support.workflow import FIRST, SECOND, todo_reply
+
+    fake_llm.script(todo_reply(*FIRST), todo_reply(*SECOND), Reply(text="Done."))
+    r = await agent_rig.post(turn("fix it", stream=True))
+    todos = [e.data["items"] for e in parse_sse(r.text) if e.event == "todos"]
+    assert todos == [
+        [{"id": i, "text": t, "status": s} for i, t, s in FIRST],
+        [{"id": i, "text": t, "status": s} for i, t, s in SECOND],
+    ]

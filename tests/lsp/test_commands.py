@@ -47,3 +47,24 @@ async def test_init_asks_the_agent_to_write_agents_md(
     assert result["stopReason"] == "end_turn"
     task = fake_llm.requests[0].body["messages"][-1]["content"]
     assert task.startswith("Write an AGENTS.md file at the root of this repository")
+
+
+async def test_set_mode_command_for_a_plain_client(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    """`karyi.setMode` switches the loaded sessions; the next turn plans."""
+    fake_llm.script(Reply(text="First."), Reply(text="1. read\n2. fix"))
+    client = await lsp("neovim", ui=False)
+    first = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="karyi.chat", arguments=[{"message": "hi"}])
+    )
+    switched = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="karyi.setMode", arguments=["plan"])
+    )
+    assert switched == {"mode": "plan", "sessions": [first["sessionId"]]}
+    await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="karyi.chat", arguments=[{"message": "fix it", "sessionId": first["sessionId"]}]
+        )
+    )
+    assert "You are in PLAN mode" in fake_llm.requests[1].body["messages"][0]["content"]

@@ -86,3 +86,31 @@ def test_workspace_file_cannot_open_the_gateway(user_file: Path, ws_root: Path) 
     assert s.gateway_max_request_bytes == 4096
     assert sorted(w.key for w in s.warnings) == ["gateway.enableShell", "gateway.token"]
     assert all("may only tighten" in str(w) for w in s.warnings)
+
+
+def test_only_the_users_settings_set_hooks(user_file: Path, ws_root: Path) -> None:
+    hook = {"command": "./check.sh", "match": "command", "timeout": 5}
+    write(user_file, {"trustedWorkspaces": [str(ws_root)]})
+    write(ws_root / ".karyi" / "settings.json", {"hooks": {"beforeTool": [hook]}})
+    s = load(ws_root, user_file)
+    assert s.values["hooks"]["beforeTool"] == []
+    assert [w.key for w in s.warnings] == ["hooks"]
+    assert "only your user settings may set them, even in a trusted workspace" in str(s.warnings[0])
+    write(user_file, {"hooks": {"beforeTool": [hook]}})
+    write(ws_root / ".karyi" / "settings.json", {})
+    assert load(ws_root, user_file).values["hooks"]["beforeTool"] == [hook]
+
+
+def test_a_workspace_may_lower_the_cost_limit_never_raise_it_nor_set_prices(
+    user_file: Path, ws_root: Path
+) -> None:
+    write(user_file, {"agent": {"maxCostPerTurn": 1.0}, "prices": {"m": {"input": 1, "output": 2}}})
+    ws_file = ws_root / ".karyi" / "settings.json"
+    write(ws_file, {"agent": {"maxCostPerTurn": 50}, "prices": {"m": {"input": 0, "output": 0}}})
+    s = load(ws_root, user_file)
+    assert s.max_cost_per_turn == 1.0 and s.prices == {"m": {"input": 1, "output": 2}}
+    assert [w.key for w in s.warnings] == ["prices"]
+    write(ws_file, {"agent": {"maxCostPerTurn": 0.25}})
+    assert load(ws_root, user_file).max_cost_per_turn == 0.25
+    write(user_file, {})
+    assert load(ws_root, user_file).max_cost_per_turn == 0.25

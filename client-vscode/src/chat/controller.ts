@@ -13,7 +13,9 @@ import {
   type LoadedSession,
   Methods,
   type RuleInfo,
+  type Mode,
   type SessionInfo,
+  type SlashCommand,
   type TurnUpdate,
 } from '../protocol';
 import type { KaryiServer } from '../server';
@@ -38,6 +40,8 @@ export interface SendOptions {
   contextLabel?: string;
   /** What the transcript shows for the message (a task's name instead of its instructions). */
   display?: string;
+  /** The plan as the user edited it, for an act turn after a plan (docs/workflow.md). */
+  plan?: string;
 }
 
 export class ChatController implements vscode.Disposable {
@@ -56,7 +60,7 @@ export class ChatController implements vscode.Disposable {
     private readonly memento: vscode.Memento,
   ) {
     const saved = memento.get<ChatState>(STATE_KEY);
-    this.state = saved ? { ...saved, busy: false } : emptyState();
+    this.state = saved ? { ...emptyState(), ...saved, busy: false } : emptyState();
     if (saved?.busy) this.state = reduce(this.state, { kind: 'turnEnded', error: 'The window was reloaded while Karyi was working; that turn was interrupted.' });
     this.disposables.push(
       server.onTurnUpdate((u) => this.onUpdate(u)),
@@ -120,7 +124,13 @@ export class ChatController implements vscode.Disposable {
     try {
       const result = await this.server.request<ChatResult>(
         Methods.chat,
-        { sessionId: this.state.sessionId ?? undefined, message: text, context: options.context },
+        {
+          sessionId: this.state.sessionId ?? undefined,
+          message: text,
+          context: options.context,
+          mode: this.state.mode,
+          plan: this.state.mode === 'act' && this.state.plan ? (options.plan ?? this.state.plan) : undefined,
+        },
         cts.token,
       );
       this.dispatch({ kind: 'turnEnded', result });
@@ -163,6 +173,26 @@ export class ChatController implements vscode.Disposable {
       }
     }
     this.request?.cancel();
+  }
+
+  /** Switch between plan and act (the sidebar toggle, the palette); the server is told
+   * at once when there is a session, else with the next message. */
+  async setMode(mode: Mode): Promise<void> {
+    if (this.state.busy) {
+      void vscode.window.showWarningMessage('Karyi is working: switch modes when the turn ends.');
+      return;
+    }
+    this.dispatch({ kind: 'mode', mode });
+    if (!this.state.sessionId || !this.server.running) return;
+    const r = await this.server.request<{ mode: Mode; plan: string }>(Methods.setMode, { sessionId: this.state.sessionId, mode });
+    this.dispatch({ kind: 'mode', mode: r.mode, plan: r.plan });
+  }
+
+  /** `/plan`, `/act` and the custom commands (prompt files), for completion and the palette. */
+  async slashCommands(): Promise<SlashCommand[]> {
+    if (!this.server.running) return [];
+    const r = await this.server.request<{ commands: SlashCommand[] }>(Methods.commands, {});
+    return r.commands;
   }
 
   newChat(): void {
@@ -279,9 +309,15 @@ export class ChatController implements vscode.Disposable {
           const fileUris = m.mentions.filter((p) => !isSpecial(p)).map((p) => WorkspaceFiles.toUri(p)).filter((u): u is string => !!u);
           if (fileUris.length) context.files = fileUris;
           const labels = [sel?.contextLabel, ...m.mentions.map((p) => `@${p}`)].filter(Boolean);
-          await this.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined });
+          await this.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined, plan: m.plan });
           break;
         }
+        case 'setMode':
+          await this.setMode(m.mode);
+          break;
+        case 'listCommands':
+          this.post({ type: 'commands', items: await this.slashCommands() });
+          break;
         case 'stop':
           await this.stop();
           break;

@@ -1,5 +1,5 @@
 /** The messages between the chat webview and the extension host, both ways. */
-import type { CheckpointInfo, RuleInfo, SessionInfo } from '../protocol';
+import type { CheckpointInfo, Mode, RuleInfo, SessionInfo, SlashCommand } from '../protocol';
 import type { Action, ChatState } from './state';
 
 export interface EditorContextInfo {
@@ -12,6 +12,7 @@ export type ToWebview =
   | { type: 'state'; state: ChatState; serverRunning: boolean }
   | { type: 'action'; action: Action }
   | { type: 'files'; requestId: number; items: string[] }
+  | { type: 'commands'; items: SlashCommand[] }
   | { type: 'sessions'; sessions: SessionInfo[]; current: string | null }
   | { type: 'checkpoints'; checkpoints: CheckpointInfo[] }
   | { type: 'selection'; context: EditorContextInfo }
@@ -26,7 +27,9 @@ export type PermissionChoice = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectF
 /** Webview → extension host. */
 export type FromWebview =
   | { type: 'ready' }
-  | { type: 'send'; text: string; mentions: string[]; withSelection: boolean }
+  | { type: 'send'; text: string; mentions: string[]; withSelection: boolean; plan?: string }
+  | { type: 'setMode'; mode: Mode }
+  | { type: 'listCommands' }
   | { type: 'stop' }
   | { type: 'newChat' }
   | { type: 'permission'; callId: string; choice: PermissionChoice; feedback?: string }
@@ -43,7 +46,7 @@ export type FromWebview =
   | { type: 'copy'; text: string };
 
 const FROM_TYPES = new Set([
-  'ready', 'send', 'stop', 'newChat', 'permission', 'edits', 'value', 'completeFiles', 'listSessions',
+  'ready', 'send', 'setMode', 'listCommands', 'stop', 'newChat', 'permission', 'edits', 'value', 'completeFiles', 'listSessions',
   'loadSession', 'deleteSession', 'listCheckpoints', 'restoreCheckpoint', 'command', 'openFile', 'copy',
 ]);
 
@@ -64,6 +67,8 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
     case 'edits':
     case 'value':
       return str('callId') && str('action') ? (raw as FromWebview) : undefined;
+    case 'setMode':
+      return m.mode === 'plan' || m.mode === 'act' ? (raw as FromWebview) : undefined;
     case 'loadSession':
     case 'deleteSession':
       return str('sessionId') ? (raw as FromWebview) : undefined;

@@ -4,12 +4,14 @@
  * survives a reloaded webview and a restarted server); the webview runs the same
  * reducer on the same actions to render incrementally.
  */
-import type { ChatResult, Confirmation, LoadedSession, TurnUpdate, Usage } from '../protocol';
+import type { ChatResult, Confirmation, LoadedSession, Mode, TodoItem, TurnUpdate, Usage } from '../protocol';
 
 /** A turn's usage from an event (`cachedTokens` only when some input was cached). */
-function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number }): Usage {
+function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number; turnCost?: number | null; sessionCost?: number | null }): Usage {
   const usage: Usage = { inputTokens: ev.inputTokens, outputTokens: ev.outputTokens };
   if (ev.cachedTokens) usage.cachedTokens = ev.cachedTokens;
+  if (typeof ev.turnCost === 'number') usage.turnCost = ev.turnCost;
+  if (typeof ev.sessionCost === 'number') usage.sessionCost = ev.sessionCost;
   return usage;
 }
 
@@ -97,6 +99,14 @@ export interface ChatState {
   step: number;
   model: string;
   seq: number;
+  /** The task list the model keeps, shown above the chat. */
+  todos: TodoItem[];
+  /** plan: only reading tools, the answer is a plan; act: everything (the toggle). */
+  mode: Mode;
+  /** The plan the next act turn carries (the last plan answer; the user may edit it). */
+  plan: string;
+  /** What the session cost so far in USD (null: the model has no price). */
+  cost: number | null;
 }
 
 export type Action =
@@ -109,12 +119,13 @@ export type Action =
   | { kind: 'notice'; level: 'info' | 'error'; text: string; action?: NoticeItem['action'] }
   | { kind: 'serverStopped'; message: string }
   | { kind: 'loaded'; session: LoadedSession }
-  | { kind: 'model'; model: string };
+  | { kind: 'model'; model: string }
+  | { kind: 'mode'; mode: Mode; plan?: string };
 
 export type TurnState = 'idle' | 'thinking' | 'tool' | 'awaiting';
 
 export function emptyState(model = ''): ChatState {
-  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0 };
+  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0, todos: [], mode: 'act', plan: '', cost: null };
 }
 
 /** idle / thinking / running a tool / awaiting the user, from the state. */
@@ -226,8 +237,12 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
   const turnId = update.turnId;
   let s: ChatState = state.sessionId === update.sessionId ? state : { ...state, sessionId: update.sessionId };
   switch (ev.type) {
-    case 'turnStarted':
-      return openTurn({ ...s, busy: true, step: 0 }, ev.turnId)[0];
+    case 'turnStarted': {
+      const mode = ev.mode ?? s.mode;
+      return openTurn({ ...s, busy: true, step: 0, mode, plan: mode === 'act' ? '' : s.plan }, ev.turnId)[0];
+    }
+    case 'mode':
+      return { ...s, mode: ev.mode, plan: ev.plan };
     case 'step':
       return { ...s, step: ev.step, model: ev.model || s.model };
     case 'text':
@@ -294,8 +309,22 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
       return ev.topic === 'checkpoint' || ev.topic === 'sandbox' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction'
         ? addBlock(s, turnId, { kind: 'notice', level: 'info', text: ev.message })
         : s;
+    case 'todos':
+      return { ...s, todos: ev.items };
+    case 'hook': {
+      // What a hook did, in the words of cli/view.py's hook_line (docs/workflow.md#hooks).
+      const said = ev.stderr || ev.stdout;
+      if (ev.status === 'ok' && (ev.event !== 'turnEnd' || !ev.stdout)) return s;
+      const verb = ev.status === 'ok' ? '' : ({ blocked: ' blocked it', reported: ' reported to the model' } as Record<string, string>)[ev.status] ?? ' failed';
+      const text = ev.status === 'ok' ? `${ev.event} hook: ${ev.stdout}` : `${ev.event} hook \`${ev.command}\`${verb}${said ? `: ${said}` : ''}`;
+      const level = ev.status === 'failed' ? 'error' : 'info';
+      // A turnEnd hook reports after turnFinished: a notice of its own, not a new turn.
+      const last = s.items[s.items.length - 1];
+      if (last?.kind === 'turn' && last.done) return addNotice(s, level, text);
+      return addBlock(s, turnId, { kind: 'notice', level, text });
+    }
     case 'usage': {
-      const [s2, turn] = openTurn(s, turnId);
+      const [s2, turn] = openTurn({ ...s, cost: typeof ev.sessionCost === 'number' ? ev.sessionCost : s.cost }, turnId);
       return replaceTurn(s2, { ...turn, usage: usageOf(ev) });
     }
     case 'error':
@@ -313,7 +342,9 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
         steps: ev.steps,
         usage: usageOf(ev),
       };
-      return settleTools({ ...replaceTurn(s2, done), busy: false });
+      const plan = s2.mode === 'plan' && ev.finalAnswer ? ev.finalAnswer : s2.plan;
+      const cost = typeof ev.sessionCost === 'number' ? ev.sessionCost : s2.cost;
+      return settleTools({ ...replaceTurn(s2, done), busy: false, plan, cost });
     }
     default:
       return s;
@@ -346,7 +377,7 @@ function addNotice(state: ChatState, level: 'info' | 'error', text: string, acti
 
 /** The transcript of a stored session, as the server's `karyi/loadSession` returns it. */
 function loaded(state: ChatState, session: LoadedSession): ChatState {
-  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title };
+  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title, todos: session.todos ?? [], mode: session.mode ?? 'act', plan: session.plan ?? '', cost: session.cost || null };
   const calls = new Map(session.calls.map((c) => [c.call_id, c]));
   for (const m of session.messages) {
     if (m.role === 'user' && m.content.trim() && !m.toolCallId && !m.content.startsWith('<tool_result')) {
@@ -377,7 +408,7 @@ function loaded(state: ChatState, session: LoadedSession): ChatState {
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.kind) {
     case 'reset':
-      return emptyState(state.model);
+      return { ...emptyState(state.model), mode: state.mode };
     case 'user': {
       const [id, seq] = nextId(state, 'u');
       const item: UserItem = { kind: 'user', id, text: action.text, context: action.context };
@@ -419,6 +450,8 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return loaded(state, action.session);
     case 'model':
       return { ...state, model: action.model };
+    case 'mode':
+      return { ...state, mode: action.mode, plan: action.plan ?? state.plan };
     default:
       return state;
   }

@@ -5,7 +5,7 @@
 import DOMPurify from 'dompurify';
 import type { EditorContextInfo, FromWebview, ToWebview } from '../chat/messages';
 import { type Block, type ChatState, emptyState, type Item, reduce, type ToolCard, type TurnItem } from '../chat/state';
-import type { CheckpointInfo, RuleInfo, SessionInfo } from '../protocol';
+import type { CheckpointInfo, RuleInfo, SessionInfo, SlashCommand } from '../protocol';
 import { renderCard } from './cards';
 import { fill, h } from './dom';
 import { createRenderer } from './markdown';
@@ -30,6 +30,10 @@ const popup = document.getElementById('completions') as HTMLElement;
 const panel = document.getElementById('panel') as HTMLElement;
 const statusLine = document.getElementById('status') as HTMLElement;
 const rulesLine = document.getElementById('rules') as HTMLElement;
+const todosEl = document.getElementById('todos') as HTMLElement;
+const planBox = document.getElementById('plan') as HTMLElement;
+const planText = document.getElementById('plan-text') as HTMLTextAreaElement;
+const modeButtons = { plan: document.getElementById('mode-plan') as HTMLButtonElement, act: document.getElementById('mode-act') as HTMLButtonElement };
 
 // ---- transcript ---------------------------------------------------------------------
 
@@ -81,6 +85,11 @@ function renderTool(id: string): HTMLElement {
   return el;
 }
 
+/** USD with enough digits to see a cheap turn: $0.0042, $1.27. */
+function money(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
 function usageLine(turn: TurnItem): HTMLElement | null {
   if (!turn.done && !turn.usage) return null;
   const parts: string[] = [];
@@ -88,6 +97,7 @@ function usageLine(turn: TurnItem): HTMLElement | null {
     const cached = turn.usage.cachedTokens ? ` (${turn.usage.cachedTokens.toLocaleString()} cached)` : '';
     parts.push(`${turn.usage.inputTokens.toLocaleString()} in${cached} · ${turn.usage.outputTokens.toLocaleString()} out`);
   }
+  if (turn.usage?.turnCost !== undefined) parts.push(money(turn.usage.turnCost));
   if (turn.steps) parts.push(`${turn.steps} step${turn.steps === 1 ? '' : 's'}`);
   if (turn.done && turn.stopReason && !['end_turn', 'final_answer'].includes(turn.stopReason)) parts.push(`stopped: ${turn.stopReason.replace(/_/g, ' ')}`);
   return parts.length ? h('div', { class: 'usage' }, parts.join(' · ')) : null;
@@ -171,9 +181,47 @@ function paint(): void {
   sendBtn.title = busy ? 'Stop the turn (Escape)' : 'Send (Enter)';
   document.body.classList.toggle('busy', busy);
   document.body.classList.toggle('server-down', !serverRunning);
-  statusLine.textContent = state.model ? `${state.model}${state.title ? ' · ' + state.title : ''}` : '';
+  paintTodos();
+  paintMode();
+  const cost = typeof state.cost === 'number' ? ` · ${money(state.cost)}` : '';
+  statusLine.textContent = state.model ? `${state.model}${state.title ? ' · ' + state.title : ''}${cost}` : '';
   if (atBottom) log.scrollTop = log.scrollHeight;
 }
+
+/** The task list above the chat (docs/workflow.md#task-list); hidden while empty. */
+let paintedTodos: ChatState['todos'] | undefined;
+function paintTodos(): void {
+  if (paintedTodos === state.todos) return;
+  paintedTodos = state.todos;
+  const items = state.todos ?? [];
+  todosEl.hidden = items.length === 0;
+  const done = items.filter((t) => t.status === 'done').length;
+  const marks = { pending: '○', in_progress: '◐', done: '●' } as const;
+  fill(
+    todosEl,
+    h('div', { class: 'todos-head' }, `Tasks ${done}/${items.length}`),
+    h('ul', {}, ...items.map((t) => h('li', { class: `todo ${t.status}`, 'data-status': t.status }, h('span', { class: 'mark' }, marks[t.status] ?? '○'), ' ', t.text))),
+  );
+}
+
+/** The plan/act toggle, and the plan the next act message carries (editable). */
+let paintedPlan: string | undefined;
+function paintMode(): void {
+  for (const mode of ['plan', 'act'] as const) {
+    modeButtons[mode].setAttribute('aria-checked', String(state.mode === mode));
+    modeButtons[mode].classList.toggle('active', state.mode === mode);
+  }
+  document.body.dataset.mode = state.mode;
+  input.placeholder = state.mode === 'plan' ? 'Plan mode: Karyi reads and answers with a plan…' : 'Ask Karyi… (@ to mention a file, / for commands)';
+  const showPlan = state.mode === 'act' && !!state.plan && !state.busy;
+  planBox.hidden = !showPlan;
+  if (paintedPlan !== state.plan) {
+    paintedPlan = state.plan;
+    planText.value = state.plan;
+  }
+}
+
+for (const mode of ['plan', 'act'] as const) modeButtons[mode].addEventListener('click', () => post({ type: 'setMode', mode }));
 
 // ---- composer -----------------------------------------------------------------------
 
@@ -202,7 +250,8 @@ function send(): void {
   if (state.busy) return;
   const used = [...mentions].filter((m) => text.includes(`@${m}`));
   for (const m of text.matchAll(/(?:^|\s)@([\w./\\:-]+)/g)) if (!used.includes(m[1])) used.push(m[1]);
-  post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label });
+  const plan = planBox.hidden ? undefined : planText.value;
+  post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label, plan });
   input.value = '';
   mentions.clear();
   autosize();
@@ -214,10 +263,36 @@ function autosize(): void {
   input.style.height = `${Math.min(input.scrollHeight, 240)}px`;
 }
 
-// @file completion
+// @file and /command completion
 let requestId = 0;
 let completions: string[] = [];
 let active = 0;
+let completing: 'file' | 'command' = 'file';
+let slashCommands: SlashCommand[] | undefined;
+
+/** The `/na` being typed as the message's first word, or undefined. */
+function commandQuery(): string | undefined {
+  const m = /^\/([\w-]*)$/.exec(input.value.slice(0, input.selectionStart));
+  return m ? m[1] : undefined;
+}
+
+function showCommands(): void {
+  const q = commandQuery();
+  if (q === undefined || !slashCommands) {
+    popup.hidden = true;
+    return;
+  }
+  const hits = slashCommands.filter((c) => c.name.startsWith(q));
+  completing = 'command';
+  completions = hits.map((c) => c.name);
+  active = 0;
+  if (!hits.length) {
+    popup.hidden = true;
+    return;
+  }
+  fill(popup, ...hits.map((c, i) => h('div', { class: `completion command ${i === active ? 'active' : ''}`, 'data-command': c.name, onmousedown: (e) => { e.preventDefault(); accept(i); } }, h('strong', {}, `/${c.name}`), ' ', h('span', { class: 'muted' }, c.description))));
+  popup.hidden = false;
+}
 
 function mentionQuery(): string | undefined {
   const upto = input.value.slice(0, input.selectionStart);
@@ -226,6 +301,7 @@ function mentionQuery(): string | undefined {
 }
 
 function showCompletions(items: string[]): void {
+  completing = 'file';
   completions = items;
   active = 0;
   if (!items.length || mentionQuery() === undefined) {
@@ -242,6 +318,13 @@ function moveActive(delta: number): void {
 }
 
 function accept(i: number): void {
+  if (completing === 'command') {
+    input.value = `/${completions[i]} ${input.value.slice(input.selectionStart)}`.replace(/ +$/, ' ');
+    input.selectionStart = input.selectionEnd = completions[i].length + 2;
+    popup.hidden = true;
+    input.focus();
+    return;
+  }
   const path = completions[i];
   const caret = input.selectionStart;
   const open = path.endsWith(':'); // @folder: and @url: take an argument next
@@ -258,7 +341,10 @@ function accept(i: number): void {
 input.addEventListener('input', () => {
   autosize();
   const q = mentionQuery();
-  if (q === undefined) popup.hidden = true;
+  if (commandQuery() !== undefined) {
+    if (slashCommands === undefined || input.value === '/') post({ type: 'listCommands' });
+    else showCommands();
+  } else if (q === undefined) popup.hidden = true;
   else post({ type: 'completeFiles', requestId: ++requestId, query: q });
   renderChips();
 });
@@ -351,6 +437,10 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
       break;
     case 'files':
       if (m.requestId === requestId) showCompletions(m.items);
+      break;
+    case 'commands':
+      slashCommands = m.items;
+      showCommands();
       break;
     case 'sessions':
       showSessions(m.sessions, m.current);

@@ -5,7 +5,8 @@
 //      a turn, approve one hunk and reject another of a proposed edit (and see the disk),
 //      run a palette task on a selection, answer a <get_value> in a password box,
 //      show the tools and restart an MCP server, restore a checkpoint, load a session
-//      from History after New chat, set the API key.
+//      from History after New chat, set the API key, plan mode with the Plan/Act toggle
+//      (a refused edit, the edited plan carried into the act turn), the live task list.
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures)
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -130,6 +131,7 @@ async function uiTests(context, base, ws, fake, dir) {
   });
   try {
     await uiSteps(page, base, ws, fake, dir);
+    await workflowSteps(page, ws, fake);
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
@@ -347,6 +349,94 @@ async function uiSteps(page, base, ws, fake, dir) {
     assert.ok(!(await chat.locator('body').innerText()).includes(key), 'the chat never shows the key');
     const userSettings = fs.readFileSync(path.join(settingsDir, 'settings.json'), 'utf8');
     assert.ok(!userSettings.includes(key), 'the key is not written to settings');
+  });
+}
+
+const KELVIN_EDIT = `<edit>
+    <file src="src/convert.py">
+      <find>    return celsius + 237.15</find>
+      <replace>    return celsius + 273.15</replace>
+    </file>
+  </edit>`;
+
+function todoCall(items) {
+  const rows = items.map(([id, text, status]) => `    <todos>${JSON.stringify({ id, text, status })}</todos>`).join('\n');
+  return `<todo_write>\n${rows}\n  </todo_write>`;
+}
+
+/** docs/workflow.md: plan mode and the task list, in the sidebar. */
+async function workflowSteps(page, ws, fake) {
+  const chat = chatFrame(page);
+
+  await step('plan mode: the toggle, a refused edit, the edited plan carried into the act turn', async () => {
+    await palette(page, 'Notifications: Clear All Notifications');
+    await page.locator('.monaco-editor .view-lines').first().click(); // no selection chip
+    await chat.locator('#new').click();
+    await chat.locator('#mode-plan').click();
+    await chat.locator('#mode-plan.active').waitFor({ timeout: WAIT });
+    await page.locator('.statusbar-item', { hasText: 'plan mode' }).waitFor({ timeout: WAIT });
+    const before = fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8');
+    const plan = '**Plan**\n\n1. Fix the Kelvin offset in `celsius_to_kelvin` (237.15 → 273.15).\n2. Add a test for 0 °C → 273.15 K.\n3. Run the tests.';
+    await fake.script(`Let me fix it.\n<tools>\n  ${KELVIN_EDIT}\n</tools>`, plan);
+    await send(chat, 'The Kelvin conversion looks wrong: how would you fix it?');
+    await chat.locator('.item.turn.done .md', { hasText: 'Fix the Kelvin offset' }).waitFor({ timeout: WAIT });
+    await chat.locator('.tool.tool-rejected').first().waitFor({ timeout: WAIT });
+    assert.equal(fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8'), before, 'plan mode changed no file');
+    const refused = JSON.stringify((await fake.requests()).at(-1).messages);
+    assert.match(refused, /edit is not available in plan mode/);
+    assert.match(JSON.stringify((await fake.requests()).at(-1).messages[0]), /You are in PLAN mode/);
+    await page.mouse.move(900, 600);
+    await shot(page, 'vscode-plan.png');
+    await chat.locator('#mode-act').click();
+    await chat.locator('#mode-act.active').waitFor({ timeout: WAIT });
+    const box = chat.locator('#plan-text');
+    await box.waitFor({ state: 'visible', timeout: WAIT });
+    assert.match(await box.inputValue(), /Fix the Kelvin offset/);
+    await box.fill('1. Fix the Kelvin offset in celsius_to_kelvin.\n2. Skip the new test for now.');
+    await fake.script('Following the plan.');
+    await send(chat, 'Go ahead');
+    await chat.locator('.item.turn.done .md', { hasText: 'Following the plan.' }).waitFor({ timeout: WAIT });
+    const asked = (await fake.requests()).at(-1).messages.at(-1).content;
+    assert.match(asked, /^Carry out this plan, agreed in plan mode:\n\n1\. Fix the Kelvin offset in celsius_to_kelvin\.\n2\. Skip the new test for now\.\n\nGo ahead/);
+    await chat.locator('#plan').waitFor({ state: 'hidden', timeout: WAIT });
+  });
+
+  await step('the task list shows live above the chat while the turn runs', async () => {
+    await fake.script(
+      `Two steps.\n<tools>\n  ${todoCall([['1', 'Fix the Kelvin offset', 'in_progress'], ['2', 'Run the tests', 'pending']])}\n  ${KELVIN_EDIT}\n</tools>`,
+      `<tools>\n  ${todoCall([['1', 'Fix the Kelvin offset', 'done'], ['2', 'Run the tests', 'done']])}\n</tools>`,
+      'Both tasks are done.',
+    );
+    await send(chat, 'Fix the Kelvin offset, then run the tests');
+    const todos = chat.locator('#todos');
+    await todos.locator('li.todo.in_progress', { hasText: 'Fix the Kelvin offset' }).waitFor({ timeout: WAIT });
+    await todos.locator('li.todo.pending', { hasText: 'Run the tests' }).waitFor({ timeout: WAIT });
+    await chat.locator('.tool.tool-awaiting').waitFor({ timeout: WAIT });
+    assert.ok(await chat.locator('#send.stop').isVisible(), 'the turn is still running');
+    await shot(page, 'vscode-tasks.png');
+    await chat.locator('.tool.tool-awaiting button[data-action="acceptAll"]').click();
+    await todos.locator('.todos-head', { hasText: 'Tasks 2/2' }).waitFor({ timeout: WAIT });
+    assert.equal(await todos.locator('li.todo.done').count(), 2);
+    await chat.locator('.item.turn.done .md', { hasText: 'Both tasks are done.' }).waitFor({ timeout: WAIT });
+    assert.match(fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8'), /celsius \+ 273\.15/);
+  });
+
+  await step('a custom command completes after / and is expanded with its arguments', async () => {
+    fs.mkdirSync(path.join(ws, '.karyi', 'commands'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.karyi', 'commands', 'review.md'), 'description: Review a file for bugs\nReview $ARGUMENTS for bugs; list each with its line.\n');
+    await fake.script('No bugs left.');
+    const input = chat.locator('#input');
+    await input.click();
+    await input.pressSequentially('/rev');
+    await chat.locator('.completion.command.active[data-command="review"]', { hasText: 'Review a file for bugs' }).waitFor({ timeout: WAIT });
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), '/review ');
+    await input.pressSequentially('src/convert.py');
+    await input.press('Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'No bugs left.' }).waitFor({ timeout: WAIT });
+    await chat.locator('.item.user .bubble', { hasText: '/review src/convert.py' }).waitFor({ timeout: WAIT });
+    const asked = (await fake.requests()).at(-1).messages.at(-1).content;
+    assert.match(asked, /^Review src\/convert\.py for bugs; list each with its line\./);
   });
 }
 

@@ -25,6 +25,7 @@ from acp.schema import (
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
+    SetSessionModeResponse,
 )
 
 from karyi import __version__
@@ -32,9 +33,10 @@ from karyi.acp.editor import AcpEditor
 from karyi.acp.mcp import ClientServer, settings_entries
 from karyi.acp.prompts import Block
 from karyi.acp.replay import history
-from karyi.acp.session import AcpSession
+from karyi.acp.session import AcpSession, session_modes
 from karyi.acp.terminals import TerminalMirror
 from karyi.agent.host import AgentHost, SessionBusy
+from karyi.agent.modes import UnknownMode
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
 from karyi.settings import load_settings
@@ -98,7 +100,7 @@ class KaryiAgent:
         """A new session in the workspace `cwd`."""
         session = self._open(cwd, mcp_servers or [], additional_directories or [], None)
         self._later(session.announce())  # once the client knows the session's id
-        return NewSessionResponse(session_id=session.id)
+        return NewSessionResponse(session_id=session.id, modes=session_modes(session.mode))
 
     async def load_session(
         self,
@@ -120,7 +122,22 @@ class KaryiAgent:
         )
         await session.send(updates)
         self._later(session.announce())
-        return LoadSessionResponse()
+        return LoadSessionResponse(modes=session_modes(session.mode))
+
+    async def set_session_mode(
+        self, session_id: str, mode_id: str, **kwargs: Any
+    ) -> SetSessionModeResponse:
+        """`session/set_mode`: plan or act (docs/workflow.md#plan-mode), between turns."""
+        session = self._session(session_id)
+        try:
+            await session.set_mode(mode_id)
+        except UnknownMode as exc:
+            raise invalid("modeId", str(exc)) from None
+        except SessionBusy as exc:
+            raise RequestError.invalid_request(
+                {"sessionId": session_id, "message": str(exc)}
+            ) from None
+        return SetSessionModeResponse()
 
     async def prompt(self, session_id: str, prompt: list[Block], **kwargs: Any) -> PromptResponse:
         """One turn of the session's agent; the answer's stop reason says how it ended."""

@@ -1,9 +1,12 @@
 """Karyi's tasks as ACP slash commands (`available_commands_update`): `/explain` and
 `/tests` ask the model what the language server's commands ask (agent/tasks.py); the
 text after the command is passed on. Tasks that need the editor's diagnostics are left
-out: ACP carries none."""
+out: ACP carries none. `/plan`, `/act` and the custom commands are listed too; the
+agent expands them (agent/modes.py, agent/commands.py)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from acp.schema import (
     AvailableCommand,
@@ -12,17 +15,32 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
+from karyi.agent.commands import CustomCommand
+from karyi.agent.modes import MODES
 from karyi.agent.tasks import TASKS
 
 OFFERED = {task.name: task for task in TASKS if not task.needs_diagnostics}
 
 
-def available_commands() -> AvailableCommandsUpdate:
-    """The update that lists the slash commands."""
+def available_commands(custom: Sequence[CustomCommand] = ()) -> AvailableCommandsUpdate:
+    """The update that lists the slash commands: the tasks, the modes, then the custom
+    commands of the session's workspace and the user (agent/commands.py)."""
     hint = AvailableCommandInput(root=UnstructuredCommandInput(hint="what to focus on"))
     commands = [
         AvailableCommand(name=task.name, description=task.description, input=hint)
         for task in OFFERED.values()
+    ]
+    commands += [
+        AvailableCommand(
+            name=mode.id,
+            description=f"Switch to {mode.name} mode: {mode.description}",
+            input=AvailableCommandInput(root=UnstructuredCommandInput(hint="the task")),
+        )
+        for mode in MODES
+    ]
+    args = AvailableCommandInput(root=UnstructuredCommandInput(hint="arguments"))
+    commands += [
+        AvailableCommand(name=c.name, description=c.description, input=args) for c in custom
     ]
     return AvailableCommandsUpdate(
         session_update="available_commands_update", available_commands=commands

@@ -19,6 +19,8 @@ from acp.schema import (
     PermissionOption,
     PromptResponse,
     RequestPermissionResponse,
+    SessionMode,
+    SessionModeState,
     StopReason,
     ToolCallProgress,
     ToolCallUpdate,
@@ -31,8 +33,9 @@ from karyi.acp.kinds import tool_kind
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_text
 from karyi.acp.terminals import TerminalMirror
-from karyi.acp.updates import Content, Update, UpdateMapper
+from karyi.acp.updates import Content, Update, UpdateMapper, mode_update, plan_update
 from karyi.agent.approval import Decision
+from karyi.agent.commands import load_commands
 from karyi.agent.events import (
     Event,
     SubagentEvent,
@@ -43,6 +46,7 @@ from karyi.agent.events import (
 )
 from karyi.agent.host import AgentHost, LiveSession, NotPending, SessionBusy
 from karyi.agent.loop import TurnResult
+from karyi.agent.modes import MODES
 from karyi.agent.runtime import Runtime
 from karyi.protocol.calls import ToolCall
 
@@ -96,6 +100,12 @@ def stop_reason(result: TurnResult, cancelled: bool) -> StopReason:
     return "end_turn"  # an answer, or an error the user was told about in the message
 
 
+def session_modes(current: str) -> SessionModeState:
+    """Karyi's session modes for `session/new` and `session/load` (docs/acp.md)."""
+    modes = [SessionMode(id=m.id, name=m.name, description=m.description) for m in MODES]
+    return SessionModeState(current_mode_id=current, available_modes=modes)
+
+
 class AcpSession:
     """A live ACP session and its running turn."""
 
@@ -132,10 +142,26 @@ class AcpSession:
         keys = tool.resources(call.params, self.live.agent.ctx)
         return [Path(k.removeprefix("file:")) for k in sorted(keys) if k.startswith("file:")]
 
+    @property
+    def mode(self) -> str:
+        """The session's mode (`plan` or `act`)."""
+        return self.live.agent.mode
+
+    async def set_mode(self, mode: str) -> None:
+        """Switch modes between turns, and tell the client (SessionBusy during one)."""
+        if self.live.agent.busy:
+            raise SessionBusy(f"session {self.id} is running a turn: cancel it first")
+        self.live.agent.set_mode(mode)
+        await self.client.session_update(self.id, mode_update(self.mode))
+
     async def announce(self) -> None:
         """Tell the client the slash commands (after the session's id reached it)."""
         try:
-            await self.client.session_update(self.id, available_commands())
+            root = self.runtime.workspace.root
+            custom = await asyncio.to_thread(load_commands, root)
+            await self.client.session_update(self.id, available_commands(list(custom.values())))
+            if self.live.conversation.todos:
+                await self.client.session_update(self.id, plan_update(self.live.conversation.todos))
         except Exception as exc:
             log.debug("available_commands_update failed: %s", exc)
 

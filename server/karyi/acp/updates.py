@@ -10,19 +10,25 @@ from collections.abc import Callable
 from pathlib import Path
 
 from acp import (
+    plan_entry,
     start_tool_call,
     text_block,
     tool_content,
     tool_diff_content,
     update_agent_message_text,
     update_agent_thought_text,
+    update_plan,
     update_tool_call,
 )
 from acp.schema import (
     AgentMessageChunk,
+    AgentPlanUpdate,
     AgentThoughtChunk,
     ContentToolCallContent,
+    Cost,
+    CurrentModeUpdate,
     FileEditToolCallContent,
+    PlanEntryStatus,
     TerminalToolCallContent,
     ToolCallLocation,
     ToolCallProgress,
@@ -36,6 +42,7 @@ from karyi.acp.kinds import tool_kind
 from karyi.agent import events as ev
 from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Confirmation
+from karyi.tools.context import TodoItem
 from karyi.workspace.editor import PlannedWrite
 
 Update = (
@@ -45,6 +52,8 @@ Update = (
     | ToolCallStart
     | ToolCallProgress
     | AcpUsage
+    | AgentPlanUpdate
+    | CurrentModeUpdate
 )
 Content = ContentToolCallContent | FileEditToolCallContent | TerminalToolCallContent
 Locate = Callable[[ToolCall], list[Path]]
@@ -52,6 +61,11 @@ Locate = Callable[[ToolCall], list[Path]]
 OUTPUT_TAIL = 8000
 """How much of a running command's output a tool call shows (the end of it)."""
 RESULT_LIMIT = 4000
+PLAN_STATUS: dict[str, PlanEntryStatus] = {
+    "pending": "pending",
+    "in_progress": "in_progress",
+    "done": "completed",
+}
 
 
 def diff_content(files: tuple[PlannedWrite, ...]) -> list[Content]:
@@ -75,6 +89,18 @@ def confirmation_content(conf: Confirmation | None) -> list[Content]:
 def sandbox_line(sandboxed: bool) -> str:
     """The words every front end uses (lsp/approvals.py, cli/ask.py)."""
     return "Runs in the OS sandbox." if sandboxed else "Runs NOT sandboxed."
+
+
+def mode_update(mode: str) -> CurrentModeUpdate:
+    """`current_mode_update`: the session's mode changed (`session/set_mode`, `/plan`)."""
+    return CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode)
+
+
+def plan_update(items: tuple[TodoItem, ...] | list[TodoItem]) -> AgentPlanUpdate:
+    """The task list as ACP's `plan` (the whole list each time, as ACP wants it)."""
+    return update_plan(
+        plan_entry(i.text, status=PLAN_STATUS.get(i.status, "pending")) for i in items
+    )
 
 
 class UpdateMapper:
@@ -118,6 +144,15 @@ class UpdateMapper:
                     f"\n\nKaryi stopped ({event.error_kind}): {event.message}\n"
                 )
             ]
+        if isinstance(event, ev.TodosUpdated):
+            return [plan_update(event.items)]
+        if isinstance(event, ev.ModeChanged):
+            return [mode_update(event.mode)]
+        if isinstance(event, ev.HookRan):
+            said = event.stderr or event.stdout
+            if event.status == "ok" and not said:
+                return []
+            return [update_agent_thought_text(f"[hook {event.event}: {event.status}] {said}\n")]
         if isinstance(event, ev.SubagentEvent):
             return self._subagent(event)
         return []
@@ -166,7 +201,10 @@ class UpdateMapper:
         last_in, last_out = self._usage
         self._usage = (event.input_tokens, event.output_tokens)
         used = max(0, event.input_tokens - last_in) + max(0, event.output_tokens - last_out)
-        return [AcpUsage(session_update="usage_update", used=used, size=self._window)]
+        cost = None
+        if event.session_cost is not None:
+            cost = Cost(amount=round(event.session_cost, 6), currency="USD")
+        return [AcpUsage(session_update="usage_update", used=used, size=self._window, cost=cost)]
 
     def reset_usage(self) -> None:
         """A new turn starts counting from zero."""
@@ -176,6 +214,8 @@ class UpdateMapper:
         inner = event.event
         if isinstance(inner, ev.TextDelta):  # the subagent's words are the parent's thinking
             return [update_agent_thought_text(inner.text)] if inner.text else []
-        if isinstance(inner, ev.UsageUpdate | ev.TurnError | ev.Notice):
+        if isinstance(
+            inner, ev.UsageUpdate | ev.TurnError | ev.Notice | ev.TodosUpdated | ev.ModeChanged
+        ):
             return []
         return self.updates(inner)

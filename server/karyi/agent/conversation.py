@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from karyi.agent.sessions import SessionStore
 from karyi.llm.base import Message
 from karyi.protocol.calls import DialectState
+from karyi.tools.context import TodoItem
 
 
 @dataclass
@@ -19,6 +21,15 @@ class Conversation:
     dialect_state: DialectState = field(default_factory=DialectState)
     title: str = ""
     approved: set[str] = field(default_factory=set)  # "allow always" for this session
+    todos: list[TodoItem] = field(default_factory=list)
+    """The task list the model keeps (`todo_write`, docs/workflow.md)."""
+    mode: str = "act"
+    """`plan` (only reading tools, the model answers with a plan) or `act`."""
+    plan: str = ""
+    """The plan the last plan-mode turn answered (or the user's edit of it), carried
+    into the next act turn."""
+    cost: float = 0.0
+    """What the session's model calls cost so far, in USD (docs/workflow.md#cost)."""
 
     @classmethod
     def start(
@@ -42,7 +53,21 @@ class Conversation:
         history = [(("" if not turns else "restored"), m) for m in store.messages(sid)]
         info = next((s for s in store.all() if s.id == sid), None)
         approved = set(state.get("approved", []))
-        return cls(sid, store, history, dialect_state, info.title if info else "", approved)
+        todos = [
+            TodoItem(str(t["id"]), str(t["text"]), str(t["status"])) for t in state.get("todos", [])
+        ]
+        return cls(
+            sid,
+            store,
+            history,
+            dialect_state,
+            info.title if info else "",
+            approved,
+            todos,
+            str(state.get("mode", "act")),
+            str(state.get("plan", "")),
+            float(state.get("cost", 0.0)),
+        )
 
     @property
     def messages(self) -> list[Message]:
@@ -62,7 +87,8 @@ class Conversation:
             self.store.replace_messages(self.id, history)
 
     def save_state(self) -> None:
-        """Persist what the dialect must remember (used ids)."""
+        """Persist what must survive a restart: used ids, approvals, the task list, the
+        mode and the cost so far."""
         if self.store is not None:
             self.store.save_state(
                 self.id,
@@ -70,6 +96,10 @@ class Conversation:
                     "used_ids": sorted(self.dialect_state.used_ids),
                     "calls_seen": self.dialect_state.calls_seen,
                     "approved": sorted(self.approved),
+                    "todos": [dataclasses.asdict(t) for t in self.todos],
+                    "mode": self.mode,
+                    "plan": self.plan,
+                    "cost": self.cost,
                 },
             )
 

@@ -16,6 +16,7 @@ from typing import Any
 from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Confirmation
+from karyi.tools.context import TodoItem
 from karyi.workspace.editor import PlannedWrite
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,8 @@ class TurnStarted(Event):
     session_id: str
     turn_id: str
     message: str
+    mode: str = "act"
+    """`plan` or `act` (docs/workflow.md#plan-mode)."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,46 @@ class UsageUpdate(Event):
     output_tokens: int
     cached_tokens: int = 0
     """Of the input tokens, how many were read from the provider's prompt cache."""
+    turn_cost: float | None = None
+    """What the turn's model calls cost so far, in USD (None: the model has no price)."""
+    session_cost: float | None = None
+    """What the session's model calls cost so far, this turn included, in USD."""
+
+
+@dataclass(frozen=True)
+class ModeChanged(Event):
+    """The session switched between `plan` and `act`; `plan` is what the next act turn
+    will carry (empty: nothing)."""
+
+    kind = "mode"
+    session_id: str
+    mode: str
+    plan: str = ""
+
+
+@dataclass(frozen=True)
+class HookRan(Event):
+    """A user-configured hook ran (docs/workflow.md#hooks). `status`: `ok`, `blocked`
+    (it stopped a call or a prompt), `reported` (an afterTool hook's exit 2: its words
+    go to the model), `failed` (any other exit, a timeout: the agent went on)."""
+
+    kind = "hook"
+    event: str
+    command: str
+    tool: str
+    status: str
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class TodosUpdated(Event):
+    """The model wrote its task list (`todo_write`): the whole list, as it now stands."""
+
+    kind = "todos"
+    items: tuple[TodoItem, ...]
 
 
 @dataclass(frozen=True)
@@ -209,6 +252,8 @@ class TurnFinished(Event):
     output_tokens: int = 0
     steps: int = 0
     cached_tokens: int = 0
+    turn_cost: float | None = None
+    session_cost: float | None = None
 
 
 @dataclass(frozen=True)

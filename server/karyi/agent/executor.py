@@ -29,6 +29,7 @@ from typing import Any
 from karyi.agent.approval import ApprovalLine, Approver, Ticket, permission_for, refusal
 from karyi.agent.call_order import CallOrder, resources_of
 from karyi.agent.events import Listener, ToolDone, ToolOutput, ToolQueued, ToolRunning
+from karyi.agent.hooks import Hooks
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.problems import ProblemCheck, ProblemSource
 from karyi.agent.secure_values import RedactedOutput, run_with_secrets, unknown_variables
@@ -104,9 +105,15 @@ class CallBatch:
         before_change: Callable[[], Awaitable[None]] | None = None,
         memory: PermissionMemory | None = None,
         problems: ProblemSource | None = None,
+        gate: Callable[[ToolCall, Tool], ToolResult | None] | None = None,
+        hooks: Hooks | None = None,
     ) -> None:
         self.toolkit = toolkit
         self.problems = problems
+        self.hooks = hooks
+        """The user's beforeTool and afterTool hooks (agent/hooks.py)."""
+        self.gate = gate
+        """Refuses calls the session's mode does not allow (agent/modes.py)."""
         self.ctx = ctx
         self.emit = emit
         self.approvals = ApprovalLine(approver, memory, emit)
@@ -132,6 +139,9 @@ class CallBatch:
         if failure is not None or tool is None:
             assert failure is not None
             return _Failed(failure)
+        gated = self.gate(call, tool) if self.gate is not None else None
+        if gated is not None:
+            return _Failed(gated, "denied")
         verdict = permission_for(tool, call.params, ctx)
         refused = refusal(verdict)
         if refused is not None:
@@ -175,6 +185,13 @@ class CallBatch:
             params: dict[str, Any] = settled.params if settled.params is not None else call.params
             if settled.overrides:
                 ctx = dataclasses.replace(ctx, overrides=settled.overrides)
+            if self.hooks is not None:
+                blocked = await self.hooks.before_tool(ctx.session_id, call)
+                if blocked is not None:
+                    failure = ToolResult.fail(
+                        ErrorCode.PERMISSION_DENIED, f"blocked by a beforeTool hook: {blocked}"
+                    )
+                    return self._done(Executed(call, failure, "denied", started, time.time()))
             if tool.changes_files and self._before_change is not None:
                 await self._checkpoint()
             await _load_buffers(tool, params, ctx)
@@ -190,6 +207,8 @@ class CallBatch:
             )
             if settled.note:
                 result = with_note(result, settled.note)
+            if self.hooks is not None:
+                result = await self.hooks.after_tool(ctx.session_id, call, result)
             return self._done(Executed(call, result, decision, started, time.time()))
         except asyncio.CancelledError:
             cancelled = ToolResult.fail(ErrorCode.CANCELLED, f"{tool.name} was cancelled")

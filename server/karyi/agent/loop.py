@@ -21,12 +21,16 @@ from typing import Any
 
 from karyi.agent.approval import Approver
 from karyi.agent.checkpoints import Checkpoints
+from karyi.agent.commands import expand_command, load_commands
 from karyi.agent.compaction import RESULTS, compact
 from karyi.agent.conversation import Conversation
 from karyi.agent.events import (
+    Event,
     EventStream,
+    ModeChanged,
     Notice,
     StepStarted,
+    SubagentEvent,
     TextDelta,
     ToolDone,
     ToolPending,
@@ -36,13 +40,23 @@ from karyi.agent.events import (
     UsageUpdate,
 )
 from karyi.agent.executor import CallBatch, Executed, checked_call
+from karyi.agent.hooks import Hooks
 from karyi.agent.mentions import MentionSources
 from karyi.agent.mentions import expand as expand_mentions
+from karyi.agent.modes import (
+    PLAN,
+    checked_mode,
+    mode_prefix,
+    offered,
+    plan_refusal,
+    with_plan,
+)
 from karyi.agent.permissions import PermissionMemory
 from karyi.agent.problems import ProblemSource
-from karyi.agent.prompt import system_prompt, workspace_facts
+from karyi.agent.prompt import system_prompt, template, workspace_facts
 from karyi.agent.sessions import ToolCallRecord
 from karyi.agent.slash import expand
+from karyi.agent.todos import SessionTodos
 from karyi.core.text import valid_text
 from karyi.llm.base import (
     Finish,
@@ -60,6 +74,7 @@ from karyi.llm.base import (
     ToolCallEnd,
     Usage,
 )
+from karyi.llm.prices import Price, parse_prices, price_of
 from karyi.protocol.base import Dialect, StreamParser
 from karyi.protocol.calls import CallReady, CallStarted, ParseEvent, ToolCall
 from karyi.protocol.calls import TextDelta as ParsedText
@@ -90,13 +105,17 @@ class TurnResult:
     """How a turn ended."""
 
     turn_id: str
-    stop_reason: str  # end_turn | final_answer | max_steps | mistake_limit | cancelled | error
+    stop_reason: str
+    """end_turn | final_answer | max_steps | mistake_limit | cost_limit | blocked (a
+    userPrompt hook) | cancelled | error"""
     final_answer: str | None
     steps: int
     input_tokens: int
     output_tokens: int
     cached_tokens: int = 0
     """Of the input tokens, how many were read from the provider's prompt cache."""
+    cost: float | None = None
+    """What the turn's model calls cost in USD (None: the model has no price)."""
     finish: str = ""
     """Why the last model reply ended (`stop`, `length`, `refusal`, `content_filter`, …):
     a front end tells a reply cut by the token limit or refused from a finished one."""
@@ -165,9 +184,18 @@ class Agent:
         self.conversation = conversation
         self.approver = approver
         self.events = events or EventStream()
+        if ctx.todos is None:
+            ctx.todos = SessionTodos(conversation, self.events.emit)
+        vault = ctx.secrets
+        self.hooks = Hooks(
+            ctx.settings,
+            ctx.workspace.root,
+            self.events.emit,
+            (lambda text: vault.redactor.redact(text)) if vault is not None else (lambda t: t),
+        )
         if ctx.secrets is not None and self.events.redact is None:
-            vault = ctx.secrets
-            self.events.redact = lambda event: vault.redactor.redact_tree(event)
+            secrets = ctx.secrets
+            self.events.redact = lambda event: secrets.redactor.redact_tree(event)
         self.checkpoints = checkpoints
         self.rules = rules or (lambda: "")
         self.changes = changes
@@ -176,7 +204,12 @@ class Agent:
         )
         self._task: asyncio.Task[TurnResult] | None = None
         self._usage = [0, 0, 0]
-        self._system: tuple[str, str] = ("", "")  # (rules it was built with, prompt)
+        self._price: Price | None = None
+        self._cost_before = 0.0
+        self._subagent_cost = 0.0
+        """What the subagents this turn ran cost (their turns' costs, at their prices)."""
+        self.events.subscribe(self._count_subagent_cost)
+        self._system: tuple[str, str] = ("", "")  # (rules and mode it was built with, prompt)
         self._facts: dict[str, str] = {}
         self._last_command = ""
         self.events.subscribe(self._note_command)
@@ -193,12 +226,36 @@ class Agent:
         self._task.cancel()
         return True
 
+    @property
+    def mode(self) -> str:
+        """The session's mode: `plan` or `act` (docs/workflow.md#plan-mode)."""
+        return self.conversation.mode
+
+    def set_mode(self, mode: str, *, plan: str | None = None) -> None:
+        """Switch the session to `mode` (UnknownMode for anything but plan and act).
+        `plan`, when given, replaces the plan the next act turn carries (the user's
+        edit of the model's plan; empty drops it). Between turns only."""
+        mode = checked_mode(mode)
+        if self.busy:
+            raise RuntimeError(f"session {self.conversation.id} is running a turn: wait or cancel")
+        conv = self.conversation
+        if plan is not None:
+            conv.plan = plan
+        if conv.mode == mode and plan is None:
+            return
+        conv.mode = mode
+        conv.save_state()
+        self.events.emit(ModeChanged(conv.id, mode, conv.plan))
+
     async def run(self, text: str, *, context: str = "") -> TurnResult:
         """Run one turn for the user's `text` (plus optional editor context)."""
         if self.busy:
             raise RuntimeError(f"session {self.conversation.id} is already running a turn")
         turn_id = uuid.uuid4().hex[:10]
         text, context = valid_text(text), valid_text(context)  # what an editor or client sent
+        mode, text = mode_prefix(text)
+        if mode is not None:
+            self.set_mode(mode)
         text = expand(text)
         self._task = asyncio.ensure_future(self._turn(turn_id, text, context))
         try:
@@ -213,21 +270,47 @@ class Agent:
     # -- the turn ------------------------------------------------------------------------
 
     async def _turn(self, turn_id: str, text: str, context: str) -> TurnResult:
+        result = await self._turn_steps(turn_id, text, context)
+        if self.hooks.hooks["turnEnd"]:
+            payload = {
+                "sessionId": self.conversation.id,
+                "turnId": turn_id,
+                "stopReason": result.stop_reason,
+                "finalAnswer": result.final_answer,
+            }
+            await self.hooks.run("turnEnd", payload)
+        return result
+
+    async def _turn_steps(self, turn_id: str, text: str, context: str) -> TurnResult:
         conv = self.conversation
         self._usage = [0, 0, 0]
+        self._start_costing()
         self._facts = await asyncio.to_thread(workspace_facts, self.ctx.workspace)
         await self._load_tools()
         self._system = ("", "")
         if conv.store is not None:
             conv.store.start_turn(conv.id, turn_id)
         conv.name(text)
-        self.events.emit(TurnStarted(conv.id, turn_id, text))
+        self.events.emit(TurnStarted(conv.id, turn_id, text, conv.mode))
         self._notice_sandbox()
         self._notice_watching()
-        body = f"{text}\n\n{context}".strip() if context else text
+        asked = await self._expanded(text)
+        body = f"{asked}\n\n{context}".strip() if context else asked
         sources = MentionSources(self.ctx, self.problems, lambda: self._last_command)
         if mentioned := await expand_mentions(text, sources):
             body = f"{body}\n\n{mentioned}"
+        if conv.mode != PLAN and conv.plan:
+            body, conv.plan = with_plan(body, conv.plan), ""
+        if self.hooks.hooks["userPrompt"]:
+            payload = {"sessionId": conv.id, "turnId": turn_id, "prompt": text, "mode": conv.mode}
+            said = await self.hooks.run("userPrompt", payload)
+            if said.blocked is not None:
+                self.events.emit(
+                    TurnError("hook", f"A userPrompt hook stopped this message: {said.blocked}")
+                )
+                return self._finish(turn_id, "blocked", None, 0)
+            if said.output:
+                body = f"{body}\n\n[userPrompt hook output]\n{said.output}"
         conv.add(turn_id, Message("user", self._with_notices(body)))
         failures: Counter[str] = Counter()
         for step in range(1, self.spec.max_steps + 1):
@@ -239,6 +322,10 @@ class Agent:
                 answer = reply.channel("answer").strip() or reply.channel("text").strip()
                 reason = "final_answer" if reply.channel("answer") else "end_turn"
                 return self._finish(turn_id, reason, answer, step, reply.finish)
+            over = self._over_budget()
+            if over is not None:
+                self.events.emit(TurnError("cost_limit", over))
+                return self._finish(turn_id, "cost_limit", None, step)
             for e in executed:
                 if not e.result.success:
                     key = f"{e.call.name}:{json.dumps(e.call.params, sort_keys=True)}"
@@ -260,6 +347,14 @@ class Agent:
         )
         self.events.emit(TurnError("max_steps", message))
         return self._finish(turn_id, "max_steps", None, self.spec.max_steps)
+
+    async def _expanded(self, text: str) -> str:
+        """`/NAME args` as the custom command's prompt (agent/commands.py); the user's
+        words as they typed them stay in the transcript."""
+        if not text.lstrip().startswith("/"):
+            return text
+        commands = await asyncio.to_thread(load_commands, self.ctx.workspace.root)
+        return expand_command(text, commands)
 
     async def _load_tools(self) -> None:
         """Add the run-time tools to the toolkit; each warning about them is told once."""
@@ -318,7 +413,7 @@ class Agent:
             self.events.emit(Notice("compaction", note))
         request = Request(
             messages=[Message("system", system), *alternating(conv.messages)],
-            tools=declarations(spec.toolkit) if native else (),
+            tools=declarations(offered(spec.toolkit, conv.mode)) if native else (),
         )
         self.events.emit(StepStarted(step, self.provider.label))
         parser = spec.dialect.parser(spec.toolkit.schema, conv.dialect_state)
@@ -330,6 +425,8 @@ class Agent:
             before_change=self._checkpoint_hook(turn_id),
             memory=self.permissions,
             problems=self.problems,
+            gate=plan_refusal if conv.mode == PLAN else None,
+            hooks=self.hooks if self.hooks else None,
         )
         reply = _Reply()
         error: ProviderError | None = None
@@ -352,18 +449,23 @@ class Agent:
         return reply, executed, error
 
     def _system_prompt(self) -> str:
+        mode = self.conversation.mode
         rules = self.rules()
-        if not self._system[1] or self._system[0] != rules:
+        key = f"{mode}\n{rules}"
+        if not self._system[1] or self._system[0] != key:
             spec = self.spec
+            instructions = spec.instructions
+            if mode == PLAN:
+                instructions = f"{instructions}\n\n{template('plan_mode').safe_substitute()}"
             prompt = system_prompt(
-                instructions=spec.instructions,
+                instructions=instructions,
                 dialect=spec.dialect,
-                toolkit=spec.toolkit,
+                toolkit=offered(spec.toolkit, mode),
                 workspace=self.ctx.workspace,
                 rules=rules,
                 facts=self._facts,
             )
-            self._system = (rules, prompt)
+            self._system = (key, prompt)
         return self._system[1]
 
     def _on_stream(
@@ -396,7 +498,9 @@ class Agent:
             self._usage[0] += event.input_tokens
             self._usage[1] += event.output_tokens
             self._usage[2] += event.cache_read_tokens
-            self.events.emit(UsageUpdate(*self._usage))
+            turn_cost, session_cost = self._costs()
+            tokens_in, tokens_out, cached = self._usage
+            self.events.emit(UsageUpdate(tokens_in, tokens_out, cached, turn_cost, session_cost))
         elif isinstance(event, Finish):
             reply.finish = event.reason
         elif isinstance(event, Retrying):
@@ -517,15 +621,78 @@ class Agent:
 
         return snapshot
 
+    # -- cost (docs/workflow.md#cost) ------------------------------------------------------
+
+    def _start_costing(self) -> None:
+        """Price the model for this turn; say once when a cost limit cannot apply."""
+        settings = self.ctx.settings
+        self._price = price_of(self.provider.label, parse_prices(settings.prices))
+        self._cost_before = self.conversation.cost
+        self._subagent_cost = 0.0
+        limit = settings.max_cost_per_turn
+        if self._price is None and limit is not None:
+            note = (
+                f"no price is known for {self.provider.label}: agent.maxCostPerTurn cannot "
+                "apply; set its prices in settings `prices` (docs/workflow.md#cost)"
+            )
+            if note not in self._noticed:
+                self._noticed.add(note)
+                self.events.emit(Notice("cost", note))
+
+    def _costs(self) -> tuple[float | None, float | None]:
+        """(the turn's cost so far, the session's), both None without a price; the
+        session's total is kept in the conversation."""
+        if self._price is None:
+            return None, None
+        turn = self._price.cost(self._usage[0], self._usage[1], self._usage[2])
+        turn += self._subagent_cost
+        self.conversation.cost = self._cost_before + turn
+        return turn, self.conversation.cost
+
+    def _count_subagent_cost(self, event: Event) -> None:
+        """A direct subagent's finished turn adds its cost to this turn's (a subagent's
+        own subagents are in its cost already)."""
+        inner = event.event if isinstance(event, SubagentEvent) else None
+        if isinstance(inner, TurnFinished) and inner.turn_cost:
+            self._subagent_cost += inner.turn_cost
+
+    def _over_budget(self) -> str | None:
+        """Why the turn must stop at its cost limit (None: it may go on)."""
+        limit = self.ctx.settings.max_cost_per_turn
+        turn, _ = self._costs()
+        if limit is None or turn is None or turn <= limit:
+            return None
+        return (
+            f"Stopped: this turn cost ${turn:.4f}, over agent.maxCostPerTurn (${limit:g}). "
+            "The work so far is kept; say 'continue' to let the agent go on."
+        )
+
     def _finish(
         self, turn_id: str, reason: str, answer: str | None, steps: int, finish: str = ""
     ) -> TurnResult:
         conv = self.conversation
         tokens_in, tokens_out, cached = self._usage
-        result = TurnResult(turn_id, reason, answer, steps, tokens_in, tokens_out, cached, finish)
+        turn_cost, session_cost = self._costs()
+        result = TurnResult(
+            turn_id, reason, answer, steps, tokens_in, tokens_out, cached, turn_cost, finish
+        )
+        if conv.mode == PLAN and answer:
+            conv.plan = answer
+            conv.save_state()
         if conv.store is not None:
             conv.store.finish_turn(conv.id, turn_id, reason, tokens_in, tokens_out)
+        conv.save_state()
         self.events.emit(
-            TurnFinished(turn_id, reason, answer, tokens_in, tokens_out, steps, cached)
+            TurnFinished(
+                turn_id,
+                reason,
+                answer,
+                tokens_in,
+                tokens_out,
+                steps,
+                cached,
+                turn_cost,
+                session_cost,
+            )
         )
         return result

@@ -279,7 +279,7 @@ class Subagents:
             depth=self.depth + 1,
         )
         child_ctx = dataclasses.replace(
-            ctx, session_id=conversation.id, call_id="", emit=None, subagents=nested
+            ctx, session_id=conversation.id, call_id="", emit=None, subagents=nested, todos=None
         )
         approver = self.approver
 

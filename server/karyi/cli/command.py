@@ -46,6 +46,12 @@ def add_run_parser(sub: Subparsers) -> None:
     p.add_argument("--yes", action="store_true", help="approve every call without asking")
     p.add_argument("--session", metavar="ID", help="continue a stored session")
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
+    p.add_argument(
+        "--mode",
+        choices=("plan", "act"),
+        help="plan: only read and search, then answer with a plan (on a terminal you are "
+        "asked whether to carry it out); act: the default",
+    )
     p.add_argument("task", nargs="+", help='what to do (or "-" to read it from stdin)')
     p.set_defaults(func=_run)
 

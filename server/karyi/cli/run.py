@@ -5,13 +5,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import shlex
 import signal
+import subprocess
 import sys
+import tempfile
+from pathlib import Path
+from typing import IO
 
 from rich.console import Console
 
 from karyi.agent.approval import Approver, approve_all
 from karyi.agent.events import EventStream
+from karyi.agent.loop import Agent
+from karyi.agent.modes import EMPTY_ASK, PLAN
 from karyi.agent.runtime import Runtime
 from karyi.agent.sessions import SessionNotFound
 from karyi.agent.startup import (
@@ -62,10 +70,17 @@ async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> in
     approver: Approver = approve_all if args.yes else TerminalApprover(tty, err, lock=lock)
     runtime.ask_value = TerminalValueAsker(tty, lock) if tty is not None else None
     agent = runtime.agent(conversation, approver=approver, provider=provider, events=events)
+    if args.mode:
+        agent.set_mode(args.mode)
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGINT, agent.cancel)
     try:
         result = await agent.run(text)
+        while agent.mode == PLAN and result.stop_reason in ("end_turn", "final_answer"):
+            follow = await _next_in_plan(tty, err, agent) if not args.json else None
+            if follow is None:
+                break
+            result = await agent.run(follow)
     finally:
         loop.remove_signal_handler(signal.SIGINT)
         await provider.aclose()
@@ -73,6 +88,45 @@ async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> in
     if result.stop_reason == "cancelled":
         return 130
     return EXIT_OK if result.stop_reason in ("end_turn", "final_answer") else EXIT_FAILED
+
+
+PLAN_PROMPT = "Plan ready. /act carries it out, /edit edits it first, text asks more; Enter ends: "
+
+
+async def _next_in_plan(tty: IO[str] | None, err: Console, agent: Agent) -> str | None:
+    """After a plan turn on a terminal: the user's next message (`/act`, `/plan`, or more
+    questions), or None to stop. `/edit` opens the plan in $VISUAL/$EDITOR and acts on
+    the edited plan (docs/workflow.md#plan-mode)."""
+    if tty is None:
+        return None
+    err.print(PLAN_PROMPT, end="")
+    line = (await asyncio.to_thread(tty.readline)).strip()
+    if not line:
+        return None
+    if line != "/edit":
+        return line
+    edited = await asyncio.to_thread(_edit, agent.conversation.plan)
+    if edited is None:
+        err.print(
+            "[yellow]no $VISUAL or $EDITOR to edit with: acting on the plan as it is[/yellow]"
+        )
+    agent.set_mode("act", plan=edited)
+    return EMPTY_ASK["act"]
+
+
+def _edit(text: str) -> str | None:
+    """`text` as the user left it in their editor; None when there is none."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+    if not editor:
+        return None
+    with tempfile.NamedTemporaryFile("w+", suffix=".md", delete=False, encoding="utf-8") as f:
+        f.write(text)
+        path = f.name
+    try:
+        subprocess.run([*shlex.split(editor), path], check=False)
+        return Path(path).read_text(encoding="utf-8")
+    finally:
+        os.unlink(path)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -14,15 +14,19 @@ from rich.text import Text
 
 from karyi.agent.events import (
     Event,
+    HookRan,
+    ModeChanged,
     Notice,
     StepStarted,
     SubagentEvent,
     TextDelta,
+    TodosUpdated,
     ToolDone,
     ToolOutput,
     ToolQueued,
     TurnError,
     TurnFinished,
+    TurnStarted,
     UsageUpdate,
 )
 
@@ -37,6 +41,45 @@ def _preview(text: str, width: int = 160) -> str:
     if len(lines) > PREVIEW_LINES:
         shown.append(f"… {len(lines) - PREVIEW_LINES} more line(s)")
     return "\n".join(shown)
+
+
+TODO_MARKS = {"pending": ("☐", "dim"), "in_progress": ("▶", "bold cyan"), "done": ("☑", "green")}
+
+
+def _todos(event: TodosUpdated) -> Text:
+    """The whole task list, one line per item, after each change."""
+    done = sum(1 for i in event.items if i.status == "done")
+    lines = Text(f"Tasks ({done}/{len(event.items)} done)", style="bold")
+    for item in event.items:
+        mark, style = TODO_MARKS.get(item.status, ("☐", "dim"))
+        lines.append(f"\n  {mark} {item.text}", style=style)
+    return lines
+
+
+def cost_text(turn: float | None, session: float | None) -> str:
+    """` · $0.0123 (session $0.0456)`, or nothing when the model has no price."""
+    if turn is None:
+        return ""
+    total = f" (session ${session:.4f})" if session is not None and session > turn else ""
+    return f" · ${turn:.4f}{total}"
+
+
+def hook_line(event: HookRan) -> str | None:
+    """What a hook did, in the words every front end uses (None: nothing to say)."""
+    said = event.stderr or event.stdout
+    if event.status == "ok":
+        return f"{event.event} hook: {event.stdout}" if event.stdout else None
+    verb = {"blocked": "blocked it", "reported": "reported to the model"}.get(
+        event.status, "failed"
+    )
+    return f"{event.event} hook `{event.command}` {verb}" + (f": {said}" if said else "")
+
+
+def _hook(event: HookRan, verbose: bool) -> Text | None:
+    line = hook_line(event)
+    if line is None or (event.status == "ok" and event.event != "turnEnd" and not verbose):
+        return None
+    return Text(f"⚑ {line}", style="yellow" if event.status != "ok" else "dim")
 
 
 class TerminalView:
@@ -75,17 +118,30 @@ class TerminalView:
             return Text(event.text, style="dim")
         if isinstance(event, ToolDone):
             return Text("")
+        if isinstance(event, TodosUpdated):
+            return _todos(event)
+        if isinstance(event, HookRan):
+            return _hook(event, self.verbose)
+        if isinstance(event, ModeChanged):
+            return Text(f"mode: {event.mode}", style="bold cyan")
+        if isinstance(event, TurnStarted) and event.mode == "plan":
+            return Text("plan mode · only reading tools; the answer is a plan", style="bold cyan")
         if isinstance(event, Notice):
             return Text(f"ℹ {event.message}", style="yellow")
         if isinstance(event, TurnError):
             return Text(f"✗ {event.message}", style="bold red")
         if isinstance(event, UsageUpdate) and self.verbose:
-            return Text(f"tokens: {event.input_tokens} in / {event.output_tokens} out", style="dim")
+            return Text(
+                f"tokens: {event.input_tokens} in / {event.output_tokens} out"
+                + cost_text(event.turn_cost, event.session_cost),
+                style="dim",
+            )
         if isinstance(event, TurnFinished):
             cached = f" ({event.cached_tokens:,} cached)" if event.cached_tokens else ""
             return Text(
                 f"— {event.stop_reason.replace('_', ' ')} · {event.steps} step(s) · "
-                f"{event.input_tokens:,} in{cached} / {event.output_tokens:,} out tokens",
+                f"{event.input_tokens:,} in{cached} / {event.output_tokens:,} out tokens"
+                + cost_text(event.turn_cost, event.session_cost),
                 style="dim",
             )
         return None

@@ -30,12 +30,17 @@ async def run_chat(
     message: str,
     context: dict[str, Any] | None,
     extra_listener: Any = None,
+    mode: str | None = None,
+    plan: str | None = None,
 ) -> dict[str, Any]:
-    """Run one turn, streaming `karyi/turnUpdate`s; the chat result."""
+    """Run one turn, streaming `karyi/turnUpdate`s; the chat result. `mode` (and the
+    user's `plan` for an act turn) switch the session first (docs/workflow.md)."""
     from karyi.agent.events import ToolOutput, ToolRunning, TurnStarted
 
     host = ls.require_host()
     live = host.session(session_id)
+    if (mode is not None or plan is not None) and not live.agent.busy:
+        live.agent.set_mode(mode or live.agent.mode, plan=plan)
     turn = {"id": ""}
     terminal_calls: set[str] = set()
 
@@ -55,6 +60,7 @@ async def run_chat(
     _, result = await host.chat(live.id, message, context=context_text, listener=listener)
     return {
         "sessionId": live.id,
+        "mode": live.agent.mode,
         "turnId": result.turn_id,
         "stopReason": result.stop_reason,
         "finalAnswer": result.final_answer,
@@ -62,6 +68,7 @@ async def run_chat(
             "inputTokens": result.input_tokens,
             "outputTokens": result.output_tokens,
             "cachedTokens": result.cached_tokens,
+            "cost": result.cost,
         },
     }
 
@@ -91,7 +98,26 @@ def _diffs_of(files: Any) -> list[dict[str, Any]]:
 async def chat(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/chat`: run one turn; the result comes when it ends."""
     p = checked("karyi/chat", raw)
-    return await run_chat(ls, p.get("sessionId"), p["message"], p.get("context"))
+    return await run_chat(
+        ls,
+        p.get("sessionId"),
+        p["message"],
+        p.get("context"),
+        mode=p.get("mode"),
+        plan=p.get("plan"),
+    )
+
+
+@rpc
+async def set_mode(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/setMode`: switch a session (a new one without `sessionId`) to plan or act;
+    `plan` replaces what the next act turn carries."""
+    p = checked("karyi/setMode", raw)
+    live = ls.require_host().session(p.get("sessionId"))
+    if live.agent.busy:
+        raise RequestFailed(f"session {live.id} is running a turn: wait for it or cancel it")
+    live.agent.set_mode(p["mode"], plan=p.get("plan"))
+    return {"sessionId": live.id, "mode": live.agent.mode, "plan": live.conversation.plan}
 
 
 @rpc

@@ -34,6 +34,7 @@ TASK_ARGS_SCHEMA: dict[str, Any] = {
         "diagnostics": {"type": "array"},
         "sessionId": {"type": ["string", "null"]},
         "message": {"type": "string"},
+        "mode": {"type": "string", "enum": ["plan", "act"]},
     },
 }
 
@@ -181,6 +182,27 @@ async def cancel(ls: KaryiServer, *args: Any) -> dict[str, Any]:
     host = ls.require_host()
     sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]
     return {"cancelled": [sid for sid in sessions if host.cancel(sid)]}
+
+
+@rpc
+async def set_mode(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.setMode`: plan or act (docs/workflow.md#plan-mode) for one session, or for
+    every loaded idle one; the mode a client without Karyi's UI can switch."""
+    a = _args("karyi.setMode", args)
+    mode = a.get("mode") or a.get("message")
+    if mode not in ("plan", "act"):
+        from pygls.exceptions import JsonRpcInvalidParams
+
+        raise JsonRpcInvalidParams("karyi.setMode: mode: expected 'plan' or 'act'")
+    host = ls.require_host()
+    sessions = [host.session(a["sessionId"])] if a.get("sessionId") else host.loaded()
+    changed = [live.id for live in sessions if not live.agent.busy]
+    for live in sessions:
+        if not live.agent.busy:
+            live.agent.set_mode(mode)
+    message = f"Karyi: {mode} mode"
+    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
+    return {"mode": mode, "sessions": changed}
 
 
 @rpc

@@ -43,6 +43,10 @@ async def load_session(ls: KaryiServer, raw: Any) -> dict[str, Any]:
         "messages": messages,
         "calls": calls,
         "turns": store.turns(live.id),
+        "todos": [dataclasses.asdict(t) for t in live.conversation.todos],
+        "mode": live.conversation.mode,
+        "plan": live.conversation.plan,
+        "cost": live.conversation.cost,
     }
 
 

@@ -41,6 +41,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "properties": {
             "sessionId": _OPT_STR,
             "message": _STR,
+            "mode": {"type": "string", "enum": ["plan", "act"]},
+            "plan": _OPT_STR,
             "context": {
                 "type": ["object", "null"],
                 "properties": {
@@ -55,6 +57,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "required": ["message"],
     },
     "karyi/cancel": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
+    "karyi/setMode": {
+        "properties": {
+            "sessionId": _OPT_STR,
+            "mode": {"type": "string", "enum": ["plan", "act"]},
+            "plan": _OPT_STR,
+        },
+        "required": ["mode"],
+    },
     "karyi/confirmTool": {
         "properties": {
             "sessionId": _STR,
@@ -99,6 +109,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "karyi/restoreCheckpoint": {"properties": {"checkpointId": _STR}, "required": ["checkpointId"]},
     "karyi/tools": {"properties": {}},
     "karyi/rules": {"properties": {"sessionId": _OPT_STR}},
+    "karyi/commands": {"properties": {}},
     "karyi/restartMcpServer": {"properties": {"name": _STR}, "required": ["name"]},
     "karyi/terminalInput": {
         "properties": {"sessionId": _STR, "data": {"type": "string"}},

@@ -39,6 +39,7 @@ FEATURES: dict[str, Handler] = {
     "karyi/fileDiffs": chat.file_diffs,
     "karyi/provideValue": chat.provide_value,
     "karyi/terminalInput": chat.terminal_input,
+    "karyi/setMode": chat.set_mode,
     # history.py: sessions and checkpoints
     "karyi/sessions": history.sessions,
     "karyi/loadSession": history.load_session,
@@ -49,6 +50,7 @@ FEATURES: dict[str, Handler] = {
     "karyi/tools": toolinfo.tools,
     "karyi/restartMcpServer": toolinfo.restart_mcp_server,
     "karyi/rules": toolinfo.rules,
+    "karyi/commands": toolinfo.slash_commands,
     # code_actions.py: the tasks offered where they fit
     types.TEXT_DOCUMENT_CODE_ACTION: code_actions.code_actions,
 }
@@ -67,6 +69,7 @@ COMMANDS: dict[str, Handler] = {
     "karyi.writeTests": commands.write_tests,
     "karyi.init": commands.init,
     "karyi.cancel": commands.cancel,
+    "karyi.setMode": commands.set_mode,
     "karyi.acceptAll": commands.accept_all,
     "karyi.rejectAll": commands.reject_all,
 }

@@ -1,5 +1,6 @@
 """What the agent can call and follows: its tools by source, the MCP servers' state,
-restarting one, and the project rules in force (docs/context.md#rules).
+restarting one, the project rules in force (docs/context.md#rules), and the slash
+commands a message may start with (`karyi/commands`, docs/workflow.md).
 
 `karyi/tools` starts what the settings configure (the discovery command, the MCP
 servers) as a turn would, so an editor can show a failing server before the user
@@ -64,3 +65,14 @@ async def rules(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     p = checked("karyi/rules", raw)
     runtime = ls.require_host().runtime
     return {"rules": [r.to_json() for r in runtime.rules(p.get("sessionId"))]}
+
+
+async def slash_commands(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/commands`: `/plan`, `/act` and the custom commands (docs/workflow.md)."""
+    import asyncio
+
+    from karyi.agent.commands import slash_commands as listed
+
+    checked("karyi/commands", raw)
+    root = ls.require_host().runtime.workspace.root
+    return {"commands": await asyncio.to_thread(listed, root)}

@@ -212,6 +212,17 @@ class Settings:
         usual = key_variable(self.model.partition(":")[0])
         return env.get(usual) if usual else None
 
+    @property
+    def prices(self) -> dict[str, Any]:
+        """The user's model prices (`{model: {input, cachedInput, output}}`, USD/M tokens)."""
+        return dict(self.values.get("prices") or {})
+
+    @property
+    def max_cost_per_turn(self) -> float | None:
+        """`agent.maxCostPerTurn` in USD: a turn that costs more stops (None: no limit)."""
+        value = (self.values.get("agent") or {}).get("maxCostPerTurn")
+        return float(value) if value is not None else None
+
     def with_values(self, **changes: Any) -> Settings:
         """A copy with top-level keys replaced (for tests and programmatic callers)."""
         return Settings({**self.values, **changes}, self.warnings, self.sources)

@@ -82,6 +82,16 @@ def _env_layer(env: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
+def _lower_cost_limit_only(layer: dict[str, Any], values: Mapping[str, Any]) -> None:
+    """A workspace's `agent.maxCostPerTurn` may lower the user's limit, never raise it."""
+    agent = layer.get("agent")
+    mine = (values.get("agent") or {}).get("maxCostPerTurn")
+    if isinstance(agent, dict) and agent.get("maxCostPerTurn") is not None and mine is not None:
+        agent["maxCostPerTurn"] = min(float(agent["maxCostPerTurn"]), float(mine))
+    elif isinstance(agent, dict) and mine is not None:
+        agent.pop("maxCostPerTurn", None)
+
+
 def load_settings(
     workspace: Path | None = None,
     *,
@@ -111,6 +121,8 @@ def load_settings(
     for source, layer, base, untrusted in layers:
         trusted = workspace is not None and is_trusted(workspace, values["trustedWorkspaces"])
         checked = _check(layer, source, base, warnings, untrusted=untrusted, trusted=trusted)
+        if untrusted:
+            _lower_cost_limit_only(checked, values)
         _merge(values, checked)
         sources.update(dict.fromkeys(checked, source))
     return Settings(values, tuple(warnings), sources)

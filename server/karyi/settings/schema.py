@@ -14,7 +14,53 @@ from karyi.protocol import DIALECTS
 _PERMISSION = {"type": "string", "enum": ["auto", "confirm", "deny"]}
 _PATTERNS = {"type": "array", "items": {"type": "string"}}
 
+_HOOKS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "command": {"type": "string", "minLength": 1},
+            "match": {"type": "string", "minLength": 1},
+            "timeout": {"type": "number", "exclusiveMinimum": 0},
+        },
+        "required": ["command"],
+        "additionalProperties": False,
+    },
+}
+
+_PER_MILLION = {"type": "number", "minimum": 0}
+
 SCHEMA: dict[str, dict[str, Any]] = {
+    "prices": {
+        "type": "object",
+        "additionalProperties": {
+            "type": "object",
+            "properties": {
+                "input": _PER_MILLION,
+                "cachedInput": _PER_MILLION,
+                "output": _PER_MILLION,
+            },
+            "required": ["input", "output"],
+            "additionalProperties": False,
+        },
+        "description": "USD per million tokens by model (docs/workflow.md#cost)",
+    },
+    "agent": {
+        "type": "object",
+        "properties": {"maxCostPerTurn": {"type": ["number", "null"], "exclusiveMinimum": 0}},
+        "additionalProperties": False,
+    },
+    "hooks": {
+        "type": "object",
+        "properties": {
+            "beforeTool": _HOOKS,
+            "afterTool": _HOOKS,
+            "userPrompt": _HOOKS,
+            "turnEnd": _HOOKS,
+        },
+        "additionalProperties": False,
+        "description": "commands run around the agent (docs/workflow.md#hooks); user settings only",
+    },
     "model": {
         "type": "string",
         "pattern": r"^[A-Za-z][\w-]*:.+$",
@@ -226,6 +272,9 @@ DEFAULTS: dict[str, Any] = {
         "servers": {"python": {"command": ["ruff", "server"], "extensions": [".py", ".pyi"]}},
     },
     "maxSteps": 50,
+    "hooks": {"beforeTool": [], "afterTool": [], "userPrompt": [], "turnEnd": []},
+    "prices": {},
+    "agent": {"maxCostPerTurn": None},
     "shell": {
         "timeoutSeconds": 120,
         "inactivitySeconds": 10,

@@ -9,7 +9,9 @@ programs or reach addresses of its choosing: `tools.discoveryCommand`,
 file are ignored (with a warning) unless the user lists the workspace in their own
 `trustedWorkspaces`. Nor may it loosen the command sandbox (`shell.sandbox`): it may
 switch it `on`, never `off`, never give it the network or writable paths, never make
-commands run without asking. See docs/security.md.
+commands run without asking. Nor may it set `hooks` or `prices`, even when trusted,
+and its `agent.maxCostPerTurn` only lowers the user's (settings/loading.py). See
+docs/security.md.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from karyi.settings.validation import SettingsWarning
 
-_USER_ONLY = ("allowedRoots", "baseUrl", "apiKeyEnv", "trustedWorkspaces")
+_USER_ONLY = ("allowedRoots", "baseUrl", "apiKeyEnv", "trustedWorkspaces", "hooks", "prices")
 _KEY_WHY = (
     "a workspace settings file may not choose where your API key is sent or which "
     "variable it is read from; set it in your user settings"
@@ -36,6 +38,14 @@ _RUNS_PROGRAMS = (
 )
 """Keys that make Karyi run a program or reach an address: user-chosen only, or from a
 workspace the user trusts."""
+_HOOKS_WHY = (
+    "hooks run programs around every tool call and prompt: only your user settings may "
+    "set them, even in a trusted workspace (docs/workflow.md#hooks)"
+)
+_PRICES_WHY = (
+    "a workspace settings file may not set model prices (they decide when "
+    "agent.maxCostPerTurn stops a turn); set them in your user settings"
+)
 _TRUST_WHY = (
     "a workspace settings file may not choose programs for Karyi to run or addresses for "
     "it to reach; set it in your user settings, or trust this workspace by adding its path "
@@ -51,6 +61,10 @@ def tighten_only(
     for key in _USER_ONLY:
         if key in layer:
             reason = why if key in ("allowedRoots", "trustedWorkspaces") else _KEY_WHY
+            if key == "hooks":
+                reason = _HOOKS_WHY
+            elif key == "prices":
+                reason = _PRICES_WHY
             warnings.append(SettingsWarning(source, key, f"ignored: {reason}"))
     layer = {k: v for k, v in layer.items() if k not in _USER_ONLY}
     if not trusted:

@@ -60,6 +60,9 @@ class Tool(ABC):
     """True for tools whose effects nobody can list (a command, an MCP server, a user's
     program): such a call runs after every earlier call of the reply and before every
     later one, so `edit` then `pytest` tests the edited file."""
+    plan_safe: ClassVar[bool] = False
+    """True for tools that only read, search or look things up (and the task list): the
+    only ones plan mode offers (docs/workflow.md#plan-mode)."""
 
     @cached_property
     def _validator(self) -> ParamValidator:

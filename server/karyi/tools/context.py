@@ -83,6 +83,32 @@ class ArtifactBook(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class TodoItem:
+    """One item of the task list the model keeps (`todo_write`, docs/workflow.md)."""
+
+    id: str
+    text: str
+    status: str = "pending"
+    """`pending`, `in_progress` or `done`."""
+
+
+TODO_STATUSES = ("pending", "in_progress", "done")
+
+
+class TodoBoard(Protocol):
+    """The task list of one session (see `agent/todos.py`): kept with the session and
+    announced as an event on every change."""
+
+    def items(self) -> list[TodoItem]:
+        """The list as it stands."""
+        ...
+
+    def write(self, items: list[TodoItem]) -> None:
+        """Replace the whole list."""
+        ...
+
+
 @dataclass
 class ToolContext:
     """Everything a running tool may use: the workspace, settings, the session.
@@ -113,3 +139,4 @@ class ToolContext:
     emit: Callable[[Any], None] | None = None
     subagents: SubagentRunner | None = None
     artifacts: ArtifactBook | None = None
+    todos: TodoBoard | None = None

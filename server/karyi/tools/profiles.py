@@ -37,6 +37,7 @@ from karyi.tools.builtin.read.single import GatewayReadFile, ReadFile, ReadFileV
 from karyi.tools.builtin.search import Glob, Grep, ListFile, Ls
 from karyi.tools.builtin.subagents import CallSubagent
 from karyi.tools.builtin.system import GetEnvVariable, GetSystemInfo, SetEnvVariable
+from karyi.tools.builtin.todos import TodoWrite
 from karyi.tools.builtin.values import GetValue
 from karyi.tools.builtin.web import SearchWeb, WebFetch, WebFetchV, WebSearch, WebSearchV
 from karyi.tools.builtin.write import AppendFile, CreateFile, UpdateFile, WriteFileA, WriteFileV
@@ -66,7 +67,7 @@ def builtin_registry() -> ToolRegistry:
     for profile in PROFILES:
         reg.declare(profile)
     tools: dict[str, list[Tool]] = {
-        "karyi": [Command(), EditTool(), ReadTool(), GetValue(), Input(), Ctrl()],
+        "karyi": [Command(), EditTool(), ReadTool(), GetValue(), Input(), Ctrl(), TodoWrite()],
         "agentxml": [
             ReadFile(),
             WriteFileA(),

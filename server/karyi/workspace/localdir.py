@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 GITIGNORE = (
-    "# Karyi's local state; only settings.json is meant to be shared\n"
-    "*\n!settings.json\n!.gitignore\n"
+    "# Karyi's local state; only settings.json and commands/ are meant to be shared\n"
+    "*\n!settings.json\n!.gitignore\n!commands/\n!commands/**\n"
 )
 
 

@@ -183,4 +183,66 @@ describe('chat reducer', () => {
     const s = run([{ kind: 'model', model: 'x:y' }, { kind: 'user', text: 'a' }, { kind: 'reset' }]);
     assert.deepEqual(s, emptyState('x:y'));
   });
+
+  it('keeps the latest task list, and a loaded session brings its own', () => {
+    const first = [{ id: '1', text: 'Read', status: 'in_progress' as const }];
+    const second = [{ id: '1', text: 'Read', status: 'done' as const }, { id: '2', text: 'Fix', status: 'pending' as const }];
+    let s = run([up({ type: 'todos', items: first }), up({ type: 'todos', items: second })]);
+    assert.deepEqual(s.todos, second);
+    s = reduce(s, { kind: 'loaded', session: { sessionId: 'x', title: '', messages: [], calls: [], turns: [], todos: first } });
+    assert.deepEqual(s.todos, first);
+    assert.deepEqual(reduce(s, { kind: 'reset' }).todos, []);
+  });
+
+  it('follows the mode: a plan answer becomes the pending plan, the act turn clears it', () => {
+    let s = run([
+      { kind: 'mode', mode: 'plan' },
+      { kind: 'user', text: 'say hello' },
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'say hello', mode: 'plan' }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: '1. greet', inputTokens: 1, outputTokens: 1, steps: 1 }),
+    ]);
+    assert.equal(s.mode, 'plan');
+    assert.equal(s.plan, '1. greet');
+    s = run([{ kind: 'mode', mode: 'act', plan: '1. greet warmly' }], s);
+    assert.deepEqual([s.mode, s.plan], ['act', '1. greet warmly']);
+    s = run([up({ type: 'turnStarted', sessionId: S, turnId: 't2', message: 'go', mode: 'act' })], s);
+    assert.deepEqual([s.mode, s.plan], ['act', '']);
+    assert.equal(reduce(s, { kind: 'reset' }).mode, 'act');
+  });
+
+  it('shows what a hook blocked or reported, and nothing for a quiet one', () => {
+    const hook = { command: './guard', tool: 'command', exitCode: 2, stdout: '', stderr: 'no rm', seconds: 0.1 };
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'hook', event: 'beforeTool', status: 'ok', ...hook, stderr: '' }),
+      up({ type: 'hook', event: 'beforeTool', status: 'blocked', ...hook }),
+    ]);
+    const turn = s.items[0];
+    assert.ok(turn.kind === 'turn');
+    if (turn.kind !== 'turn') return;
+    assert.deepEqual(turn.blocks, [{ kind: 'notice', level: 'info', text: 'beforeTool hook `./guard` blocked it: no rm' }]);
+  });
+
+  it('carries the turn and session cost from usage events', () => {
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'usage', inputTokens: 10, outputTokens: 2, turnCost: 0.01, sessionCost: 0.05 }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'cost_limit', finalAnswer: null, inputTokens: 10, outputTokens: 2, steps: 1, turnCost: 0.01, sessionCost: 0.05 }),
+    ]);
+    const turn = s.items[0];
+    assert.ok(turn.kind === 'turn');
+    if (turn.kind !== 'turn') return;
+    assert.deepEqual(turn.usage, { inputTokens: 10, outputTokens: 2, turnCost: 0.01, sessionCost: 0.05 });
+    assert.equal(s.cost, 0.05);
+  });
+
+  it('a turnEnd hook that reports after the turn is a notice, not a new turn', () => {
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: 'ok', inputTokens: 1, outputTokens: 1, steps: 1 }),
+      up({ type: 'hook', event: 'turnEnd', command: 'make lint', tool: '', status: 'ok', exitCode: 0, stdout: 'lint clean', stderr: '', seconds: 0.1 }),
+    ]);
+    assert.deepEqual(s.items.map((i) => i.kind), ['turn', 'notice']);
+    assert.equal(s.items[1].kind === 'notice' && s.items[1].text, 'turnEnd hook: lint clean');
+  });
 });

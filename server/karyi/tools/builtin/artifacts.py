@@ -106,6 +106,8 @@ class CreateArtifact(_ArtifactTool):
 class ReadArtifact(_ArtifactTool):
     """`read_artifact(id, version?)`."""
 
+    plan_safe = True
+
     name = "read_artifact"
     display_name = "Read Artifact"
     description = "Read an artifact's content: the latest version, or any earlier one."

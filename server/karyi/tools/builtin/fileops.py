@@ -246,6 +246,8 @@ class DeleteDirectory(MutatingTool):
 class GetFileInfo(Tool):
     """agentxml `get_file_info(filePath)`."""
 
+    plan_safe = True
+
     name = "get_file_info"
     display_name = "File info"
     description = "Get a file's or directory's details: type, size, times, permissions."

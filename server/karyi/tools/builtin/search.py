@@ -112,6 +112,8 @@ def _search_roots(ctx: ToolContext, params: Mapping[str, Any]) -> tuple[list[Pat
 class Grep(Tool):
     """vecli (Gemini CLI) `search_file_content`, named `grep` in that profile."""
 
+    plan_safe = True
+
     name = "grep"
     display_name = "SearchText"
     description = (
@@ -204,6 +206,8 @@ class Grep(Tool):
 
 class Glob(Tool):
     """Gemini CLI `glob`: files matching a pattern, recently modified first."""
+
+    plan_safe = True
 
     name = "glob"
     display_name = "FindFiles"
@@ -320,6 +324,8 @@ class Glob(Tool):
 class Ls(Tool):
     """vecli (Gemini CLI) `list_directory`, named `ls` in that profile."""
 
+    plan_safe = True
+
     name = "ls"
     display_name = "ReadFolder"
     description = (
@@ -386,6 +392,8 @@ class Ls(Tool):
 
 class ListFile(Tool):
     """agentxml `list_file(workspacePath)`."""
+
+    plan_safe = True
 
     name = "list_file"
     display_name = "List files"

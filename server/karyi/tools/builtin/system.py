@@ -69,6 +69,8 @@ def system_info(ctx: ToolContext) -> dict[str, Any]:
 class GetSystemInfo(Tool):
     """agentxml `get_system_info()`: `data` is the info object."""
 
+    plan_safe = True
+
     name = "get_system_info"
     display_name = "System info"
     description = (
@@ -87,6 +89,8 @@ class GetSystemInfo(Tool):
 
 class GetEnvVariable(Tool):
     """agentxml `get_env_variable(name)`: the value as the session's commands see it."""
+
+    plan_safe = True
 
     name = "get_env_variable"
     display_name = "Read environment variable"

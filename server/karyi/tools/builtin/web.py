@@ -76,6 +76,8 @@ _QUERY = {"type": "string", "minLength": 1, "description": "Search query using k
 class WebSearch(Tool):
     """research `web_search(query, freshness, count)`."""
 
+    plan_safe = True
+
     name = "web_search"
     display_name = "Web Search"
     description = (
@@ -123,6 +125,8 @@ class WebSearch(Tool):
 class WebSearchV(Tool):
     """Gemini CLI's `google_web_search(query)`, named `web_search` in vecli."""
 
+    plan_safe = True
+
     name = "web_search"
     display_name = "WebSearch"
     description = (
@@ -149,6 +153,8 @@ class WebSearchV(Tool):
 
 class SearchWeb(Tool):
     """agentxml `search_web(query)`."""
+
+    plan_safe = True
 
     name = "search_web"
     display_name = "Search Web"
@@ -192,6 +198,8 @@ def _hosts(urls: list[str]) -> list[str]:
 
 class _Fetcher(Tool):
     """What both `web_fetch` tools share: permission by host, the fetch, the rendering."""
+
+    plan_safe = True
 
     permission = Permission.CONFIRM
 

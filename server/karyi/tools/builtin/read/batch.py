@@ -49,6 +49,8 @@ SEARCH_ITEM = {
 class ReadTool(Tool):
     """Reads files, lists directories and searches; several of each in one call."""
 
+    plan_safe = True
+
     name = "read"
     display_name = "Read"
     description = (

@@ -52,6 +52,8 @@ class _Selection:
 class ReadManyFiles(Tool):
     """vecli (Gemini CLI) `read_many_files`."""
 
+    plan_safe = True
+
     name = "read_many_files"
     display_name = "ReadManyFiles"
     description = (

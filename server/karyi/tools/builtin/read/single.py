@@ -28,6 +28,8 @@ GATEWAY_READ_LIMIT = 1024 * 1024
 class ReadFile(Tool):
     """agentxml `read_file(filePath)`."""
 
+    plan_safe = True
+
     name = "read_file"
     display_name = "Read file"
     description = (
@@ -78,6 +80,8 @@ class ReadFile(Tool):
 
 class ReadFileV(Tool):
     """vecli (Gemini CLI) `read_file(absolute_path, offset, limit)`."""
+
+    plan_safe = True
 
     name = "read_file"
     display_name = "ReadFile"
@@ -166,6 +170,8 @@ class ReadFileV(Tool):
 
 class GatewayReadFile(Tool):
     """gateway `read_file(path)`: a text file inside the allowed roots."""
+
+    plan_safe = True
 
     name = "read_file"
     display_name = "Read file"
