@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.workspace.globs import Matcher, walk_for
+from karyi.workspace.ignore import GitIgnore
 
 MAX_MATCHES = 200
 MAX_LINE = 500
@@ -232,6 +234,24 @@ async def find_files(
         listing.files.sort(key=lambda rel: rel.split("/"))
         return listing
     return await _find(directory, respect_git_ignore, under, names, keep, limit, True)
+
+
+async def find_matching(
+    directory: Path, matcher: Matcher, ignore: GitIgnore | None, *, limit: int
+) -> Listing:
+    """The files under `directory` that `matcher` accepts, listing only the directories
+    and names its patterns can match (`walk_for`); `ignore` None lists ignored files too."""
+    walk = walk_for(directory, matcher, ignore)
+    if walk.nothing:
+        return Listing()
+    return await find_files(
+        directory,
+        respect_git_ignore=ignore is not None,
+        under=walk.under,
+        names=walk.names,
+        keep=matcher,
+        limit=limit,
+    )
 
 
 async def _find(

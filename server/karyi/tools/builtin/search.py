@@ -23,8 +23,8 @@ from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import Entry, human_size, list_dir
-from karyi.workspace.globs import Found, Matcher, recent_first, walk_for, with_mtimes
-from karyi.workspace.search import MAX_MATCHES, GrepMatch, GrepResult, find_files, grep
+from karyi.workspace.globs import Found, Matcher, recent_first, with_mtimes
+from karyi.workspace.search import MAX_MATCHES, GrepMatch, GrepResult, find_matching, grep
 
 MAX_GLOB_FILES = 1000
 """Files a glob result lists."""
@@ -306,18 +306,8 @@ class Glob(Tool):
         listing stopped at its cap."""
         pattern = _relative_pattern(str(params["pattern"]), root)
         matcher = Matcher([pattern], case_sensitive=bool(params.get("case_sensitive", False)))
-        respect = bool(params.get("respect_git_ignore", True))
-        walk = walk_for(root, matcher, ctx.workspace.gitignore if respect else None)
-        if walk.nothing:
-            return [], False
-        listing = await find_files(
-            root,
-            respect_git_ignore=respect,
-            under=walk.under,
-            names=walk.names,
-            keep=matcher,
-            limit=MAX_GLOB_MATCHES,
-        )
+        ignore = ctx.workspace.gitignore if params.get("respect_git_ignore", True) else None
+        listing = await find_matching(root, matcher, ignore, limit=MAX_GLOB_MATCHES)
         return with_mtimes(root, listing.files), listing.capped
 
 

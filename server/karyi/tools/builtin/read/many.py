@@ -24,8 +24,8 @@ from karyi.tools.base import Tool
 from karyi.tools.builtin.read.window import read_file
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT
-from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher, walk_for
-from karyi.workspace.search import find_files
+from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher
+from karyi.workspace.search import find_files, find_matching
 
 MAX_FILES = 200
 MAX_TOTAL_CHARS = 400_000
@@ -195,18 +195,10 @@ class ReadManyFiles(Tool):
         respect = bool(params.get("respect_git_ignore", True))
         folders = ctx.workspace.folders
         if patterns and len(folders) == 1:
-            walk = walk_for(root, matcher, ctx.workspace.gitignore if respect else None)
-            if not walk.nothing:
-                listing = await find_files(
-                    root,
-                    respect_git_ignore=respect,
-                    under=walk.under,
-                    names=walk.names,
-                    keep=matcher,
-                    limit=MAX_SELECTED,
-                )
-                picked.update(dict.fromkeys(listing.files))
-                capped = listing.capped
+            ignore = ctx.workspace.gitignore if respect else None
+            listing = await find_matching(root, matcher, ignore, limit=MAX_SELECTED)
+            picked.update(dict.fromkeys(listing.files))
+            capped = listing.capped
         elif patterns:  # several folders: files are named `folder/path`
             for folder in folders:
                 listing = await find_files(
