@@ -151,6 +151,11 @@ class AgentHost:
                 if not waiting.done():
                     waiting.cancel()
 
+    def require(self, session_id: str) -> None:
+        """SessionNotFound unless the session is loaded or stored."""
+        if session_id not in self._sessions:
+            self.runtime.store.require(session_id)
+
     def cancel(self, session_id: str) -> bool:
         """Cancel the session's running turn; False if it was idle."""
         live = self._sessions.get(session_id)

@@ -52,7 +52,11 @@ async def run_chat(
             extra_listener(event)
 
     context_text = describe_context(context, host.runtime.workspace.root)
-    _, result = await host.chat(live.id, message, context=context_text, listener=listener)
+    done = ls.turn_request(live.id)
+    try:
+        _, result = await host.chat(live.id, message, context=context_text, listener=listener)
+    finally:
+        done()
     return {
         "sessionId": live.id,
         "turnId": result.turn_id,
@@ -98,7 +102,9 @@ async def chat(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 async def cancel(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/cancel`: cancel the session's running turn."""
     p = checked("karyi/cancel", raw)
-    return {"cancelled": ls.require_host().cancel(p["sessionId"])}
+    host = ls.require_host()
+    host.require(p["sessionId"])  # an unknown session is InvalidParams (docs/protocol.md)
+    return {"cancelled": host.cancel(p["sessionId"])}
 
 
 @rpc
