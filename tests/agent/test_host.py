@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -29,3 +33,17 @@ def test_a_new_session_whose_model_cannot_be_made_leaves_no_session_behind(
         assert host.loaded() == []
     finally:
         runtime.close()
+
+
+def test_opening_a_workspace_removes_leftovers_of_interrupted_writes(ws_root: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", ""])
+    proc.wait()
+    leftover = ws_root / f".app.py.{proc.pid}.x1y2z3_4.karyi-tmp"
+    leftover.write_text("half a file")
+    os.utime(leftover, (time.time() - 600, time.time() - 600))
+    mine = ws_root / "keep.karyi-tmp"
+    mine.write_text("the user's")
+    runtime = Runtime.open(ws_root, Settings())
+    assert runtime.sweeping is not None
+    runtime.sweeping.join(30)
+    assert not leftover.exists() and mine.exists()

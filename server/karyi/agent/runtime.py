@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,12 +34,13 @@ from karyi.agent.loop import Agent, AgentSpec
 from karyi.agent.prompt import default_instructions
 from karyi.agent.sessions import SessionStore
 from karyi.agent.subagents import Subagents, definitions
+from karyi.core.atomic import sweep_leftovers
 from karyi.llm.base import Provider
 from karyi.llm.factory import create_provider
 from karyi.protocol import get_dialect
 from karyi.secrets.redact import RedactingFilter
 from karyi.secrets.request import ValueAnswer, ValueRequest
-from karyi.secrets.store import SecretStore
+from karyi.secrets.store import SecretStore, config_dir
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
 from karyi.shell.manager import ShellManager
@@ -56,6 +58,8 @@ if TYPE_CHECKING:
     from karyi.tools.mcp.manager import McpManager
 from karyi.workspace.paths import PathPolicy
 from karyi.workspace.workspace import Workspace
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -78,6 +82,8 @@ class Runtime:
     _discovery: list[str] | None = None
     """Warnings of the last discovery; None until tools were discovered."""
     _tools_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sweeping: threading.Thread | None = None
+    """Removes temporary files of writes a crash cut short (`open` starts it)."""
 
     def __post_init__(self) -> None:
         for profile in DYNAMIC_PROFILES:
@@ -91,6 +97,10 @@ class Runtime:
         Log records are redacted from now on: no handler ever sees a secret's value.
         """
         runtime = cls(settings, Workspace.open(root, settings.allowed_roots))
+        runtime.sweeping = threading.Thread(
+            target=_sweep, args=(root,), name="karyi-sweep", daemon=True
+        )
+        runtime.sweeping.start()
         for handler in logging.getLogger().handlers:
             if not any(isinstance(f, RedactingFilter) for f in handler.filters):
                 handler.addFilter(RedactingFilter(lambda: runtime.vault.redactor))
@@ -286,6 +296,18 @@ class Runtime:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _sweep(root: Path) -> None:
+    """Leftover temporary files of interrupted writes, in the workspace and the user's
+    config dir (secrets, grants, memory), removed (core/atomic.py)."""
+    try:
+        removed = sweep_leftovers(root, config_dir())
+    except Exception:
+        log.exception("sweeping leftover temporary files failed")
+        return
+    for path in removed:
+        log.info("removed %s, left behind by an interrupted write", path)
 
 
 def _changed(old: Settings, new: Settings, key: str) -> bool:
