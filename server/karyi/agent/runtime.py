@@ -113,6 +113,11 @@ class Runtime:
             self._shell = ShellManager(self.workspace, self.settings, self.vault)
         return self._shell
 
+    async def close_session(self, session_id: str) -> None:
+        """Release what the session holds here: its terminal."""
+        if self._shell is not None:
+            await self._shell.close(session_id)
+
     def apply(self, settings: Settings) -> None:
         """Use new settings from now on (the workspace keeps its documents); changed
         MCP servers or discovery commands are started again on the next turn."""
