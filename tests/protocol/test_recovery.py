@@ -172,7 +172,7 @@ def test_json_within_the_limits_is_read() -> None:
 
 @pytest.mark.parametrize("value", ["1e999", "-1e400", "nan", "inf"])
 def test_a_number_parameter_must_be_finite(value: str) -> None:
-    with pytest.raises(CoerceError, match="finite number"):
+    with pytest.raises(CoerceError, match=r"expected a (finite )?number"):
         coerce(value, {"type": "number"}, "n")
     assert blind(value) == value  # untyped: kept as the text it is
 

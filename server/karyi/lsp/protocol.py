@@ -88,12 +88,7 @@ class KaryiProtocol(LanguageServerProtocol):
         if isinstance(message, Unreadable):
             self._error(message.id, INVALID_PARAMS, message.error)
             return
-        if (
-            self._shutdown
-            and isinstance(message, RPCRequest)
-            and not isinstance(message, Unreadable)
-            and message.method != types.EXIT
-        ):
+        if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT:
             self._error(message.id, INVALID_REQUEST, f"{message.method}: the server is shut down")
             return
         super().handle_message(message)

@@ -52,9 +52,12 @@ def _one(value: str, kind: str, schema: Mapping[str, Any], where: str) -> Any:
     if kind == "number":
         if _INT.match(text):
             return int(text)
-        if _FLOAT.match(text) and math.isfinite(number := float(text)):
-            return number  # 1e999 is not a number a tool can use (docs/protocol.md, "Limits")
-        raise CoerceError(f"{where}: expected a finite number, got {_shown(value)}")
+        if _FLOAT.match(text):
+            if math.isfinite(number := float(text)):
+                return number
+            # 1e999 is not a number a tool can use (docs/protocol.md, "Limits")
+            raise CoerceError(f"{where}: expected a finite number, got {_shown(value)}")
+        raise CoerceError(f"{where}: expected a number, got {_shown(value)}")
     if kind == "boolean":
         low = text.lower()
         if low in _TRUE:
