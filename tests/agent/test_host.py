@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from karyi.agent.host import AgentHost
+from karyi.agent.host import MAX_IDLE_SESSIONS, AgentHost
 from karyi.agent.runtime import Runtime
 from karyi.llm.base import ProviderError
 from karyi.settings import Settings
@@ -29,3 +33,38 @@ def test_a_new_session_whose_model_cannot_be_made_leaves_no_session_behind(
         assert host.loaded() == []
     finally:
         runtime.close()
+
+
+def test_opening_a_workspace_removes_leftovers_of_interrupted_writes(ws_root: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", ""])
+    proc.wait()
+    leftover = ws_root / f".app.py.{proc.pid}.x1y2z3_4.karyi-tmp"
+    leftover.write_text("half a file")
+    os.utime(leftover, (time.time() - 600, time.time() - 600))
+    mine = ws_root / "keep.karyi-tmp"
+    mine.write_text("the user's")
+    runtime = Runtime.open(ws_root, Settings())
+    assert runtime.sweeping is not None
+    runtime.sweeping.join(30)
+    assert not leftover.exists() and mine.exists()
+
+
+async def test_sessions_held_in_memory_stay_bounded_over_many_turns(ws_root: Path) -> None:
+    """What a long-running server keeps per session is bounded: idle sessions beyond
+    MAX_IDLE_SESSIONS are unloaded (and load again from the store when used)."""
+    script = ws_root / "script.json"
+    script.write_text('{"replies": ["Done."]}')
+    settings = Settings().with_values(model=f"script:{script}")
+    runtime = Runtime.open(ws_root, settings)
+    host = AgentHost(runtime)
+    try:
+        first = ""
+        for n in range(MAX_IDLE_SESSIONS * 3):
+            live, _ = await host.chat(None, f"turn {n}")
+            first = first or live.id
+            assert len(host.loaded()) <= MAX_IDLE_SESSIONS + 1
+        assert first not in {live.id for live in host.loaded()}
+        again, _ = await host.chat(first, "back to the first")  # loads it from the store
+        assert again.id == first and len(again.conversation.messages) == 4
+    finally:
+        await host.close()

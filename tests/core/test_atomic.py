@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from karyi.core.atomic import TEMP_SUFFIX, copy_atomic, write_atomic
+from karyi.core.atomic import TEMP_SUFFIX, copy_atomic, sweep_leftovers, write_atomic
 from karyi.core.errors import ErrorCode, ToolFailure
 
 
@@ -116,3 +119,59 @@ def test_new_mode_applies_only_to_a_file_that_does_not_exist_yet(tmp_path: Path)
     path.chmod(0o640)
     write_atomic(path, b"b", display="notes.md", new_mode=0o600)
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+# -- leftovers of interrupted writes (sweep_leftovers) --------------------------------------
+
+
+def _dead_pid() -> int:
+    """The pid of a process that has exited (and been reaped)."""
+    proc = subprocess.Popen([sys.executable, "-c", ""])
+    proc.wait()
+    return proc.pid
+
+
+def _aged(path: Path, data: str = "half") -> Path:
+    path.write_text(data)
+    old = time.time() - 3600
+    os.utime(path, (old, old))
+    return path
+
+
+def test_a_leftover_of_a_dead_writer_is_removed_and_nothing_else(tmp_path: Path) -> None:
+    dead = _dead_pid()
+    (tmp_path / "src").mkdir()
+    leftover = _aged(tmp_path / "src" / f".main.py.{dead}.ab12cd_9.karyi-tmp")
+    kept = [
+        _aged(tmp_path / "src" / f".main.py.{os.getpid()}.ab12cd_9.karyi-tmp"),  # alive
+        _aged(tmp_path / f"notes.{dead}.ab12cd_9.karyi-tmp"),  # no leading dot
+        _aged(tmp_path / f".main.py.{dead}.AB12CD_9.karyi-tmp"),  # not mkstemp's letters
+        _aged(tmp_path / f".main.py.{dead}.ab12cd_9.karyi-tmp.bak"),
+        _aged(tmp_path / ".main.py.ab12cd_9.karyi-tmp"),  # no pid
+        _aged(tmp_path / "user.karyi-tmp"),
+        tmp_path / "src" / f".fresh.py.{dead}.ab12cd_9.karyi-tmp",  # not old enough
+    ]
+    kept[-1].write_text("being written")
+    link = tmp_path / f".link.{dead}.ab12cd_9.karyi-tmp"
+    link.symlink_to(kept[0])
+    (tmp_path / ".git").mkdir()
+    in_git = _aged(tmp_path / ".git" / f".HEAD.{dead}.ab12cd_9.karyi-tmp")
+    assert sweep_leftovers(tmp_path) == [leftover]
+    assert not leftover.exists()
+    assert all(p.exists() for p in [*kept, in_git]) and link.is_symlink()
+
+
+def test_an_interrupted_write_leaves_a_recognised_temp_that_the_next_start_removes(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "data.txt"
+    script = (
+        "import os, sys; from pathlib import Path; from karyi.core.atomic import write_atomic\n"
+        "def die(): os._exit(9)\n"
+        f"write_atomic(Path({str(target)!r}), b'new', display='data.txt', before_rename=die)\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=False)
+    [temp] = [p for p in tmp_path.iterdir() if p.name != "data.txt"]
+    assert temp.name.startswith(".data.txt.") and not target.exists()
+    assert sweep_leftovers(tmp_path) == []  # too fresh: maybe another namespace's writer
+    assert sweep_leftovers(tmp_path, now=time.time() + 3600) == [temp]

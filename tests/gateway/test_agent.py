@@ -5,9 +5,12 @@ answered by a second request, one turn per session, sessions per user_id."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from karyi.gateway.owners import Owner, SessionOwners
 from tests.gateway.conftest import Make, Rig
@@ -516,3 +519,23 @@ async def test_the_task_list_streams_as_todos_events(
         [{"id": i, "text": t, "status": s} for i, t, s in FIRST],
         [{"id": i, "text": t, "status": s} for i, t, s in SECOND],
     ]
+
+
+async def test_a_secret_in_an_edit_reaches_the_file_and_no_response_log_or_row(
+    agent_rig: Rig, fake_llm: FakeModelServer, ws_root: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "gw-3c9d1e7f5a2b"
+    agent_rig.runtime.vault.remember("API_TOKEN", secret)
+    fake_llm.script(EDIT.replace("print('hello')", "print('$KARYI{API_TOKEN}')"))
+    caplog.set_level(logging.DEBUG)
+    paused = (await agent_rig.post(turn("use the token"))).json()
+    assert "$KARYI{API_TOKEN}" in str(paused) and secret not in str(paused)
+    fake_llm.script("Done.")
+    call_id = paused["pending"][0]["tool_call_id"]
+    r = await agent_rig.post(answer(call_id, "allow", stream=True))
+    assert (ws_root / "src" / "main.py").read_text() == f"print('{secret}')\n"
+    assert secret not in r.text and "$KARYI{API_TOKEN}" in r.text
+    assert all(secret not in str(q.body) for q in fake_llm.requests)
+    assert secret not in caplog.text
+    stored = b"".join(p.read_bytes() for p in (ws_root / ".karyi").rglob("*") if p.is_file())
+    assert secret.encode() not in stored

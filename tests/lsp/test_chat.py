@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
+from karyi.lsp.params import plain
 from tests.lsp.conftest import READ, Start, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
@@ -125,3 +126,37 @@ async def test_a_second_chat_on_a_busy_session_is_refused(
         await request(client, "karyi/chat", {"sessionId": sid, "message": "two"})
     await request(client, "karyi/cancel", {"sessionId": sid})
     assert (await first).stopReason == "cancelled"
+
+
+async def test_the_documented_chat_example_and_cancel_answers(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    """docs/protocol.md's `karyi/chat` example, verbatim but for the workspace's URI, and
+    `karyi/cancel` on an idle session and on one that does not exist."""
+    (ws_root / "src").mkdir(exist_ok=True)
+    (ws_root / "src" / "convert.py").write_text("def celsius_to_fahrenheit(celsius):\n")
+    fake_llm.script(Reply(text="The offset is 23; it should be 32."))
+    client = await lsp()
+    params = {
+        "message": "Why does the boiling test fail?",
+        "context": {
+            "uri": (ws_root / "src" / "convert.py").as_uri(),
+            "selection": {
+                "start": {"line": 3, "character": 0},
+                "end": {"line": 5, "character": 0},
+            },
+            "text": "def celsius_to_fahrenheit(celsius: float) -> float:\n    ...\n",
+        },
+    }
+    result = plain(await request(client, "karyi/chat", params))
+    assert set(result) == {"sessionId", "turnId", "stopReason", "finalAnswer", "usage"}
+    assert set(result["usage"]) == {"inputTokens", "outputTokens", "cachedTokens"}
+    assert (result["stopReason"], result["finalAnswer"]) == (
+        "end_turn",
+        "The offset is 23; it should be 32.",
+    )
+    idle = await request(client, "karyi/cancel", {"sessionId": result["sessionId"]})
+    assert plain(idle) == {"cancelled": False}
+    with pytest.raises(JsonRpcException, match="no session 'nope'") as unknown:
+        await request(client, "karyi/cancel", {"sessionId": "nope"})
+    assert unknown.value.code == -32602

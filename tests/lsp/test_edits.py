@@ -350,3 +350,54 @@ async def test_typing_while_a_partial_answer_is_applied_is_shown_as_the_users(
         "Continue from the file as shown here, not from your proposal.]]></result>\n"
         "</tools_result>"
     )
+
+
+async def test_a_partial_answer_with_own_text_keeps_the_secret_out_of_every_output(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    """The user rewrites an edit whose text has `$KARYI{API_TOKEN}`: the file gets the
+    value; events, the model, the log and the session store see only the placeholder."""
+    secret = "tok-5e1f0a9b7c3d"
+    (ws_root / "calc.py").write_text(TWO_HUNKS)
+    fake_llm.script(
+        Reply(text='<tools><get_value key="API_TOKEN" reason="to call the API"/></tools>'),
+        Reply(
+            text='<tools><edit><file src="calc.py">'
+            '<find>    return 1</find><replace>    return "$KARYI{API_TOKEN}"</replace>'
+            "<find>    return 2</find><replace>    return 20</replace>"
+            "</file></edit></tools>"
+        ),
+        Reply(text="Done."),
+    )
+    client = await lsp()
+    chat = asyncio.ensure_future(request(client, "karyi/chat", {"message": "use the token"}))
+    await wait_for_event(client, "valueRequested")
+    value = {"sessionId": sid(client), "key": "API_TOKEN", "value": secret}
+    await request(client, "karyi/provideValue", value)
+    awaiting = await wait_for_event(client, "toolAwaitingPermission")
+    [file] = awaiting["confirmation"]["files"]
+    assert '"$KARYI{API_TOKEN}"' in file["proposed"] and secret not in str(awaiting)
+    own = file["proposed"].replace("    return 20", "    return 2  # kept by the user")
+    await request(
+        client,
+        "karyi/confirmTool",
+        {
+            "sessionId": sid(client),
+            "toolCallId": awaiting["call"]["id"],
+            "outcome": "allowOnce",
+            "acceptedHunks": ["h1"],
+            "modifiedContent": [{"uri": file["uri"], "text": own}],
+        },
+    )
+    assert (await chat).finalAnswer == "Done."
+    written = (ws_root / "calc.py").read_text()
+    assert f'    return "{secret}"' in written and "kept by the user" in written
+    assert "$KARYI{" not in written
+    assert secret not in str(client.updates) and secret not in str(client.log_messages)
+    assert all(secret not in str(r.body) for r in fake_llm.requests)
+    told = str(fake_llm.requests[-1].body["messages"][-1]["content"])
+    assert "$KARYI{API_TOKEN}" in told or "API_TOKEN" in told
+    diffs = await request(client, "karyi/fileDiffs", {"sessionId": sid(client)})
+    assert secret not in str(diffs)
+    stored = b"".join(p.read_bytes() for p in (ws_root / ".karyi").rglob("*") if p.is_file())
+    assert secret.encode() not in stored

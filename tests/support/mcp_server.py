@@ -112,8 +112,16 @@ def serve_http(kind: str) -> None:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     starlette = app.streamable_http_app() if kind == "http" else app.sse_app()
-    server = uvicorn.Server(uvicorn.Config(starlette, log_level="warning", lifespan="on"))
-    print(f"PORT {port}", flush=True)
+
+    class Announcing(uvicorn.Server):
+        """Says its port only once it listens and the app's lifespan has started: a
+        client told earlier (after `bind`) is refused on a loaded machine."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            print(f"PORT {port}", flush=True)
+
+    server = Announcing(uvicorn.Config(starlette, log_level="warning", lifespan="on"))
     server.run(sockets=[sock])
 
 

@@ -25,6 +25,12 @@ from karyi.workspace.editor import PlannedWrite
 
 Ask = Callable[[ApprovalRequest], Awaitable[Decision]]
 
+MAX_IDLE_SESSIONS = 8
+"""Idle sessions kept loaded; older ones are unloaded (their model client and terminal
+closed) and load again from the store when used (docs/architecture.md)."""
+MAX_APPLIED = 200
+"""Changes a session remembers for `karyi/fileDiffs` (the newest)."""
+
 
 class NotPending(LookupError):
     """An answer for a call that is not waiting for one."""
@@ -81,11 +87,15 @@ class AgentHost:
         self._provider_factory = provider_factory or runtime.provider
         self._spec_factory = spec_factory or runtime.spec
         self._sessions: dict[str, LiveSession] = {}
+        """Loaded sessions, least recently used first."""
+        self._closing: set[asyncio.Task[None]] = set()
 
     def session(self, session_id: str | None = None) -> LiveSession:
         """A loaded session, a stored one loaded now, or a new one (id None)."""
         if session_id and session_id in self._sessions:
-            return self._sessions[session_id]
+            loaded = self._sessions.pop(session_id)
+            self._sessions[session_id] = loaded  # now the most recently used
+            return loaded
         conversation = self.runtime.conversation(session_id)
         try:
             provider = self._provider_factory()
@@ -107,10 +117,34 @@ class AgentHost:
         def collect(event: Event) -> None:
             if isinstance(event, FileChanged):
                 live.applied.append((event.call.id, event.files))
+                del live.applied[:-MAX_APPLIED]
 
         events.subscribe(collect)
         self._sessions[live.id] = live
+        self._unload_idle()
         return live
+
+    def _unload_idle(self) -> None:
+        """Unload the least recently used idle sessions beyond MAX_IDLE_SESSIONS, so a
+        long-running server holds a bounded number of model clients and terminals."""
+        idle = [
+            sid
+            for sid, live in self._sessions.items()
+            if not live.agent.busy and not live.pending and not live.values
+        ]
+        for sid in idle[: max(0, len(idle) - MAX_IDLE_SESSIONS)]:
+            live = self._sessions.pop(sid)
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                continue
+            task = loop.create_task(self._release(live))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def _release(self, live: LiveSession) -> None:
+        await live.agent.provider.aclose()
+        await self.runtime.close_session(live.id)
 
     def apply_settings(self, settings: Settings) -> None:
         """New settings: idle sessions reload with them on next use; busy ones finish first."""
@@ -150,6 +184,11 @@ class AgentHost:
             for waiting in list(live.values.values()):
                 if not waiting.done():
                     waiting.cancel()
+
+    def require(self, session_id: str) -> None:
+        """SessionNotFound unless the session is loaded or stored."""
+        if session_id not in self._sessions:
+            self.runtime.store.require(session_id)
 
     def cancel(self, session_id: str) -> bool:
         """Cancel the session's running turn; False if it was idle."""

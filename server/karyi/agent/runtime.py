@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,12 +36,13 @@ from karyi.agent.prompt import default_instructions
 from karyi.agent.rules import RuleFile, rule_files, rules_text
 from karyi.agent.sessions import SessionStore
 from karyi.agent.subagents import Subagents, definitions
+from karyi.core.atomic import sweep_leftovers
 from karyi.llm.base import Provider
 from karyi.llm.factory import create_provider
 from karyi.protocol import get_dialect
 from karyi.secrets.redact import RedactingFilter
 from karyi.secrets.request import ValueAnswer, ValueRequest
-from karyi.secrets.store import SecretStore
+from karyi.secrets.store import SecretStore, config_dir
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
 from karyi.shell.manager import ShellManager
@@ -58,6 +60,8 @@ if TYPE_CHECKING:
     from karyi.tools.mcp.manager import McpManager
 from karyi.workspace.paths import PathPolicy
 from karyi.workspace.workspace import Workspace
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -84,6 +88,8 @@ class Runtime:
     _discovery: list[str] | None = None
     """Warnings of the last discovery; None until tools were discovered."""
     _tools_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sweeping: threading.Thread | None = None
+    """Removes temporary files of writes a crash cut short (`open` starts it)."""
 
     def __post_init__(self) -> None:
         for profile in DYNAMIC_PROFILES:
@@ -97,6 +103,10 @@ class Runtime:
         Log records are redacted from now on: no handler ever sees a secret's value.
         """
         runtime = cls(settings, Workspace.open(root, settings.allowed_roots, folders))
+        runtime.sweeping = threading.Thread(
+            target=_sweep, args=(root, *folders), name="karyi-sweep", daemon=True
+        )
+        runtime.sweeping.start()
         for handler in logging.getLogger().handlers:
             if not any(isinstance(f, RedactingFilter) for f in handler.filters):
                 handler.addFilter(RedactingFilter(lambda: runtime.vault.redactor))
@@ -108,6 +118,11 @@ class Runtime:
         if self._shell is None:
             self._shell = ShellManager(self.workspace, self.settings, self.vault)
         return self._shell
+
+    async def close_session(self, session_id: str) -> None:
+        """Release what the session holds here: its terminal."""
+        if self._shell is not None:
+            await self._shell.close(session_id)
 
     def apply(self, settings: Settings) -> None:
         """Use new settings from now on (the workspace keeps its documents); changed
@@ -322,6 +337,18 @@ class Runtime:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def _sweep(*roots: Path) -> None:
+    """Leftover temporary files of interrupted writes, in the workspace folders and the
+    user's config dir (secrets, grants, memory), removed (core/atomic.py)."""
+    try:
+        removed = sweep_leftovers(*dict.fromkeys(roots), config_dir())
+    except Exception:
+        log.exception("sweeping leftover temporary files failed")
+        return
+    for path in removed:
+        log.info("removed %s, left behind by an interrupted write", path)
 
 
 def _changed(old: Settings, new: Settings, key: str) -> bool:

@@ -8,6 +8,7 @@ and what is logged never hold a value (see docs/security.md).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -38,8 +39,15 @@ def unknown_variables(params: Mapping[str, Any], ctx: ToolContext) -> UnknownVar
 async def run_with_secrets(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
     """Run the tool on a copy of `params` with `$KARYI{NAME}` substituted, and redact
     every secret value from what it returns."""
+    lookup = _lookup(ctx)
     try:
-        params = substitute(params, _lookup(ctx))
+        params = substitute(params, lookup)
+        if ctx.overrides:  # the user's own text, written on the preview's placeholders
+            own = {
+                path: (seen, substitute(text, lookup))
+                for path, (seen, text) in ctx.overrides.items()
+            }
+            ctx = dataclasses.replace(ctx, overrides=own)
     except UnknownVariable as exc:
         return ToolResult.fail(ErrorCode.INVALID_TOOL_INPUT, str(exc))
     result = await tool.run(params, ctx)

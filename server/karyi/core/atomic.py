@@ -8,21 +8,37 @@ is flushed and fsynced, gets the old file's permissions, and is renamed over the
 file in one step; the directory is fsynced so the rename survives a crash. Any failure
 on the way removes the temporary file and leaves the original exactly as it was.
 Renaming gives the file a new inode: hard links to the old one keep the old content.
+
+A write cut short by a crash or SIGKILL leaves its temporary file behind. Its name says
+whose it was, `.<name>.<pid>.<8 random>.karyi-tmp`, so `sweep_leftovers` (run when a
+workspace opens) removes exactly those whose process is gone (docs/security.md,
+"Writing files").
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from karyi.core.errors import ErrorCode, ToolFailure
 
 TEMP_SUFFIX = ".karyi-tmp"
+LEFTOVER = re.compile(
+    r"\A\..+\.(?P<pid>[1-9][0-9]{0,9})\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + r"\Z"
+)
+"""The exact name of a temporary file `_temp_beside` makes; nothing else is swept."""
+LEFTOVER_AGE = 60.0
+"""Seconds a leftover must be untouched before it is removed (its pid may be another
+namespace's)."""
+SWEEP_SKIP = frozenset({".git", "node_modules"})
+SWEEP_LIMIT = 200_000
 
 
 def _umask() -> int:
@@ -49,7 +65,9 @@ def _temp_beside(path: Path, display: str) -> Iterator[tuple[int, str]]:
     the descriptor yielded with its name, and removed again if anything fails. Writing
     through the descriptor, never the name, keeps a file swapped in meanwhile out of it."""
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+        fd, tmp = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX
+        )
     except PermissionError:
         raise ToolFailure(ErrorCode.TOOL_ERROR, f"{display}: permission denied") from None
     try:
@@ -127,3 +145,52 @@ def copy_atomic(
             before_rename()
         os.replace(tmp, target)
     _fsync_dir(target.parent)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: someone else's live process
+        return True
+    return True
+
+
+def is_leftover(path: Path, now: float) -> bool:
+    """True for a temporary file of an interrupted write: Karyi's exact name, a regular
+    file of ours, untouched for LEFTOVER_AGE seconds, and its writer's process gone."""
+    m = LEFTOVER.match(path.name)
+    if m is None:
+        return False
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return (
+        stat.S_ISREG(st.st_mode)
+        and st.st_uid == os.getuid()
+        and now - st.st_mtime >= LEFTOVER_AGE
+        and not _alive(int(m["pid"]))
+    )
+
+
+def sweep_leftovers(*roots: Path, now: float | None = None) -> list[Path]:
+    """Remove the leftovers under `roots` (not following symlinks, skipping .git and
+    node_modules, at most SWEEP_LIMIT entries); the paths removed."""
+    when = time.time() if now is None else now
+    removed: list[Path] = []
+    seen = 0
+    for root in roots:
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if d not in SWEEP_SKIP]
+            seen += len(dirs) + len(files)
+            for name in files:
+                path = Path(folder, name)
+                if name.endswith(TEMP_SUFFIX) and is_leftover(path, when):
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+                        removed.append(path)
+            if seen > SWEEP_LIMIT:
+                return removed
+    return removed

@@ -57,7 +57,11 @@ async def run_chat(
             extra_listener(event)
 
     context_text = describe_context(context, host.runtime.workspace.root)
-    _, result = await host.chat(live.id, message, context=context_text, listener=listener)
+    done = ls.turn_request(live.id)
+    try:
+        _, result = await host.chat(live.id, message, context=context_text, listener=listener)
+    finally:
+        done()
     return {
         "sessionId": live.id,
         "mode": live.agent.mode,
@@ -124,7 +128,9 @@ async def set_mode(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 async def cancel(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/cancel`: cancel the session's running turn."""
     p = checked("karyi/cancel", raw)
-    return {"cancelled": ls.require_host().cancel(p["sessionId"])}
+    host = ls.require_host()
+    host.require(p["sessionId"])  # an unknown session is InvalidParams (docs/protocol.md)
+    return {"cancelled": host.cancel(p["sessionId"])}
 
 
 @rpc

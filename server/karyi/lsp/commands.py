@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from karyi.agent.tasks import TASKS as ALL_TASKS
 from karyi.lsp.chat import run_chat
@@ -40,18 +41,19 @@ TASK_ARGS_SCHEMA: dict[str, Any] = {
 
 
 def _args(command: str, args: Any) -> dict[str, Any]:
+    """The command's one object argument, or InvalidParams naming what is wrong."""
     items = plain(args) or []
     first = items[0] if items else {}
     if isinstance(first, str):
         first = {"message": first}
     if not isinstance(first, dict):
-        raise ValueError(f"{command}: expected one object argument")
+        raise JsonRpcInvalidParams(
+            f"{command}: arguments[0]: expected one object argument, got {type(first).__name__}"
+        )
     from karyi.core.schema import ParamValidator
 
     errors = ParamValidator(TASK_ARGS_SCHEMA, noun="argument").errors(first)
     if errors:
-        from pygls.exceptions import JsonRpcInvalidParams
-
         raise JsonRpcInvalidParams(f"{command}: " + "; ".join(errors))
     return first
 
@@ -137,7 +139,7 @@ async def chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
     """`karyi.chat`: a turn on the user's message, answered with `window/showMessage`."""
     a = _args("karyi.chat", args)
     if not a.get("message"):
-        raise ValueError("karyi.chat: the message is missing")
+        raise JsonRpcInvalidParams("karyi.chat: message: the message is missing")
     return await _with_progress(ls, "Karyi", a.get("sessionId"), a["message"], None)
 
 
@@ -180,6 +182,8 @@ async def cancel(ls: KaryiServer, *args: Any) -> dict[str, Any]:
     """`karyi.cancel`: cancel the turn of one session, or of every loaded one."""
     a = _args("karyi.cancel", args)
     host = ls.require_host()
+    if a.get("sessionId"):
+        host.require(a["sessionId"])
     sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]
     return {"cancelled": [sid for sid in sessions if host.cancel(sid)]}
 

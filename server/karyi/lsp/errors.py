@@ -46,6 +46,20 @@ def translate(exc: Exception, where: str) -> JsonRpcException:
     return RequestFailed(f"internal error: {type(exc).__name__}: {exc}")
 
 
+def _redacted(exc: JsonRpcException, server: object) -> JsonRpcException:
+    """The error with every secure variable's value replaced by its placeholder: an
+    error message never carries a secret (docs/security.md, "Secure variables")."""
+    host = getattr(server, "host", None)
+    if host is None:
+        return exc
+    redact = host.runtime.vault.redactor.redact
+    message = redact(exc.message)
+    if message != exc.message:
+        exc.message = message
+        exc.args = (message, *exc.args[1:])
+    return exc
+
+
 def rpc(handler: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     """Turn core exceptions into precise JSON-RPC errors; log anything unexpected."""
 
@@ -57,9 +71,9 @@ def rpc(handler: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
             await wait()
         try:
             return await handler(*args, **kwargs)
-        except JsonRpcException:
-            raise
+        except JsonRpcException as exc:
+            raise _redacted(exc, server) from None
         except Exception as exc:
-            raise translate(exc, handler.__name__) from None
+            raise _redacted(translate(exc, handler.__name__), server) from None
 
     return wrapped

@@ -16,6 +16,7 @@ from pygls.lsp.server import LanguageServer
 
 from karyi import __version__
 from karyi.lsp.errors import ServerNotReady
+from karyi.lsp.protocol import CURRENT_REQUEST, KaryiProtocol
 
 if TYPE_CHECKING:
     from karyi.agent.host import AgentHost
@@ -26,9 +27,14 @@ log = logging.getLogger(__name__)
 class KaryiServer(LanguageServer):
     """The server and what `initialize` set up: the agent host and the client's abilities."""
 
+    protocol: KaryiProtocol
+
     def __init__(self) -> None:
         super().__init__(
-            "karyi", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
+            "karyi",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=KaryiProtocol,
         )
         self.host: AgentHost | None = None
         self.background: set[asyncio.Task[Any]] = set()
@@ -63,6 +69,20 @@ class KaryiServer(LanguageServer):
         self.background.add(task)
         task.add_done_callback(self.background.discard)
         return task
+
+    def turn_request(self, session_id: str) -> Callable[[], None]:
+        """Mark the running request as the turn of `session_id`, so `$/cancelRequest` on
+        it cancels the turn (protocol.py); the returned function unmarks it."""
+        msg_id = CURRENT_REQUEST.get()
+        if msg_id is None:
+            return lambda: None
+        turns = self.protocol.turns
+        turns[msg_id] = session_id
+
+        def done() -> None:
+            turns.pop(msg_id, None)
+
+        return done
 
     def notify(self, method: str, params: Any) -> None:
         """Send a notification to the client."""

@@ -21,6 +21,7 @@ from karyi.protocol.scanner import Scanner
 _OPEN = re.compile(r"(?<!`)<(thinking|tools|final_answer)>")
 _CHANNEL = {"thinking": "thinking", "final_answer": "answer"}
 _PARAM_KEYS = ("parameters", "params", "arguments", "input")
+_NEXT_CALL = re.compile(r'[,}]\s*(\{\s*"(?:id|name)"\s*:)')
 
 
 class AgentXmlParser(ScannerParser):
@@ -92,17 +93,28 @@ class AgentXmlParser(ScannerParser):
             return
 
     def _item(self, n: int) -> Generator[None, None, None]:
+        self.sc.start_recording()
         text = yield from balanced(self.sc)
+        consumed = self.sc.stop_recording()
         where = f"tools[{n}]"
         if text is None:
-            self._error("?", "", f"{where}: the reply ended inside this call's JSON")
+            raw = self._recover(consumed)
+            self._error("?", raw, f"{where}: the reply ended inside this call's JSON")
             return
         try:
             obj = loads_lenient(text)
         except JsonSlip as exc:
-            self._error("?", text, f"{where}: not valid JSON ({exc})")
+            self._error("?", self._recover(text), f"{where}: not valid JSON ({exc})")
             return
         self._call(obj, text, where)
+
+    def _recover(self, text: str) -> str:
+        """A broken call object that swallowed the calls after it (a missing `}`) ends
+        where the next one starts; that text is read again. The broken call's text."""
+        m = _NEXT_CALL.search(text, 1)
+        if m is not None and self.resume(text[m.start(1) :]):
+            return text[: m.start(1)]
+        return text
 
     def _call(self, obj: Any, raw: str, where: str) -> None:
         if not isinstance(obj, dict):

@@ -44,6 +44,11 @@ class StreamParser(ABC):
         return self.feed(text) + self.close()
 
 
+MAX_RECOVERIES = 50
+"""How many times one reply may be re-read after a malformed call (docs/protocol.md,
+"Limits")."""
+
+
 class ScannerParser(StreamParser):
     """A parser written as one generator over a `Scanner` (see scanner.py)."""
 
@@ -55,6 +60,17 @@ class ScannerParser(StreamParser):
         self._gen: Generator[None, None, None] | None = None
         self._done = False
         self._index = 0
+        self.recoveries = 0
+
+    def resume(self, text: str) -> bool:
+        """Read `text`, consumed inside a malformed call, again as what follows that call,
+        so the valid calls after a broken one still run; False once MAX_RECOVERIES were
+        made in this reply (which keeps the work linear in its length)."""
+        if not text or self.recoveries >= MAX_RECOVERIES:
+            return False
+        self.recoveries += 1
+        self.sc.unread(text)
+        return True
 
     @abstractmethod
     def run(self) -> Generator[None, None, None]:

@@ -8,6 +8,7 @@ integers, floats, else the text), as the `toolcall` format defines it.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -33,8 +34,8 @@ def blind(value: str) -> Any:
         return text == "true"
     if _INT.match(text):
         return int(text)
-    if _FLOAT.match(text):
-        return float(text)
+    if _FLOAT.match(text) and math.isfinite(number := float(text)):
+        return number
     return value
 
 
@@ -52,7 +53,10 @@ def _one(value: str, kind: str, schema: Mapping[str, Any], where: str) -> Any:
         if _INT.match(text):
             return int(text)
         if _FLOAT.match(text):
-            return float(text)
+            if math.isfinite(number := float(text)):
+                return number
+            # 1e999 is not a number a tool can use (docs/protocol.md, "Limits")
+            raise CoerceError(f"{where}: expected a finite number, got {_shown(value)}")
         raise CoerceError(f"{where}: expected a number, got {_shown(value)}")
     if kind == "boolean":
         low = text.lower()

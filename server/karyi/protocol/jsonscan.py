@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Generator
 from typing import Any
@@ -92,12 +93,24 @@ def _int(digits: str) -> int:
     return int(digits)
 
 
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JsonSlip(f"the number {text[:20]} is too large (not finite)")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise JsonSlip(f"{name} is not JSON (numbers must be finite)")
+
+
 def load_json(text: str) -> Any:
     """`json.loads` within stated limits: JsonSlip (a ValueError) for text that is not
-    JSON, an integer longer than MAX_INT_DIGITS, or nesting deeper than MAX_DEPTH; never
+    JSON, an integer longer than MAX_INT_DIGITS, a number that is not finite (1e999, NaN,
+    Infinity), or nesting deeper than MAX_DEPTH; never
     another exception, whatever the text."""
     try:
-        value = json.loads(text, parse_int=_int)
+        value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except json.JSONDecodeError as exc:
         raise JsonSlip(
             f"{exc.msg} at line {exc.lineno} column {exc.colno}", reason=exc.msg, pos=exc.pos

@@ -44,6 +44,11 @@ class Scanner:
         """Mark the end of the stream: readers stop waiting and report what they have."""
         self.eof = True
 
+    def unread(self, text: str) -> None:
+        """Put `text` back in front of the unread part: a parser that consumed it inside
+        a malformed call reads the calls written after that call again (its recovery)."""
+        self.buf = self.buf[: self.pos] + text + self.buf[self.pos :]
+
     def start_recording(self) -> None:
         """Begin collecting every consumed character (the source text of one call)."""
         self._record = []

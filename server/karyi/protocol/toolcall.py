@@ -23,7 +23,8 @@ from karyi.protocol.xmltext import cdata, escape_text, start_tag
 
 OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
-_STOP = re.compile(re.escape(CLOSE) + "|" + re.escape(CDATA_OPEN))
+_STOP = re.compile("|".join(re.escape(t) for t in (CLOSE, OPEN, CDATA_OPEN)))
+REOPENED = f"a new {OPEN} began before this call's {CLOSE}: the call is incomplete"
 _FALLBACK_NAME = re.compile(r"<name>\s*(?:<!\[CDATA\[(.*?)\]\]>|([^<]*?))\s*</name>", re.S)
 _FALLBACK_PARAMS = re.compile(r"<params>(.*)</params>", re.S)
 _FALLBACK_PARAM = re.compile(
@@ -82,9 +83,17 @@ class ToolCallParser(ScannerParser):
             feed = _Feeder(announce)
             feed(OPEN)
             closed = yield from self._body(feed)
+            if closed is None:  # the next call began: it is read again from its <tool_call>
+                raw = "".join(feed.raw)
+                name = _from_regex(raw)[0]
+                announce(name)
+                self.emit(name, {}, raw=raw, error=REOPENED)
+                continue
             self._finish(feed, closed, announce)
 
-    def _body(self, feed: _Feeder) -> Generator[None, None, bool]:
+    def _body(self, feed: _Feeder) -> Generator[None, None, bool | None]:
+        """True at `</tool_call>`, False at the end of the reply, None when another
+        `<tool_call>` began first (outside CDATA; it is put back to be read again)."""
         sc = self.sc
         while True:
             m = yield from sc.until_re(_STOP, len(CLOSE), feed)
@@ -93,6 +102,11 @@ class ToolCallParser(ScannerParser):
             if m.group() == CLOSE:
                 feed(CLOSE)
                 return True
+            if m.group() == OPEN:
+                if self.resume(OPEN):
+                    return None
+                feed(OPEN)
+                continue
             inner: list[str] = []
             ok = yield from sc.until(CDATA_CLOSE, inner.append)
             feed(CDATA_OPEN + "".join(inner) + (CDATA_CLOSE if ok else ""))

@@ -33,6 +33,9 @@ from karyi.protocol.xmltext import cdata, element, start_tag
 _TOOLS_OPEN = re.compile(r"(?<!`)<tools(?=[\s>/])")
 _TAG_STOP = re.compile(r"[\"'>]")
 RAW_TAGS = {"command": "command", "input": "text", "ctrl": "key"}
+_RESUME = re.compile(r"\n[ \t]*(?:</tools>|<(?P<name>[A-Za-z_][\w.:-]*)(?=[\s/>]))")
+CHILD_TAGS = frozenset({"file", "find", "replace", "search", "tools"})
+"""Tags that never start a call: a malformed call is not cut before one of them."""
 Steps = Generator[None, None, Any]
 
 
@@ -111,7 +114,8 @@ class ToolsXmlParser(ScannerParser):
         if selfclosing:
             rest = rest.rstrip()[:-1]
         if closing:
-            return Tag(name, closing=True, source="<" + text)
+            error = None if not rest.strip() else f"end tag </{name}> has more than its name"
+            return Tag(name, closing=True, error=error, source="<" + text)
         attrs, error = parse_attrs(name, rest)
         return Tag(name, selfclosing=selfclosing, attrs=attrs, error=error, source="<" + text)
 
@@ -141,7 +145,7 @@ class ToolsXmlParser(ScannerParser):
             tag = yield from self._tag()
             if tag is EOF:
                 return EOF
-            if tag.closing and tag.name == parent:
+            if tag.closing and tag.name == parent and tag.error is None:
                 return END
             return tag
 
@@ -191,10 +195,17 @@ class ToolsXmlParser(ScannerParser):
         while True:
             self._cut = ""
             tag = yield from self._next("tools")
-            if tag is EOF and self._cut and not self._cut.startswith("/"):
-                self._truncated()
+            if tag is EOF and self._cut and not self._cut.startswith("/") and self._truncated():
+                continue
             if tag is END or tag is EOF:
                 return
+            broken = tag.error or tag.closing
+            if broken and (at := _resume_point(tag.source, 1)) and self.resume(tag.source[at:]):
+                self._head = tag.source[:at]  # a tag never closed: `<grep\n<read>…`
+                self.sc.start_recording()
+                why = tag.error or "it has no '>'"
+                self._finish(tag.name or "?", {}, f"unclosed tag {tag.source[:at].strip()}: {why}")
+                continue
             self._head = tag.source
             self.sc.start_recording()
             if tag.closing:
@@ -207,23 +218,37 @@ class ToolsXmlParser(ScannerParser):
             self.started(tag.name)
             yield from self._call(tag)
 
-    def _truncated(self) -> None:
-        """The reply ended inside a tool's start tag: report it so the model learns."""
+    def _truncated(self) -> bool:
+        """The reply ended inside a tool's start tag: report it so the model learns. True
+        when the calls after it are read again (see `_finish`)."""
         cut = self._cut
         m = TAG_NAME.match(cut)
         name = m.group() if m else "?"
         self._head = "<" + cut
         self.sc.start_recording()
-        self._finish(name, {}, f"unclosed <{name}>: the reply ended inside its start tag")
+        return self._finish(
+            name, {}, f"unclosed <{name}>: the reply ended inside its start tag", start=1
+        )
 
-    def _finish(self, name: str, params: dict[str, Any], error: str | None) -> None:
+    def _finish(
+        self, name: str, params: dict[str, Any], error: str | None, *, start: int | None = None
+    ) -> bool:
+        """Emit the call. One that took the rest of the reply with it (an element left
+        unclosed) ends before the first line that starts another call's tag; that text
+        is read again, and True is returned."""
         raw = self._head + self.sc.stop_recording()
+        resumed = False
+        if error is not None and self.sc.at_end():
+            at = _resume_point(raw, len(self._head) if start is None else start)
+            if at is not None and self.resume(raw[at:]):
+                raw, resumed = raw[:at], True
         if error is None and self._blocks > 1:
             error = (
                 f"only one <tools> block is allowed per reply; this call is in block "
                 f"{self._blocks} and was not run: put every call in the first block"
             )
         self.emit(name, params, raw=raw, error=error)
+        return resumed
 
     def _call(self, tag: Tag) -> Generator[None, None, None]:
         name = tag.name
@@ -388,6 +413,15 @@ class ToolsXmlParser(ScannerParser):
             except CoerceError as exc:
                 errors.append(str(exc))
         return out
+
+
+def _resume_point(raw: str, start: int) -> int | None:
+    """Where the next call starts inside a malformed call's text: the first line from
+    `start` on that begins with a tag other than a built-in's child (or `</tools>`)."""
+    for m in _RESUME.finditer(raw, start):
+        if m["name"] not in CHILD_TAGS:
+            return m.start() + 1
+    return None
 
 
 _DQ = re.compile('"')

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from karyi.shell.procs import TAG_VAR, kill_tree
+from karyi.shell.signals import default_signals
 
 OUTPUT_CAP = 1_000_000
 
@@ -64,6 +65,7 @@ async def capture(
         cwd=str(cwd),
         env={**env, TAG_VAR: tag},
         start_new_session=True,
+        preexec_fn=default_signals,
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     out, err = bytearray(), bytearray()

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from karyi.shell.output import OutputLog, TextDecoder
 from karyi.shell.procs import TAG_VAR, kill_tree, wait_event
+from karyi.shell.signals import default_signals
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ async def run_oneshot(
         cwd=str(cwd),
         env={**env, TAG_VAR: tag},
         start_new_session=True,
+        preexec_fn=default_signals,
     )
     pid = transport.get_pid()
     stopped: list[int] = []

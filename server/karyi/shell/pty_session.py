@@ -40,6 +40,7 @@ from pathlib import Path
 
 from karyi.shell.output import OutputLog, TextDecoder
 from karyi.shell.procs import TAG_VAR, kill_tree, reading_terminal, wait_event
+from karyi.shell.signals import default_signals
 
 PROBE_AFTER = 0.3
 """Seconds of silence before we look whether the foreground process waits for input."""
@@ -77,6 +78,7 @@ class Outcome:
 
 
 def _controlling_tty() -> None:  # runs in the child between fork and exec
+    default_signals()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
