@@ -149,8 +149,9 @@ async def test_the_documented_chat_example_and_cancel_answers(
         },
     }
     result = plain(await request(client, "karyi/chat", params))
-    assert set(result) == {"sessionId", "turnId", "stopReason", "finalAnswer", "usage"}
-    assert set(result["usage"]) == {"inputTokens", "outputTokens", "cachedTokens"}
+    assert set(result) == {"sessionId", "turnId", "stopReason", "finalAnswer", "mode", "usage"}
+    assert result["mode"] == "act"
+    assert set(result["usage"]) == {"inputTokens", "outputTokens", "cachedTokens", "cost"}
     assert (result["stopReason"], result["finalAnswer"]) == (
         "end_turn",
         "The offset is 23; it should be 32.",

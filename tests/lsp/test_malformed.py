@@ -26,6 +26,7 @@ NOTIFICATIONS = {
     types.TEXT_DOCUMENT_DID_OPEN,
     types.TEXT_DOCUMENT_DID_CHANGE,
     types.TEXT_DOCUMENT_DID_CLOSE,
+    types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS,
 }
 
 BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
@@ -43,6 +44,9 @@ BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
     "karyi/restoreCheckpoint": [({}, "checkpointId")],
     "karyi/tools": [({"y": True}, "y")],
     "karyi/restartMcpServer": [({"name": 3}, "name")],
+    "karyi/rules": [({"sessionId": 5}, "sessionId")],
+    "karyi/commands": [({"x": 1}, "x")],
+    "karyi/setMode": [({"mode": "fly"}, "mode"), ({"mode": "act", "plan": 3}, "plan")],
     types.TEXT_DOCUMENT_CODE_ACTION: [
         ({"textDocument": 5}, "textDocument"),
         (

@@ -9,12 +9,13 @@ import json
 import logging
 from urllib.parse import quote
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karyi.core.errors import ErrorCode
 from karyi.core.results import ToolResult
-from karyi.secrets.redact import MIN_LENGTH, RedactingFilter, Redactor, encodings
+from karyi.secrets.redact import MIN_LENGTH, RedactingFilter, Redactor, encodings, redact_logs_of
 
 SECRET = "ghp_Zx9!secret/token+value"
 R = Redactor({"GH": SECRET, "TINY": "abc"})
@@ -161,3 +162,31 @@ def test_without_secrets_text_is_returned_as_is() -> None:
     assert not empty
     assert empty.redact(text) is text
     assert empty.stream().feed(text) == text
+
+
+class _Source:
+    """A vault's face for `redact_logs_of`."""
+
+    def __init__(self, *values: str) -> None:
+        self.redactor = Redactor({f"K{i}": v for i, v in enumerate(values)})
+
+
+def test_every_log_record_is_redacted_where_it_is_made(caplog: pytest.LogCaptureFixture) -> None:
+    """Handlers added after the runtime opened (a test's, a library's) and secrets of a
+    second runtime in the same process (ACP sessions) are covered too."""
+    first, second = _Source("first-secret-value-1"), _Source("second-secret-value-2")
+    redact_logs_of(first)
+    redact_logs_of(second)
+    caplog.set_level(logging.INFO)
+    log = logging.getLogger("karyi.test.redact")
+    log.info("sending %s and %s", "first-secret-value-1", "second-secret-value-2")
+    log.info('%s - "%s %s"', "127.0.0.1", "GET", "/x?t=second-secret-value-2")
+    try:
+        raise ValueError("first-secret-value-1")
+    except ValueError:
+        log.exception("failed")
+    assert "secret-value" not in caplog.text
+    assert caplog.records[0].getMessage() == "sending $KARYI{K0} and $KARYI{K0}"
+    assert caplog.records[1].args == ("127.0.0.1", "GET", "/x?t=$KARYI{K0}")  # args kept
+    log.info("plain %s", "text")
+    assert caplog.records[-1].args == ("text",)  # untouched when nothing is secret

@@ -40,7 +40,7 @@ from karyi.core.atomic import sweep_leftovers
 from karyi.llm.base import Provider
 from karyi.llm.factory import create_provider
 from karyi.protocol import get_dialect
-from karyi.secrets.redact import RedactingFilter
+from karyi.secrets.redact import redact_logs_of
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.secrets.store import SecretStore, config_dir
 from karyi.secrets.vault import Vault
@@ -107,9 +107,7 @@ class Runtime:
             target=_sweep, args=(root, *folders), name="karyi-sweep", daemon=True
         )
         runtime.sweeping.start()
-        for handler in logging.getLogger().handlers:
-            if not any(isinstance(f, RedactingFilter) for f in handler.filters):
-                handler.addFilter(RedactingFilter(lambda: runtime.vault.redactor))
+        redact_logs_of(runtime.vault)
         return runtime
 
     @property

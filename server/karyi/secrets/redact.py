@@ -16,9 +16,11 @@ import dataclasses
 import json
 import logging
 import re
+import threading
 import traceback
+import weakref
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote, quote_plus
 
 from ahocorasick_rs import AhoCorasick, Implementation, MatchKind
@@ -245,4 +247,90 @@ class RedactingFilter(logging.Filter):
             text = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
             record.exc_text = redactor.redact(text)
             record.exc_info = None
+        elif record.exc_text:
+            record.exc_text = redactor.redact(record.exc_text)
         return True
+
+
+class _HasRedactor(Protocol):
+    @property
+    def redactor(self) -> Redactor: ...
+
+
+_LOG_SOURCES: weakref.WeakSet[Any] = weakref.WeakSet()
+_BASE_FACTORY: Callable[..., logging.LogRecord] | None = None
+_INSIDE = threading.local()  # building a redactor may log (reading the store)
+
+
+def redact_logs_of(source: _HasRedactor) -> None:
+    """Redact every log record this process makes from now on with `source`'s secrets
+    (a vault; held weakly, so a closed runtime's secrets stop counting when it goes).
+
+    Records are redacted where they are made (the log record factory), so no handler,
+    whenever it was added (a library's, a test's), and no formatter ever sees a value;
+    with several runtimes in one process (ACP sessions) each one's secrets count."""
+    global _BASE_FACTORY
+    _LOG_SOURCES.add(source)
+    if _BASE_FACTORY is None:
+        _BASE_FACTORY = logging.getLogRecordFactory()
+        logging.setLogRecordFactory(_redacting_record)
+
+
+def _redacting_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
+    assert _BASE_FACTORY is not None
+    record = _BASE_FACTORY(*args, **kwargs)
+    if getattr(_INSIDE, "active", False):
+        return record
+    _INSIDE.active = True
+    try:
+        _redact_record(record)
+    finally:
+        _INSIDE.active = False
+    return record
+
+
+def _redact_record(record: logging.LogRecord) -> None:
+    redactors = [r for source in list(_LOG_SOURCES) if (r := source.redactor)]
+    if not redactors:
+        return
+    try:
+        text = record.getMessage()
+    except Exception:  # a bad format string: logging reports it later, as it would
+        return
+    clean = text
+    for redactor in redactors:
+        clean = redactor.redact(clean)
+    if clean != text:
+        _redact_parts(record, redactors, clean)
+    if record.exc_info:
+        trace = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
+        scrubbed = trace
+        for redactor in redactors:
+            scrubbed = redactor.redact(scrubbed)
+        if scrubbed != trace:
+            record.exc_text, record.exc_info = scrubbed, None
+
+
+def _redact_parts(record: logging.LogRecord, redactors: list[Redactor], clean: str) -> None:
+    """Redact the format and its arguments one by one (formatters such as uvicorn's read
+    `args`); when a value still shows (split between them), the whole message instead."""
+
+    def scrub(value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        for redactor in redactors:
+            value = redactor.redact(value)
+        return value
+
+    msg, args = record.msg, record.args
+    record.msg = scrub(msg)
+    if isinstance(args, tuple):
+        record.args = tuple(scrub(a) for a in args)
+    elif isinstance(args, Mapping):
+        record.args = {k: scrub(v) for k, v in args.items()}
+    try:
+        if record.getMessage() == clean:
+            return
+    except Exception:
+        pass
+    record.msg, record.args = clean, None
