@@ -5,7 +5,9 @@ when Karyi is started with SIGINT ignored (`make test &` in a non-interactive sh
 does that), every command it runs would ignore Ctrl-C too, and bash cannot undo it
 ("signals ignored upon entry to the shell cannot be trapped or reset"). So the child
 resets both between fork and exec, before bwrap or the shell runs; bwrap passes them
-on to the sandboxed command (docs/security.md, "Commands").
+on to the sandboxed command (docs/security.md, "Commands"). Signals 32 and 33 are the
+C library's own (thread cancellation, set*id): no program can set them, and glibc gives
+every program its own handlers for them at start.
 """
 
 from __future__ import annotations
