@@ -40,6 +40,7 @@ from lsprotocol import types
 from pygls.lsp.client import BaseLanguageClient
 
 from bench_freshness import _change, _writer, pct
+from bench_grep import best
 from bench_lsp import rss_mb, stop
 from karyi.settings import Settings
 from karyi.tools.context import ToolContext
@@ -143,15 +144,6 @@ async def first_call(root: Path, script: Path, reads: bool) -> tuple[float, floa
     return took, rss
 
 
-def _best(fn: Callable[[], object]) -> float:
-    times = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def search(root: Path, report: Callable[[str], None]) -> dict[str, float]:
     """grep and glob against rg and an fd-style walk, as ratios."""
     ctx = ToolContext(Workspace.open(root), Settings())
@@ -210,7 +202,7 @@ def search(root: Path, report: Callable[[str], None]) -> dict[str, float]:
     ratios: dict[str, float] = {}
     for name, ours, base in cases:
         base()  # warm the page cache
-        ours_s, base_s = _best(ours), _best(base)
+        ours_s, base_s = best(ours), best(base)
         ratios[name] = ours_s / base_s
         report(
             f"{name:<24}{ours_s * 1000:9.0f} ms   rg {base_s * 1000:7.0f} ms   "
