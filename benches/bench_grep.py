@@ -23,7 +23,7 @@ from pathlib import Path
 from karyi.settings import Settings
 from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
-from karyi.workspace.search import base_args, rg_binary
+from karyi.workspace.ripgrep import base_args, rg_binary
 from karyi.workspace.workspace import Workspace
 
 DIRS = 500

@@ -17,11 +17,11 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from karyi.agent.approval import approve_all
-from karyi.agent.conversation import Conversation
 from karyi.agent.events import StepStarted
-from karyi.agent.loop import Agent, AgentSpec
-from karyi.agent.sessions import SessionStore
+from karyi.agent.review.approval import approve_all
+from karyi.agent.session.conversation import Conversation
+from karyi.agent.session.store import SessionStore
+from karyi.agent.turn.loop import Agent, AgentSpec
 from karyi.llm.base import Finish, Provider, Request, StreamEvent, TextChunk
 from karyi.protocol import get_dialect
 from karyi.settings import Settings

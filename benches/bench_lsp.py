@@ -112,8 +112,8 @@ async def through_lsp(root: Path) -> list[float]:
 
 
 async def in_process(root: Path) -> list[float]:
-    from karyi.agent.approval import approve_all
     from karyi.agent.events import StepStarted
+    from karyi.agent.review.approval import approve_all
     from karyi.agent.runtime import Runtime
     from karyi.settings import Settings
 

@@ -45,7 +45,7 @@ from bench_lsp import rss_mb, stop
 from karyi.settings import Settings
 from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
-from karyi.workspace.search import rg_binary
+from karyi.workspace.ripgrep import rg_binary
 from karyi.workspace.watcher import Backend
 from karyi.workspace.workspace import Workspace
 from monorepo_tree import directories, tree

@@ -1,8 +1,8 @@
 """The `karyi` launcher: the one module above every front end.
 
 It builds the command line from each front end's own subcommands (the terminal's in
-`karyi.cli.command`, `karyi lsp` in `karyi.lsp.command`, `karyi acp` in
-`karyi.acp.command`, `karyi gateway` in `karyi.gateway.command`) and runs the chosen
+`karyi.cli.subcommands`, `karyi lsp` in `karyi.lsp.subcommand`, `karyi acp` in
+`karyi.acp.subcommand`, `karyi gateway` in `karyi.gateway.subcommand`) and runs the chosen
 one. Each command's implementation is imported only when that command runs (`karyi lsp`
 must start fast: an editor waits for it). Exit codes: 0 ok, 1 a tool or task failed, 2
 bad usage or configuration.
@@ -18,11 +18,11 @@ import sys
 from collections.abc import Callable, Sequence
 
 from karyi import __version__
-from karyi.acp import command as acp
-from karyi.agent.startup import EXIT_FAILED, EXIT_USAGE, UsageError
-from karyi.cli import command as cli
-from karyi.gateway import command as gateway
-from karyi.lsp import command as lsp
+from karyi.acp import subcommand as acp
+from karyi.agent.frontend.startup import EXIT_FAILED, EXIT_USAGE, UsageError
+from karyi.cli import subcommands as cli
+from karyi.gateway import subcommand as gateway
+from karyi.lsp import subcommand as lsp
 
 Command = Callable[[argparse.Namespace], int]
 

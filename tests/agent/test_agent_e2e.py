@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from karyi.agent.approval import ApprovalRequest, Approver, Decision, approve_all
-from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, TextDelta
-from karyi.agent.loop import Agent
+from karyi.agent.review.approval import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.runtime import Runtime
+from karyi.agent.session.conversation import Conversation
+from karyi.agent.turn.loop import Agent
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings
 from tests.support.fake_model_server import FakeModelServer

@@ -7,8 +7,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.agent.approval import ApprovalRequest, Decision, deny_all, permission_for
-from karyi.agent.executor import CallBatch, run_calls
+from karyi.agent.review.approval import ApprovalRequest, Decision, deny_all, permission_for
+from karyi.agent.turn.executor import CallBatch, run_calls
 from karyi.core.results import Permission, PermissionVerdict
 from karyi.tools.base import Confirmation
 from karyi.tools.context import ToolContext

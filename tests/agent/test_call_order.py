@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from karyi.agent.approval import approve_all
-from karyi.agent.executor import CallBatch
+from karyi.agent.review.approval import approve_all
+from karyi.agent.turn.executor import CallBatch
 from karyi.tools.context import ToolContext
 from karyi.tools.registry import Toolkit
 from tests.support.steps import GATES, LOG, STARTED, c

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from karyi.agent.checkpoints import Checkpoints
+from karyi.agent.session.checkpoints import Checkpoints
 
 
 def test_a_checkpoint_restores_every_folder(tmp_path: Path) -> None:

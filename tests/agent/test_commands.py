@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from karyi.agent.approval import approve_all
-from karyi.agent.commands import CustomCommand, expand_command, load_commands, parse
 from karyi.agent.events import Event, TurnStarted
+from karyi.agent.prompting.slash_commands import CustomCommand, expand_command, load_commands, parse
+from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
 from karyi.settings import Settings
 from tests.support.fake_model_server import FakeModelServer

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from karyi.agent.approval import ApprovalRequest
-from karyi.agent.edit_answer import edit_decision
+from karyi.agent.review.approval import ApprovalRequest
+from karyi.agent.review.edit_answer import edit_decision
 from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Confirmation
 from karyi.tools.registry import ToolRegistry

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from karyi.agent.edit_truth import MAX_SHOWN, fates, report, truthful
+from karyi.agent.review.edit_truth import MAX_SHOWN, fates, report, truthful
 from karyi.core.errors import ErrorCode
 from karyi.core.results import ToolResult
 from karyi.workspace.editor import WriteRecord

@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from karyi.agent.approval import approve_all
-from karyi.agent.executor import CallBatch, run_calls, with_note
+from karyi.agent.review.approval import approve_all
+from karyi.agent.turn.executor import CallBatch, run_calls, with_note
 from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
 from karyi.tools.context import ToolContext

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest_asyncio
 
-from karyi.agent.approval import approve_all
 from karyi.agent.events import Event, HookRan
+from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
 from karyi.settings import Settings
 from tests.support.fake_model_server import FakeModelServer
@@ -139,7 +139,7 @@ async def test_turn_end_hooks_see_the_answer_and_secrets_never_leave(
 
 
 async def test_after_tool_output_also_reaches_a_result_shown_by_its_data(ws_root: Path) -> None:
-    from karyi.agent.hooks import Hooks
+    from karyi.agent.turn.hooks import Hooks
     from karyi.core.results import ToolResult
     from karyi.protocol.calls import ToolCall
 

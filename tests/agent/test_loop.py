@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from karyi.agent.approval import ApprovalRequest, Decision, approve_all
-from karyi.agent.checkpoints import Checkpoints
-from karyi.agent.conversation import Conversation
 from karyi.agent.events import ToolDone
-from karyi.agent.sessions import SCHEMA, SessionStore
+from karyi.agent.review.approval import ApprovalRequest, Decision, approve_all
+from karyi.agent.session.checkpoints import Checkpoints
+from karyi.agent.session.conversation import Conversation
+from karyi.agent.session.store import SCHEMA, SessionStore
 from karyi.llm.base import Message, ProviderError
 from karyi.tools.context import ToolContext
 from tests.support.harness import Harness

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from karyi.agent.approval import approve_all
-from karyi.agent.mentions import Mention, find_mentions
+from karyi.agent.prompting.mentions import Mention, find_mentions
+from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings

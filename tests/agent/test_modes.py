@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from karyi.agent.approval import approve_all
-from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, ModeChanged, ToolDone, TurnStarted
-from karyi.agent.modes import UnknownMode
+from karyi.agent.prompting.modes import UnknownMode
+from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
+from karyi.agent.session.conversation import Conversation
 from karyi.settings import Settings
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply

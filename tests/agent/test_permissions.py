@@ -5,10 +5,10 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from karyi.agent.approval import ApprovalRequest, Decision
-from karyi.agent.conversation import Conversation
-from karyi.agent.permissions import PermissionMemory
-from karyi.agent.sessions import SessionStore
+from karyi.agent.review.approval import ApprovalRequest, Decision
+from karyi.agent.review.permissions import PermissionMemory
+from karyi.agent.session.conversation import Conversation
+from karyi.agent.session.store import SessionStore
 from karyi.tools.context import ToolContext
 from tests.support.harness import Harness
 

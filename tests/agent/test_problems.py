@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from karyi.agent.approval import approve_all
-from karyi.agent.langclient import LanguageServers, find_program
-from karyi.agent.problems import Problem, ProblemCheck, report
+from karyi.agent.diagnostics.lsp_clients import LanguageServers, find_program
+from karyi.agent.diagnostics.problems import Problem, ProblemCheck, report
+from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
 from karyi.core.results import ToolResult
 from karyi.llm.factory import create_provider

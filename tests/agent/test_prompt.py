@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from karyi.agent.prompt import workspace_facts
+from karyi.agent.prompting.system_prompt import workspace_facts
 from karyi.workspace.workspace import Workspace
 
 

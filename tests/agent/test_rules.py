@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from karyi.agent.approval import approve_all
-from karyi.agent.rules import rule_files, rules_text
+from karyi.agent.prompting.rules import rule_files, rules_text
+from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from karyi.agent.approval import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.events import Event, SubagentEvent, ToolDone, ToolRunning
-from karyi.agent.loop import Agent
+from karyi.agent.review.approval import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.subagents import MAX_DEPTH, Subagents, definitions
+from karyi.agent.turn.loop import Agent
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings
 from karyi.tools.context import ToolContext
@@ -190,7 +190,7 @@ async def test_unknown_agents_and_the_depth_limit(
 
 
 def _memory(root: Path) -> Any:
-    from karyi.agent.permissions import PermissionMemory
+    from karyi.agent.review.permissions import PermissionMemory
 
     return PermissionMemory(root)
 

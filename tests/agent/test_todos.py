@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from karyi.agent.approval import approve_all
-from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, TodosUpdated
+from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
+from karyi.agent.session.conversation import Conversation
 from karyi.settings import Settings
 from karyi.tools.context import TodoItem
 from tests.support.fake_model_server import FakeModelServer

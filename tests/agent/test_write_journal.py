@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from karyi.agent.approval import ApprovalRequest, Approver, Decision
-from karyi.agent.edit_answer import edit_decision
-from karyi.agent.executor import run_calls
+from karyi.agent.review.approval import ApprovalRequest, Approver, Decision
+from karyi.agent.review.edit_answer import edit_decision
+from karyi.agent.turn.executor import run_calls
 from karyi.protocol.calls import ToolCall
 from karyi.secrets.vault import Vault
 from karyi.tools.context import ToolContext

@@ -46,7 +46,7 @@ async def test_the_prompt_shows_the_sandbox_and_leaving_it_offers_no_always() ->
 
     from rich.console import Console
 
-    from karyi.agent.approval import ApprovalRequest
+    from karyi.agent.review.approval import ApprovalRequest
     from karyi.cli.ask import TerminalApprover
     from karyi.protocol.calls import ToolCall
     from karyi.tools.base import Confirmation

@@ -1,4 +1,4 @@
-"""Every method and command of lsp/server.py's table, sent malformed params: each request
+"""Every method and command of lsp/features.py's table, sent malformed params: each request
 gets exactly one answer, InvalidParams (-32602) naming the field; notifications get none
 and leave the server serving (docs/protocol.md, "Errors")."""
 
@@ -16,8 +16,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from karyi.lsp.features import COMMANDS, FEATURES
 from karyi.lsp.params import plain
-from karyi.lsp.server import COMMANDS, FEATURES
 from tests.lsp.conftest import Start, request
 
 NOTIFICATIONS = {

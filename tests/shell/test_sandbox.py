@@ -343,8 +343,8 @@ async def test_sandboxed_commands_run_without_asking_unless_a_rule_says_otherwis
 
 
 async def test_leaving_the_sandbox_is_asked_every_time(ws_root: Path, home: Path) -> None:
-    from karyi.agent.approval import ApprovalRequest, Decision
     from karyi.agent.events import ToolDone
+    from karyi.agent.review.approval import ApprovalRequest, Decision
     from tests.support.harness import Harness
 
     m = ShellManager(Workspace.open(ws_root), sandbox_settings())  # allow: ["*"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from karyi.agent.approval import ApprovalRequest, Decision, approve_all
-from karyi.agent.executor import Executed, run_calls
+from karyi.agent.review.approval import ApprovalRequest, Decision, approve_all
+from karyi.agent.turn.executor import Executed, run_calls
 from karyi.protocol.calls import ToolCall
 from karyi.settings import DEFAULTS, Settings
 from karyi.tools.context import ToolContext

@@ -6,12 +6,12 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from karyi.agent.approval import approve_all
-from karyi.agent.checkpoints import Checkpoints
-from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event
-from karyi.agent.loop import Agent, AgentSpec
-from karyi.agent.sessions import SessionStore
+from karyi.agent.review.approval import approve_all
+from karyi.agent.session.checkpoints import Checkpoints
+from karyi.agent.session.conversation import Conversation
+from karyi.agent.session.store import SessionStore
+from karyi.agent.turn.loop import Agent, AgentSpec
 from karyi.core.results import Permission, ToolResult
 from karyi.protocol import get_dialect
 from karyi.tools.base import Tool

@@ -1,7 +1,7 @@
 """A language server that only pushes diagnostics (no pull): every line saying `bad`
 is an error, published with the document's version a moment after each change.
 
-For testing Karyi's own language-server client (agent/langclient.py) against a server
+For testing Karyi's own language-server client (agent/diagnostics/lsp_clients.py) against a server
 without `textDocument/diagnostic`. Run: `python push_language_server.py`.
 """
 

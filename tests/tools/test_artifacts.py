@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from karyi.agent.artifacts import ArtifactStore
-from karyi.agent.sessions import SessionStore
+from karyi.agent.session.artifacts import ArtifactStore
+from karyi.agent.session.store import SessionStore
 from karyi.settings import Settings
 from karyi.tools.builtin.artifacts import (
     CreateArtifact,

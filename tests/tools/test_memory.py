@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from karyi.agent.prompt import system_prompt
-from karyi.agent.rules import rule_files, rules_text
+from karyi.agent.prompting.rules import rule_files, rules_text
+from karyi.agent.prompting.system_prompt import system_prompt
 from karyi.protocol import get_dialect
 from karyi.tools.builtin.memory import HEADING, SaveMemory, append_fact
 from karyi.tools.context import ToolContext

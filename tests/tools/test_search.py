@@ -11,7 +11,7 @@ import pytest
 from karyi.core.errors import ErrorCode
 from karyi.tools.builtin import search as search_tools
 from karyi.tools.context import ToolContext
-from karyi.workspace import search
+from karyi.workspace import ripgrep
 from karyi.workspace.globs import Found, Matcher, recent_first
 from tests.support.tool_calls import call
 
@@ -44,11 +44,11 @@ async def test_grep_case_path_and_include(ctx: ToolContext, tree: Path) -> None:
 
 
 async def test_grep_states_its_cap(ctx: ToolContext, ws_root: Path) -> None:
-    (ws_root / "many.txt").write_text("hit\n" * (search.MAX_MATCHES + 50))
+    (ws_root / "many.txt").write_text("hit\n" * (ripgrep.MAX_MATCHES + 50))
     r = await call("vecli.grep", {"pattern": "hit"}, ctx)
-    assert r.data["capped"] and len(r.data["matches"]) == search.MAX_MATCHES
+    assert r.data["capped"] and len(r.data["matches"]) == ripgrep.MAX_MATCHES
     assert r.llm_content.endswith(
-        f"(results capped at {search.MAX_MATCHES} matches; more exist: narrow the pattern, "
+        f"(results capped at {ripgrep.MAX_MATCHES} matches; more exist: narrow the pattern, "
         "path or include to see them)"
     )
 

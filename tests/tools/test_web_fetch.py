@@ -10,9 +10,9 @@ import pytest
 
 from karyi.core.results import Permission
 from karyi.settings import Settings
-from karyi.tools.builtin.web import WebFetch, WebFetchV
+from karyi.tools.builtin.web import VecliWebFetch, WebFetch
 from karyi.tools.context import ToolContext
-from karyi.tools.web.fetch import raw_github
+from karyi.tools.webclient.fetch import raw_github
 from karyi.workspace.workspace import Workspace
 from tests.support.web_server import WebServer, minimal_pdf, serve
 
@@ -223,7 +223,7 @@ async def test_vecli_web_fetch_takes_urls_from_the_prompt(web: WebServer, ws_roo
     web.route("/article", ARTICLE)
     web.route("/notes.txt", "plain notes", "text/plain")
     prompt = f"Compare {web.url}/article and {web.url}/notes.txt, and {web.url}/missing."
-    result = await WebFetchV().run({"prompt": prompt}, context(ws_root))
+    result = await VecliWebFetch().run({"prompt": prompt}, context(ws_root))
     assert result.success, result.llm_content
     text = result.llm_content
     assert text.startswith(f"The user's request: {prompt}")
@@ -233,8 +233,8 @@ async def test_vecli_web_fetch_takes_urls_from_the_prompt(web: WebServer, ws_roo
 
 
 def test_vecli_web_fetch_needs_a_url(ws_root: Path) -> None:
-    assert WebFetchV().validate({"prompt": "summarise the docs"}) == (
+    assert VecliWebFetch().validate({"prompt": "summarise the docs"}) == (
         "prompt: the prompt must contain at least one valid URL (http:// or https://)"
     )
     many = " ".join(f"https://e.com/{n}" for n in range(21))
-    assert WebFetchV().validate({"prompt": many}) == "prompt: at most 20 URLs, found 21"
+    assert VecliWebFetch().validate({"prompt": many}) == "prompt: at most 20 URLs, found 21"

@@ -10,7 +10,7 @@ import pytest
 
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
-from karyi.tools.builtin.web import SearchWeb, WebSearch, WebSearchV
+from karyi.tools.builtin.web import SearchWeb, VecliWebSearch, WebSearch
 from karyi.tools.context import ToolContext
 from karyi.workspace.workspace import Workspace
 from tests.support.web_server import Request, WebServer, serve
@@ -142,7 +142,7 @@ async def test_vecli_and_agentxml_searches_map_onto_the_same_backend(
 ) -> None:
     web.json_route("/search", searxng)
     ctx = context(ws_root, {"backend": "searxng", "url": web.url})
-    for tool in (WebSearchV(), SearchWeb()):
+    for tool in (VecliWebSearch(), SearchWeb()):
         result = await tool.run({"query": "eiffel"}, ctx)
         assert result.success and "1. [eiffel result 1](https://example.com/1)" in (
             result.llm_content

@@ -10,7 +10,7 @@ from wcmatch import glob as wglob
 
 from karyi.workspace.globs import Matcher, flags, walk_for
 from karyi.workspace.ignore import GitIgnore
-from karyi.workspace.search import find_files, list_files
+from karyi.workspace.ripgrep import find_files, list_files
 
 PATTERNS = [
     "**/*.py",

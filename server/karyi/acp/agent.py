@@ -36,9 +36,9 @@ from karyi.acp.replay import history
 from karyi.acp.session import AcpSession, session_modes
 from karyi.acp.terminals import TerminalMirror
 from karyi.agent.host import AgentHost, SessionBusy
-from karyi.agent.modes import UnknownMode
+from karyi.agent.prompting.modes import UnknownMode
 from karyi.agent.runtime import Runtime
-from karyi.agent.sessions import SessionNotFound
+from karyi.agent.session.store import SessionNotFound
 from karyi.settings import load_settings
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """`session/request_permission`: the question Karyi asks before a call, and the answer
-as the approval's `Decision` ("always" is remembered by agent/approval.py, exactly as
+as the approval's `Decision` ("always" is remembered by agent/review/approval.py, exactly as
 for the other front ends). The prompt says whether a command runs in the OS sandbox; a
 command leaving the sandbox is never offered "always" (see docs/security.md).
 """
@@ -17,8 +17,8 @@ from acp.schema import (
 
 from karyi.acp.kinds import tool_kind
 from karyi.acp.updates import confirmation_content, sandbox_line
-from karyi.agent.approval import Decision
 from karyi.agent.events import ToolAwaiting
+from karyi.agent.review.approval import Decision
 
 ALLOW_ONCE, ALLOW_ALWAYS, REJECT_ONCE, REJECT_ALWAYS = (
     "allow_once",

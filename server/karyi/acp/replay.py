@@ -1,7 +1,7 @@
 """`session/load`: a stored session told again as `session/update`s, before the load
 answers, so the editor shows the conversation the model continues.
 
-The store is already redacted (agent/sessions.py). A user message is shown as sent; an
+The store is already redacted (agent/session/store.py). A user message is shown as sent; an
 assistant message is parsed again with the session's dialect, so the editor sees the
 prose and the thinking, and each call as a finished tool call with its stored result
 (never the dialect's markup).
@@ -22,9 +22,9 @@ from acp import (
 
 from karyi.acp.kinds import tool_kind
 from karyi.acp.updates import RESULT_LIMIT, Update
-from karyi.agent.compaction import RESULTS
-from karyi.agent.loop import AgentSpec
-from karyi.agent.sessions import ToolCallRecord
+from karyi.agent.session.compaction import RESULTS
+from karyi.agent.session.store import ToolCallRecord
+from karyi.agent.turn.loop import AgentSpec
 from karyi.llm.base import Message
 from karyi.protocol.calls import CallReady, DialectState
 from karyi.protocol.calls import TextDelta as ParsedText

@@ -27,15 +27,13 @@ from acp.schema import (
     Usage,
 )
 
-from karyi.acp.commands import available_commands, expand
 from karyi.acp.editor import AcpEditor
 from karyi.acp.kinds import tool_kind
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_text
+from karyi.acp.slash_commands import available_commands, expand
 from karyi.acp.terminals import TerminalMirror
 from karyi.acp.updates import Content, Update, UpdateMapper, mode_update, plan_update
-from karyi.agent.approval import Decision
-from karyi.agent.commands import load_commands
 from karyi.agent.events import (
     Event,
     SubagentEvent,
@@ -45,9 +43,11 @@ from karyi.agent.events import (
     ToolRunning,
 )
 from karyi.agent.host import AgentHost, LiveSession, NotPending, SessionBusy
-from karyi.agent.loop import TurnResult
-from karyi.agent.modes import MODES
+from karyi.agent.prompting.modes import MODES
+from karyi.agent.prompting.slash_commands import load_commands
+from karyi.agent.review.approval import Decision
 from karyi.agent.runtime import Runtime
+from karyi.agent.turn.loop import TurnResult
 from karyi.protocol.calls import ToolCall
 
 log = logging.getLogger(__name__)

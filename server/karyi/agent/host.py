@@ -13,11 +13,11 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from karyi.agent.approval import ApprovalRequest, Decision
-from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, EventStream, FileChanged, Listener, ValueRequested
-from karyi.agent.loop import Agent, AgentSpec, TurnResult
+from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
+from karyi.agent.session.conversation import Conversation
+from karyi.agent.turn.loop import Agent, AgentSpec, TurnResult
 from karyi.llm.base import Provider
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.settings import Settings

@@ -23,19 +23,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from karyi.agent.approval import Approver
-from karyi.agent.artifacts import ArtifactStore
-from karyi.agent.checkpoints import Checkpoints
-from karyi.agent.context import tool_context
-from karyi.agent.conversation import Conversation
+from karyi.agent.diagnostics.lsp_clients import LanguageServers
+from karyi.agent.diagnostics.problems import ProblemSource
 from karyi.agent.events import EventStream
-from karyi.agent.langclient import LanguageServers
-from karyi.agent.loop import Agent, AgentSpec
-from karyi.agent.problems import ProblemSource
-from karyi.agent.prompt import default_instructions
-from karyi.agent.rules import RuleFile, rule_files, rules_text
-from karyi.agent.sessions import SessionStore
+from karyi.agent.prompting.rules import RuleFile, rule_files, rules_text
+from karyi.agent.prompting.system_prompt import default_instructions
+from karyi.agent.review.approval import Approver
+from karyi.agent.session.artifacts import ArtifactStore
+from karyi.agent.session.checkpoints import Checkpoints
+from karyi.agent.session.conversation import Conversation
+from karyi.agent.session.store import SessionStore
 from karyi.agent.subagents import Subagents, definitions
+from karyi.agent.tool_context import tool_context
+from karyi.agent.turn.loop import Agent, AgentSpec
 from karyi.core.atomic import sweep_leftovers
 from karyi.llm.base import Provider
 from karyi.llm.factory import create_provider

@@ -24,13 +24,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from karyi.agent.approval import ApprovalRequest, Approver, Decision
-from karyi.agent.checkpoints import Checkpoints
-from karyi.agent.conversation import Conversation
 from karyi.agent.events import Event, EventStream, SubagentEvent, ToolDone, TurnError
-from karyi.agent.loop import Agent, AgentSpec
-from karyi.agent.permissions import PermissionMemory
-from karyi.agent.prompt import template
+from karyi.agent.prompting.system_prompt import template
+from karyi.agent.review.approval import ApprovalRequest, Approver, Decision
+from karyi.agent.review.permissions import PermissionMemory
+from karyi.agent.session.checkpoints import Checkpoints
+from karyi.agent.session.conversation import Conversation
+from karyi.agent.turn.loop import Agent, AgentSpec
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.factory import create_provider

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.syntax import Syntax
 from rich.text import Text
 
-from karyi.agent.approval import ApprovalRequest, Decision
+from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.secrets.request import ValueAnswer, ValueRequest
 
 

@@ -1,4 +1,4 @@
-"""What the terminal commands share beyond the startup in `karyi.agent.startup`."""
+"""What the terminal commands share beyond the startup in `karyi.agent.frontend.startup`."""
 
 from __future__ import annotations
 

@@ -16,11 +16,7 @@ from typing import IO, Any
 
 from rich.console import Console
 
-from karyi.agent.approval import Approver, approve_all
-from karyi.agent.context import tool_context
-from karyi.agent.executor import Executed, run_calls
-from karyi.agent.runtime import Runtime
-from karyi.agent.startup import (
+from karyi.agent.frontend.startup import (
     EXIT_FAILED,
     EXIT_OK,
     UsageError,
@@ -28,6 +24,10 @@ from karyi.agent.startup import (
     toolkit_for,
     workspace_folders,
 )
+from karyi.agent.review.approval import Approver, approve_all
+from karyi.agent.runtime import Runtime
+from karyi.agent.tool_context import tool_context
+from karyi.agent.turn.executor import Executed, run_calls
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty, with_runtime_tools
 from karyi.protocol import get_dialect

@@ -16,13 +16,8 @@ from typing import IO
 
 from rich.console import Console
 
-from karyi.agent.approval import Approver, approve_all
 from karyi.agent.events import EventStream
-from karyi.agent.loop import Agent
-from karyi.agent.modes import EMPTY_ASK, PLAN
-from karyi.agent.runtime import Runtime
-from karyi.agent.sessions import SessionNotFound
-from karyi.agent.startup import (
+from karyi.agent.frontend.startup import (
     EXIT_FAILED,
     EXIT_OK,
     UsageError,
@@ -30,6 +25,11 @@ from karyi.agent.startup import (
     toolkit_for,
     workspace_folders,
 )
+from karyi.agent.prompting.modes import EMPTY_ASK, PLAN
+from karyi.agent.review.approval import Approver, approve_all
+from karyi.agent.runtime import Runtime
+from karyi.agent.session.store import SessionNotFound
+from karyi.agent.turn.loop import Agent
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
 from karyi.cli.view import TerminalView

@@ -11,8 +11,8 @@ import asyncio
 import json
 from pathlib import Path
 
+from karyi.agent.frontend.startup import EXIT_OK, settings_for, toolkit_for, workspace_root
 from karyi.agent.runtime import Runtime
-from karyi.agent.startup import EXIT_OK, settings_for, toolkit_for, workspace_root
 from karyi.cli.common import with_runtime_tools
 from karyi.settings import Settings
 from karyi.tools.prompt import declarations, tool_prompt

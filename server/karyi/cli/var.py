@@ -16,7 +16,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from karyi.agent.startup import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from karyi.agent.frontend.startup import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
 if TYPE_CHECKING:  # the store loads only when `karyi var` runs (startup of other commands)
     from karyi.secrets.store import SecretStore

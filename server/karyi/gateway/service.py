@@ -9,11 +9,11 @@ import dataclasses
 import hashlib
 from collections.abc import Callable
 
-from karyi.agent.approval import Decision
 from karyi.agent.host import AgentHost, LiveSession, NotPending
-from karyi.agent.loop import AgentSpec
+from karyi.agent.review.approval import Decision
 from karyi.agent.runtime import Runtime
-from karyi.agent.sessions import SessionNotFound
+from karyi.agent.session.store import SessionNotFound
+from karyi.agent.turn.loop import AgentSpec
 from karyi.gateway.errors import GatewayError
 from karyi.gateway.models import AgentRequest, PermissionAnswer
 from karyi.gateway.owners import Owner, SessionOwners

@@ -18,11 +18,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from karyi.agent.approval import approve_all
-from karyi.agent.call_order import resources_of
-from karyi.agent.context import tool_context
-from karyi.agent.executor import run_calls
+from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
+from karyi.agent.tool_context import tool_context
+from karyi.agent.turn.call_order import resources_of
+from karyi.agent.turn.executor import run_calls
 from karyi.core.errors import ErrorCode, gateway_code
 from karyi.core.results import ToolResult
 from karyi.gateway.errors import TOOL_STATUS, GatewayError, error_body

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from karyi.lsp.karyi_server import KaryiServer
+from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:
-    from karyi.agent.approval import ApprovalRequest, Decision
+    from karyi.agent.review.approval import ApprovalRequest, Decision
 
 ALLOW, ALWAYS, REJECT = "Allow", "Always allow (this session)", "Reject"
 
@@ -33,7 +33,7 @@ def ask_with_message_request(
     """An approver that asks through the client's message dialog."""
 
     async def ask(request: ApprovalRequest) -> Decision:
-        from karyi.agent.approval import Decision
+        from karyi.agent.review.approval import Decision
 
         conf = request.confirmation
         offered = (ALLOW, ALWAYS, REJECT) if conf is None or conf.always else (ALLOW, REJECT)

@@ -12,14 +12,14 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from karyi.lsp.context import describe_context
+from karyi.lsp.editor_context import describe_context
 from karyi.lsp.errors import RequestFailed, rpc
-from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import checked
+from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:  # the agent stack is imported once the host is built, not at start-up
-    from karyi.agent.approval import ApprovalRequest, Decision
     from karyi.agent.events import Event
+    from karyi.agent.review.approval import ApprovalRequest, Decision
 
 TERMINAL_TOOLS = frozenset({"command", "input", "ctrl"})
 
@@ -79,9 +79,9 @@ async def run_chat(
 
 def decision_from(params: dict[str, Any], request: ApprovalRequest | None) -> Decision:
     """A confirmTool answer as the executor's Decision (hunks and the user's own text for
-    edits: see agent/edit_answer.py)."""
-    from karyi.agent.approval import Decision
-    from karyi.agent.edit_answer import edit_decision
+    edits: see agent/review/edit_answer.py)."""
+    from karyi.agent.review.approval import Decision
+    from karyi.agent.review.edit_answer import edit_decision
 
     outcome = params["outcome"]
     if outcome in ("reject", "rejectAlways"):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import lsp_json
+from karyi.lsp.server import KaryiServer
 
 OPTIONS = types.CodeActionOptions(
     code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Refactor]

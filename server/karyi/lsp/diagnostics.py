@@ -3,7 +3,7 @@
 A client that declares `initializationOptions.karyi.diagnostics` (Karyi's VS Code
 extension) answers the server→client request `karyi/diagnostics` with what its own
 language servers report for the files, once they have settled; the agent compares them
-with the ones from before the edit (`agent/problems.py`). The client bounds its wait by
+with the ones from before the edit (`agent/diagnostics/problems.py`). The client bounds its wait by
 `waitMs`; the agent bounds the whole request by `diagnostics.waitSeconds`.
 """
 
@@ -13,18 +13,18 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from karyi.lsp.context import uri_path
-from karyi.lsp.karyi_server import KaryiServer
+from karyi.lsp.editor_context import uri_path
 from karyi.lsp.params import plain
+from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:
-    from karyi.agent.problems import Problem
+    from karyi.agent.diagnostics.problems import Problem
 
 METHOD = "karyi/diagnostics"
 
 
 class EditorProblems:
-    """A `ProblemSource` (agent/problems.py) that asks the editor."""
+    """A `ProblemSource` (agent/diagnostics/problems.py) that asks the editor."""
 
     name = "the editor"
     live = True
@@ -50,7 +50,7 @@ class EditorProblems:
     async def _ask(
         self, files: list[Path], wait_ms: int, changed: bool
     ) -> dict[Path, list[Problem]]:
-        from karyi.agent.problems import Problem
+        from karyi.agent.diagnostics.problems import Problem
 
         params = {"uris": [p.as_uri() for p in files], "waitMs": wait_ms, "changed": changed}
         answer: Any = plain(await self.server.protocol.send_request_async(METHOD, params))

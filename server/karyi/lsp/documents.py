@@ -11,8 +11,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from karyi.lsp.context import uri_path
-from karyi.lsp.karyi_server import KaryiServer
+from karyi.lsp.editor_context import uri_path
+from karyi.lsp.server import KaryiServer
 
 
 def doc_path(uri: str) -> Path | None:

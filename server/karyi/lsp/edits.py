@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from karyi.lsp.karyi_server import KaryiServer
+from karyi.lsp.server import KaryiServer
 from karyi.workspace.diffs import diff_texts
 from karyi.workspace.editor import WriteRecord
 from karyi.workspace.merge import rebase

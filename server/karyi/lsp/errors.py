@@ -28,10 +28,10 @@ class ServerNotReady(JsonRpcException):
 
 def translate(exc: Exception, where: str) -> JsonRpcException:
     """The JSON-RPC error for a core exception (imported here, not at start-up)."""
-    from karyi.agent.checkpoints import CheckpointError
-    from karyi.agent.edit_answer import InvalidEditAnswer
     from karyi.agent.host import NotPending, SessionBusy
-    from karyi.agent.sessions import SessionNotFound
+    from karyi.agent.review.edit_answer import InvalidEditAnswer
+    from karyi.agent.session.checkpoints import CheckpointError
+    from karyi.agent.session.store import SessionNotFound
     from karyi.llm.base import ProviderError
 
     if isinstance(exc, SessionNotFound | NotPending):

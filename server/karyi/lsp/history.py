@@ -7,8 +7,8 @@ import dataclasses
 from typing import Any
 
 from karyi.lsp.errors import RequestFailed, rpc
-from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import checked
+from karyi.lsp.server import KaryiServer
 
 
 @rpc

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from karyi.lsp.approvals import ask_with_message_request
-from karyi.lsp.context import uri_path
 from karyi.lsp.diagnostics import EditorProblems
 from karyi.lsp.documents import doc_path
+from karyi.lsp.editor_context import uri_path
 from karyi.lsp.edits import LspEditor
-from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import plain
+from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:
     from karyi.settings import Settings

@@ -1,87 +1,93 @@
-"""Every method and command the Karyi language server serves, in one table.
+"""The Karyi language server's type and state: a pygls server whose state is one AgentHost.
 
-Each handler is a module-level function in the feature module it belongs to (lifecycle,
-documents, chat, history, toolinfo, commands, code_actions); `create_server` registers
-them on a `KaryiServer` through pygls's public `feature` and `command` decorators. The
-methods are described in docs/protocol.md ("The language server").
-
-Only this module imports the feature modules; they import `karyi_server.py`, never this.
-Nothing here loads the agent stack: `karyi lsp` answers `initialize` before it is built.
+Every feature module's handlers take this server as their first argument; the table in
+`server.py` registers them. This module imports no feature, so features can import it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
 
-from karyi.lsp import chat, code_actions, commands, documents, history, lifecycle, toolinfo
-from karyi.lsp.karyi_server import KaryiServer
+from karyi import __version__
+from karyi.lsp.errors import ServerNotReady
+from karyi.lsp.protocol import CURRENT_REQUEST, KaryiProtocol
 
-Handler = Callable[..., Any]
+if TYPE_CHECKING:
+    from karyi.agent.host import AgentHost
 
-FEATURES: dict[str, Handler] = {
-    # lifecycle.py: start-up, the editor's settings and folders, shutdown
-    types.INITIALIZE: lifecycle.initialize,
-    types.INITIALIZED: lifecycle.initialized,
-    types.WORKSPACE_DID_CHANGE_CONFIGURATION: lifecycle.configuration_changed,
-    types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS: lifecycle.folders_changed,
-    types.SHUTDOWN: lifecycle.shutdown,
-    # documents.py: the editor's buffers
-    types.TEXT_DOCUMENT_DID_OPEN: documents.opened,
-    types.TEXT_DOCUMENT_DID_CHANGE: documents.changed,
-    types.TEXT_DOCUMENT_DID_CLOSE: documents.closed,
-    # chat.py: turns and what the client answers during one
-    "karyi/chat": chat.chat,
-    "karyi/cancel": chat.cancel,
-    "karyi/confirmTool": chat.confirm_tool,
-    "karyi/fileDiffs": chat.file_diffs,
-    "karyi/provideValue": chat.provide_value,
-    "karyi/terminalInput": chat.terminal_input,
-    "karyi/setMode": chat.set_mode,
-    # history.py: sessions and checkpoints
-    "karyi/sessions": history.sessions,
-    "karyi/loadSession": history.load_session,
-    "karyi/deleteSession": history.delete_session,
-    "karyi/checkpoints": history.checkpoints,
-    "karyi/restoreCheckpoint": history.restore_checkpoint,
-    # toolinfo.py: tools, MCP servers, project rules
-    "karyi/tools": toolinfo.tools,
-    "karyi/restartMcpServer": toolinfo.restart_mcp_server,
-    "karyi/rules": toolinfo.rules,
-    "karyi/commands": toolinfo.slash_commands,
-    # code_actions.py: the tasks offered where they fit
-    types.TEXT_DOCUMENT_CODE_ACTION: code_actions.code_actions,
-}
-"""LSP method -> handler; a handler takes the server and the params."""
-
-FEATURE_OPTIONS: dict[str, Any] = {
-    types.TEXT_DOCUMENT_CODE_ACTION: code_actions.OPTIONS,
-}
-"""The capability options a method declares in the `initialize` result."""
-
-COMMANDS: dict[str, Handler] = {
-    # commands.py: `workspace/executeCommand` for clients without Karyi's UI
-    "karyi.chat": commands.chat,
-    "karyi.explainSelection": commands.explain_selection,
-    "karyi.fixDiagnostics": commands.fix_diagnostics,
-    "karyi.writeTests": commands.write_tests,
-    "karyi.init": commands.init,
-    "karyi.cancel": commands.cancel,
-    "karyi.setMode": commands.set_mode,
-    "karyi.acceptAll": commands.accept_all,
-    "karyi.rejectAll": commands.reject_all,
-}
-"""`workspace/executeCommand` command -> handler; a handler takes the server and the
-command's arguments."""
+log = logging.getLogger(__name__)
 
 
-def create_server() -> KaryiServer:
-    """A server with every method and command of the tables registered."""
-    server = KaryiServer()
-    for method, handler in FEATURES.items():
-        server.feature(method, FEATURE_OPTIONS.get(method))(handler)
-    for name, handler in COMMANDS.items():
-        server.command(name)(handler)
-    return server
+class KaryiServer(LanguageServer):
+    """The server and what `initialize` set up: the agent host and the client's abilities."""
+
+    protocol: KaryiProtocol
+
+    def __init__(self) -> None:
+        super().__init__(
+            "karyi",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=KaryiProtocol,
+        )
+        self.host: AgentHost | None = None
+        self.background: set[asyncio.Task[Any]] = set()
+        self.starting: asyncio.Task[None] | None = None
+        """Builds the agent host after `initialize` answered (see lifecycle.py)."""
+        self.build: Callable[[], Coroutine[Any, Any, None]] | None = None
+        """What `initialize` left to do; started by `initialized` or the first request."""
+        self.startup_error = ""
+        self.ui = False  # the client declared Karyi's custom UI (initializationOptions.karyi.ui)
+        self.editor_diagnostics = False  # it answers karyi/diagnostics (lsp/diagnostics.py)
+        self.init_options: dict[str, Any] = {}
+
+    async def ready(self) -> None:
+        """Wait until the agent host is built. It is built after the client has the
+        `initialize` result (on `initialized`, or the first request if that comes first),
+        so the editor gets the server's capabilities without waiting for the agent stack."""
+        if self.starting is None and self.build is not None:
+            self.starting = self.spawn(self.build())
+        if self.starting is not None and not self.starting.done():
+            await asyncio.shield(self.starting)
+
+    def require_host(self) -> AgentHost:
+        """The agent host, or a JSON-RPC error when `initialize` has not run (or failed)."""
+        if self.host is None:
+            why = self.startup_error or "send initialize first"
+            raise ServerNotReady(f"karyi: the server is not initialized ({why})")
+        return self.host
+
+    def spawn(self, job: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run `job` in the background, keeping a reference until it is done."""
+        task = asyncio.ensure_future(job)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+        return task
+
+    def turn_request(self, session_id: str) -> Callable[[], None]:
+        """Mark the running request as the turn of `session_id`, so `$/cancelRequest` on
+        it cancels the turn (protocol.py); the returned function unmarks it."""
+        msg_id = CURRENT_REQUEST.get()
+        if msg_id is None:
+            return lambda: None
+        turns = self.protocol.turns
+        turns[msg_id] = session_id
+
+        def done() -> None:
+            turns.pop(msg_id, None)
+
+        return done
+
+    def notify(self, method: str, params: Any) -> None:
+        """Send a notification to the client."""
+        self.protocol.notify(method, params)
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        """A `window/logMessage` the client shows in its output/log."""
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))

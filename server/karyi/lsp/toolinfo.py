@@ -13,8 +13,8 @@ import dataclasses
 from typing import Any
 
 from karyi.lsp.errors import RequestFailed, rpc
-from karyi.lsp.karyi_server import KaryiServer
 from karyi.lsp.params import checked
+from karyi.lsp.server import KaryiServer
 
 
 @rpc
@@ -71,7 +71,7 @@ async def slash_commands(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/commands`: `/plan`, `/act` and the custom commands (docs/workflow.md)."""
     import asyncio
 
-    from karyi.agent.commands import slash_commands as listed
+    from karyi.agent.prompting.slash_commands import slash_commands as listed
 
     checked("karyi/commands", raw)
     root = ls.require_host().runtime.workspace.root

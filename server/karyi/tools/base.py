@@ -108,7 +108,7 @@ class Tool(ABC):
     ) -> PermissionVerdict | None:
         """This call's own verdict (command rules, for instance); None defers to settings.
 
-        Only the user's `permissions.tools.NAME: deny` outranks it (see `agent/approval.py`).
+        Only the user's `permissions.tools.NAME: deny` outranks it (see `agent/review/approval.py`).
         """
         return None
 

@@ -5,7 +5,7 @@ runs with. Some tools also need the agent around them, as interfaces they can na
 
 `call_subagent` runs another agent and the artifact tools keep versioned documents per
 session: both are provided by the agent layer (`agent/subagents.py`,
-`agent/artifacts.py`), which builds on tools, so the tools see only these protocols
+`agent/session/artifacts.py`), which builds on tools, so the tools see only these protocols
 through their `ToolContext`. A context without them (`karyi exec`) makes such a tool
 fail with a clear message instead.
 """
@@ -64,7 +64,7 @@ class Artifact:
 
 
 class ArtifactBook(Protocol):
-    """The artifacts of one session (see `agent/artifacts.py`). Errors are ToolFailures."""
+    """The artifacts of one session (see `agent/session/artifacts.py`). Errors are ToolFailures."""
 
     def create(self, artifact_id: str, title: str, content_type: str, content: str) -> Artifact:
         """Version 1 of a new artifact (a taken id is a conflict)."""
@@ -97,7 +97,7 @@ TODO_STATUSES = ("pending", "in_progress", "done")
 
 
 class TodoBoard(Protocol):
-    """The task list of one session (see `agent/todos.py`): kept with the session and
+    """The task list of one session (see `agent/session/todos.py`): kept with the session and
     announced as an event on every change."""
 
     def items(self) -> list[TodoItem]:

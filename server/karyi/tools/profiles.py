@@ -17,12 +17,12 @@ from karyi.tools.builtin.artifacts import (
     RewriteArtifact,
     UpdateArtifact,
 )
-from karyi.tools.builtin.commands.oneshot import GatewayShell, RunCommand, ShellV
+from karyi.tools.builtin.commands.oneshot import GatewayShell, RunCommand, VecliShell
 from karyi.tools.builtin.commands.terminal import Command, Ctrl, Input
 from karyi.tools.builtin.edit.insert import InsertFileContent
 from karyi.tools.builtin.edit.pairs import EditTool
-from karyi.tools.builtin.edit.replace import EditV, ReplaceFileContent
-from karyi.tools.builtin.fileops import (
+from karyi.tools.builtin.edit.replace import ReplaceFileContent, VecliEdit
+from karyi.tools.builtin.file_operations import (
     CopyFile,
     CreateDirectory,
     DeleteDirectory,
@@ -33,14 +33,20 @@ from karyi.tools.builtin.fileops import (
 from karyi.tools.builtin.memory import SaveMemory
 from karyi.tools.builtin.read.batch import ReadTool
 from karyi.tools.builtin.read.many import ReadManyFiles
-from karyi.tools.builtin.read.single import GatewayReadFile, ReadFile, ReadFileV
+from karyi.tools.builtin.read.single import GatewayReadFile, ReadFile, VecliReadFile
 from karyi.tools.builtin.search import Glob, Grep, ListFile, Ls
 from karyi.tools.builtin.subagents import CallSubagent
 from karyi.tools.builtin.system import GetEnvVariable, GetSystemInfo, SetEnvVariable
 from karyi.tools.builtin.todos import TodoWrite
 from karyi.tools.builtin.values import GetValue
-from karyi.tools.builtin.web import SearchWeb, WebFetch, WebFetchV, WebSearch, WebSearchV
-from karyi.tools.builtin.write import AppendFile, CreateFile, UpdateFile, WriteFileA, WriteFileV
+from karyi.tools.builtin.web import SearchWeb, VecliWebFetch, VecliWebSearch, WebFetch, WebSearch
+from karyi.tools.builtin.write import (
+    AgentxmlWriteFile,
+    AppendFile,
+    CreateFile,
+    UpdateFile,
+    VecliWriteFile,
+)
 from karyi.tools.registry import Toolkit, ToolRegistry
 
 PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway")
@@ -70,7 +76,7 @@ def builtin_registry() -> ToolRegistry:
         "karyi": [Command(), EditTool(), ReadTool(), GetValue(), Input(), Ctrl(), TodoWrite()],
         "agentxml": [
             ReadFile(),
-            WriteFileA(),
+            AgentxmlWriteFile(),
             ListFile(),
             DeleteFile(),
             CopyFile(),
@@ -98,15 +104,15 @@ def builtin_registry() -> ToolRegistry:
         ],
         "vecli": [
             Ls(),
-            ReadFileV(),
-            WriteFileV(),
+            VecliReadFile(),
+            VecliWriteFile(),
             Grep(),
             Glob(),
-            EditV(),
+            VecliEdit(),
             ReadManyFiles(),
-            ShellV(),
-            WebFetchV(),
-            WebSearchV(),
+            VecliShell(),
+            VecliWebFetch(),
+            VecliWebSearch(),
             SaveMemory(),
         ],
         "gateway": [GatewayReadFile(), CreateFile(), UpdateFile(), GatewayShell()],

@@ -41,7 +41,7 @@ from watchfiles import Change
 from watchfiles._rust_notify import RustNotify
 
 from karyi.workspace.ignore import GitIgnore
-from karyi.workspace.search import find_files
+from karyi.workspace.ripgrep import find_files
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@
 the edit engine (`workspace/edits.py`: the same exact-then-fuzzy rules as file edits,
 the same refusals of ambiguous or missing text); `rewrite_artifact` replaces the whole
 content; each change is a new version, and `read_artifact` reads any of them. The
-documents live with the session (`agent/artifacts.py`), never in the workspace.
+documents live with the session (`agent/session/artifacts.py`), never in the workspace.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Memory: facts appended to KARYI.md files that later system prompts include.
 
 Two files: the user's (`<user config dir>/karyi/KARYI.md`, every workspace) and the
-workspace's (`<root>/KARYI.md`, this project, shareable in git). `agent/rules.py` reads
+workspace's (`<root>/KARYI.md`, this project, shareable in git). `agent/prompting/rules.py` reads
 them with the project rules (docs/context.md#rules). Facts go under a
 `## Karyi Added Memories` heading, as Gemini CLI does with GEMINI.md, so hand-written
 content in the same file is kept.

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from karyi.core.errors import ToolFailure
 from karyi.core.results import Permission
 from karyi.tools.base import Confirmation, Tool
-from karyi.tools.builtin.fileio import file_keys
+from karyi.tools.builtin.document_io import file_keys
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import PlannedWrite
 

@@ -24,7 +24,7 @@ from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import Entry, human_size, list_dir
 from karyi.workspace.globs import Found, Matcher, recent_first, with_mtimes
-from karyi.workspace.search import MAX_MATCHES, GrepMatch, GrepResult, find_matching, grep
+from karyi.workspace.ripgrep import MAX_MATCHES, GrepMatch, GrepResult, find_matching, grep
 
 MAX_GLOB_FILES = 1000
 """Files a glob result lists."""

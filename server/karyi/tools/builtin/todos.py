@@ -1,6 +1,6 @@
 """The task list the model keeps: `todo_write` replaces the whole list at once.
 
-The list lives with the session (`agent/todos.py` behind `ToolContext.todos`), so it
+The list lives with the session (`agent/session/todos.py` behind `ToolContext.todos`), so it
 survives a restart, and every change is an event every front end shows (the sidebar
 above the chat, `karyi run`'s lines, ACP `plan` updates, the gateway's SSE). Writing
 the whole list each time, as Claude Code's TodoWrite does, keeps one truth: the model

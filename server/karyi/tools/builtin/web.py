@@ -24,15 +24,15 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.tools.base import Confirmation, Tool
 from karyi.tools.context import ToolContext
-from karyi.tools.web.extract import Page, to_page
-from karyi.tools.web.fetch import Fetched, FetchError, FetchLimits, check_url, fetch
-from karyi.tools.web.search import (
+from karyi.tools.webclient.engines import (
     FRESHNESS_PATTERN,
     SearchError,
     SearchResults,
     create_backend,
     render,
 )
+from karyi.tools.webclient.extract import Page, to_page
+from karyi.tools.webclient.fetch import Fetched, FetchError, FetchLimits, check_url, fetch
 
 MAX_URLS = 20
 _URL = re.compile(r"https?://[^\s<>\"'`)\]}]+")
@@ -122,7 +122,7 @@ class WebSearch(Tool):
         )
 
 
-class WebSearchV(Tool):
+class VecliWebSearch(Tool):
     """Gemini CLI's `google_web_search(query)`, named `web_search` in vecli."""
 
     plan_safe = True
@@ -338,7 +338,7 @@ class WebFetch(_Fetcher):
         return ToolResult.ok(text, display=shown, data=facts)
 
 
-class WebFetchV(_Fetcher):
+class VecliWebFetch(_Fetcher):
     """Gemini CLI's `web_fetch(prompt)`: the URLs are found in the prompt."""
 
     name = "web_fetch"

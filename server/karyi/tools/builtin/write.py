@@ -26,7 +26,7 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.builtin.fileio import (
+from karyi.tools.builtin.document_io import (
     WritePlan,
     commit,
     current,
@@ -105,7 +105,7 @@ def _done(message: str, **metadata: Any) -> ToolResult:
 # -- the faces --------------------------------------------------------------------------------
 
 
-class WriteFileA(WholeFileTool):
+class AgentxmlWriteFile(WholeFileTool):
     """agentxml `write_file(filePath, content)`: create or replace a file."""
 
     name = "write_file"
@@ -193,7 +193,7 @@ class AppendFile(MutatingTool):
         return _done(f"{verb} {src}: {added} bytes appended (now {snap.size} bytes)")
 
 
-class WriteFileV(WholeFileTool):
+class VecliWriteFile(WholeFileTool):
     """vecli (Gemini CLI) `write_file(file_path, content)`."""
 
     name = "write_file"

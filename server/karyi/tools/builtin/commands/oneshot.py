@@ -125,7 +125,7 @@ class RunCommand(CommandTool):
         )
 
 
-class ShellV(CommandTool):
+class VecliShell(CommandTool):
     """vecli (Gemini CLI) `shell(command, description?, directory?)`."""
 
     name = "shell"

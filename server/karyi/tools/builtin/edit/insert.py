@@ -11,7 +11,7 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.builtin.fileio import (
+from karyi.tools.builtin.document_io import (
     commit,
     current,
     editable,

@@ -14,8 +14,8 @@ from typing import Any
 from karyi.core.errors import ToolFailure
 from karyi.core.results import ToolResult
 from karyi.protocol.xmltext import start_tag
+from karyi.tools.builtin.document_io import file_keys
 from karyi.tools.builtin.edit.plan import EditPlan, apply_plan, plan_edit
-from karyi.tools.builtin.fileio import file_keys
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
 from karyi.workspace.diffs import compact

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from karyi.core.errors import ErrorCode, ToolFailure
-from karyi.tools.builtin.fileio import commit, current, editable, stale_reason
+from karyi.tools.builtin.document_io import commit, current, editable, stale_reason
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import EditError, EditOutcome, Pair, apply_edits

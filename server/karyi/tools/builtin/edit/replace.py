@@ -78,7 +78,7 @@ class ReplaceFileContent(MutatingTool):
         return ToolResult.ok(message, data=message, diff=plan.outcome.diff.to_json())
 
 
-class EditV(MutatingTool):
+class VecliEdit(MutatingTool):
     """vecli (Gemini CLI) `edit(file_path, old_string, new_string, expected_replacements)`."""
 
     name = "edit"

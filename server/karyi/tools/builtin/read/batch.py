@@ -15,12 +15,12 @@ from karyi.core.errors import ToolFailure
 from karyi.core.results import ToolResult
 from karyi.protocol.xmltext import start_tag
 from karyi.tools.base import Tool
-from karyi.tools.builtin.fileio import file_keys
+from karyi.tools.builtin.document_io import file_keys
 from karyi.tools.builtin.read.window import read_file
 from karyi.tools.builtin.search import list_entries, listing_lines, search_targets, search_text
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size
-from karyi.workspace.search import MAX_MATCHES
+from karyi.workspace.ripgrep import MAX_MATCHES
 
 FILE_ITEM = {
     "type": "object",

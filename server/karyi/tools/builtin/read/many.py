@@ -25,7 +25,7 @@ from karyi.tools.builtin.read.window import read_file
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT
 from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher
-from karyi.workspace.search import find_files, find_matching
+from karyi.workspace.ripgrep import find_files, find_matching
 
 MAX_FILES = 200
 MAX_TOTAL_CHARS = 400_000

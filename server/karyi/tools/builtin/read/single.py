@@ -78,7 +78,7 @@ class ReadFile(Tool):
         )
 
 
-class ReadFileV(Tool):
+class VecliReadFile(Tool):
     """vecli (Gemini CLI) `read_file(absolute_path, offset, limit)`."""
 
     plan_safe = True

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from karyi.tools.builtin.fileio import file_keys, read_text
+from karyi.tools.builtin.document_io import file_keys, read_text
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, TextWindow, text_window
 from karyi.workspace.snapshots import Snapshot

@@ -1,0 +1,127 @@
+"""Custom slash commands: prompt files the user or the repository writes
+(docs/workflow.md#custom-commands).
+
+`.karyi/commands/NAME.md` in the workspace and `<user config dir>/karyi/commands/NAME.md`
+each become `/NAME`. A file's description is its `description:` line (in `---` front
+matter or as the first line), else its first line; the rest is the prompt, where
+`$ARGUMENTS` is replaced by what follows `/NAME` (without it, the arguments are added
+at the end). The user's file wins over the repository's of the same name, and
+Karyi's own commands (`/plan`, `/act`, the tasks) over both. A command file is only a
+prompt: it makes the model read text, never run a program by itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from karyi.agent.prompting.modes import MODES
+from karyi.settings import user_settings_path
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+RESERVED = frozenset({"plan", "act", "explain", "fix", "tests"})
+"""Karyi's own commands: a file cannot replace them."""
+MAX_BYTES = 100_000
+
+
+@dataclass(frozen=True)
+class CustomCommand:
+    """One prompt file as a slash command."""
+
+    name: str
+    description: str
+    prompt: str
+    scope: str
+    """`user` or `workspace`."""
+    path: str
+
+    def expand(self, arguments: str) -> str:
+        """The prompt with `$ARGUMENTS` filled in (or the arguments added at the end)."""
+        arguments = arguments.strip()
+        if "$ARGUMENTS" in self.prompt:
+            return self.prompt.replace("$ARGUMENTS", arguments).strip()
+        return f"{self.prompt}\n\n{arguments}".strip()
+
+    def to_json(self) -> dict[str, str]:
+        """`{name, description, scope, path}` for the front ends' lists."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "scope": self.scope,
+            "path": self.path,
+        }
+
+
+def parse(name: str, text: str, scope: str, path: str) -> CustomCommand:
+    """A command from its file's text."""
+    body = text.replace("\r\n", "\n").strip("\n")
+    description = ""
+    if body.startswith("---\n") and "\n---" in body[4:]:
+        head, _, body = body[4:].partition("\n---")
+        body = body.lstrip("-").lstrip("\n")
+        for line in head.splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "description":
+                description = value.strip().strip("\"'")
+    elif body.lower().startswith("description:"):
+        first, _, body = body.partition("\n")
+        description = first.split(":", 1)[1].strip()
+    if not description:
+        first_line = next((line for line in body.splitlines() if line.strip()), "")
+        description = first_line.strip().lstrip("#").strip()[:120]
+    return CustomCommand(name, description, body.strip(), scope, path)
+
+
+def command_dirs(root: Path, env: Mapping[str, str] | None = None) -> list[tuple[str, Path]]:
+    """Where command files are looked for, the one that wins last."""
+    return [
+        ("workspace", root / ".karyi" / "commands"),
+        ("user", user_settings_path(env).parent / "commands"),
+    ]
+
+
+def load_commands(root: Path, env: Mapping[str, str] | None = None) -> dict[str, CustomCommand]:
+    """Every usable command file by name (unreadable and oddly named files are skipped)."""
+    found: dict[str, CustomCommand] = {}
+    for scope, folder in command_dirs(root, env):
+        try:
+            files = sorted(folder.glob("*.md"))
+        except OSError:
+            continue
+        for path in files:
+            name = path.stem
+            if not NAME.match(name) or name in RESERVED:
+                continue
+            try:
+                if path.stat().st_size > MAX_BYTES:
+                    continue
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            found[name] = parse(name, text, scope, str(path))
+    return dict(sorted(found.items()))
+
+
+def expand_command(text: str, commands: Mapping[str, CustomCommand]) -> str:
+    """`/NAME args` → the command's prompt; any other text unchanged."""
+    stripped = text.lstrip()
+    if not stripped.startswith("/"):
+        return text
+    head, _, rest = stripped[1:].partition(" ")
+    name, _, more = head.partition("\n")
+    command = commands.get(name)
+    if command is None:
+        return text
+    arguments = f"{more}\n{rest}" if more else rest
+    return command.expand(arguments)
+
+
+def slash_commands(root: Path, env: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+    """Every slash command a message may start with: the modes' (`/plan`, `/act`), then
+    the custom ones, as `{name, description, scope, path}` (what the front ends list)."""
+    builtin = [
+        {"name": m.id, "description": m.description, "scope": "builtin", "path": ""} for m in MODES
+    ]
+    return builtin + [c.to_json() for c in load_commands(root, env).values()]

@@ -1,0 +1,66 @@
+"""The files one call changed: journaled as it runs, handed to the editor, announced.
+
+Each call runs with a journal of its own (`ToolContext.journal`). Writes to files open
+in an editor are deferred: the editor applies them (the language server, so the user's
+unsaved text is respected); a write it cannot apply turns the result into a conflict.
+What changed is announced as one `FileChanged` event, and the diagnostics the change
+added or fixed are appended to the result (`agent/diagnostics/problems.py`). When the
+user's answer changed what was written (some hunks rejected, or their own text), the
+result the model reads is replaced by what the files now hold (`agent/review/edit_truth.py`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Awaitable, Callable
+
+from karyi.agent.diagnostics.problems import ProblemCheck
+from karyi.agent.events import FileChanged, Listener
+from karyi.agent.review.edit_truth import truthful
+from karyi.core.errors import ErrorCode
+from karyi.core.results import ToolResult
+from karyi.protocol.calls import ToolCall
+from karyi.tools.context import ToolContext
+from karyi.workspace.editor import WriteRecord
+
+
+async def run_journaled(
+    call: ToolCall,
+    ctx: ToolContext,
+    description: str,
+    run: Callable[[ToolContext], Awaitable[ToolResult]],
+    emit: Listener,
+    check: ProblemCheck | None = None,
+) -> ToolResult:
+    """`run` the call with a fresh write journal; hand the editor its deferred writes;
+    tell the model what was really written, and the problems it added or fixed
+    (`agent/diagnostics/problems.py`); report what changed."""
+    journal: list[WriteRecord] = []
+    ctx = dataclasses.replace(ctx, journal=journal)
+    if check is not None:
+        await check.start()
+    result = await run(ctx)
+    deferred = [w for w in journal if w.deferred]
+    if deferred and ctx.editor is not None:
+        problems = await ctx.editor.apply(deferred, description)
+        if problems:
+            message = "; ".join(problems)
+            result = ToolResult.fail(
+                ErrorCode.CONFLICT, message, llm_content=f"{message}\n{result.llm_content}"
+            )
+            journal = [w for w in journal if not w.deferred]
+    result = _told(result, journal, ctx)
+    if journal and check is not None and result.success:
+        result = await check.finish(result, journal, ctx)
+    if journal:
+        emit(FileChanged(call, tuple(w.planned() for w in journal)))
+    return result
+
+
+def _told(result: ToolResult, journal: list[WriteRecord], ctx: ToolContext) -> ToolResult:
+    """The result with the truth about the files the user's answer changed, redacted like
+    every result (the lines shown come from the files, which may hold a secret value)."""
+    told = truthful(result, journal, ctx.overrides)
+    if told is not result and ctx.secrets is not None:
+        told = ctx.secrets.redactor.redact_result(told)
+    return told

@@ -1,0 +1,111 @@
+"""A live conversation: its history, dialect state and persistence."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from karyi.agent.session.store import SessionStore
+from karyi.llm.base import Message
+from karyi.protocol.calls import DialectState
+from karyi.tools.context import TodoItem
+
+
+@dataclass
+class Conversation:
+    """The messages of one session as the model sees them, kept in step with the store."""
+
+    id: str
+    store: SessionStore | None = None
+    history: list[tuple[str, Message]] = field(default_factory=list)
+    dialect_state: DialectState = field(default_factory=DialectState)
+    title: str = ""
+    approved: set[str] = field(default_factory=set)  # "allow always" for this session
+    todos: list[TodoItem] = field(default_factory=list)
+    """The task list the model keeps (`todo_write`, docs/workflow.md)."""
+    mode: str = "act"
+    """`plan` (only reading tools, the model answers with a plan) or `act`."""
+    plan: str = ""
+    """The plan the last plan-mode turn answered (or the user's edit of it), carried
+    into the next act turn."""
+    cost: float = 0.0
+    """What the session's model calls cost so far, in USD (docs/workflow.md#cost)."""
+
+    @classmethod
+    def start(
+        cls, store: SessionStore | None, *, model: str = "", dialect: str = "", profile: str = ""
+    ) -> Conversation:
+        """A new session (persisted when a store is given)."""
+        if store is None:
+            return cls("memory")
+        sid = store.create(model=model, dialect=dialect, profile=profile)
+        return cls(sid, store)
+
+    @classmethod
+    def resume(cls, store: SessionStore, sid: str) -> Conversation:
+        """A stored session, with its history and used call ids."""
+        store.require(sid)
+        state = store.state(sid)
+        dialect_state = DialectState(
+            used_ids=set(state.get("used_ids", [])), calls_seen=int(state.get("calls_seen", 0))
+        )
+        turns = {t["turn_id"] for t in store.turns(sid)}
+        history = [(("" if not turns else "restored"), m) for m in store.messages(sid)]
+        info = next((s for s in store.all() if s.id == sid), None)
+        approved = set(state.get("approved", []))
+        todos = [
+            TodoItem(str(t["id"]), str(t["text"]), str(t["status"])) for t in state.get("todos", [])
+        ]
+        return cls(
+            sid,
+            store,
+            history,
+            dialect_state,
+            info.title if info else "",
+            approved,
+            todos,
+            str(state.get("mode", "act")),
+            str(state.get("plan", "")),
+            float(state.get("cost", 0.0)),
+        )
+
+    @property
+    def messages(self) -> list[Message]:
+        """The history without turn ids."""
+        return [m for _, m in self.history]
+
+    def add(self, turn_id: str, message: Message) -> None:
+        """Append a message (and persist it)."""
+        self.history.append((turn_id, message))
+        if self.store is not None:
+            self.store.append(self.id, turn_id, message)
+
+    def replace(self, history: list[tuple[str, Message]]) -> None:
+        """Swap in a compacted history (and persist it)."""
+        self.history = history
+        if self.store is not None:
+            self.store.replace_messages(self.id, history)
+
+    def save_state(self) -> None:
+        """Persist what must survive a restart: used ids, approvals, the task list, the
+        mode and the cost so far."""
+        if self.store is not None:
+            self.store.save_state(
+                self.id,
+                {
+                    "used_ids": sorted(self.dialect_state.used_ids),
+                    "calls_seen": self.dialect_state.calls_seen,
+                    "approved": sorted(self.approved),
+                    "todos": [dataclasses.asdict(t) for t in self.todos],
+                    "mode": self.mode,
+                    "plan": self.plan,
+                    "cost": self.cost,
+                },
+            )
+
+    def name(self, text: str) -> None:
+        """Title the session after its first request."""
+        if not self.title:
+            self.title = text.strip().splitlines()[0][:80] if text.strip() else "(empty)"
+            if self.store is not None:
+                self.store.set_title(self.id, self.title)

@@ -1,0 +1,143 @@
+"""The terminal front end's subcommands for the launcher `karyi.main`: the arguments and
+help of `karyi exec`, `run`, `tools`, `var` and `mcp`.
+
+Each command's module is imported only when that command runs (the function-level
+imports below), so registering these costs `karyi lsp` nothing at startup.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TypeAlias
+
+from karyi.agent.frontend.startup import add_settings_options
+
+#: What `ArgumentParser.add_subparsers` returns: the launcher's list of subcommands.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def add_exec_parser(sub: Subparsers) -> None:
+    """Register `karyi exec`: execute the tool calls in a model reply."""
+    p = sub.add_parser(
+        "exec",
+        help="execute the tool calls in a model reply",
+        description="Parse a model reply (prose plus tool calls) and execute its calls, "
+        "printing the results in the dialect's result format.",
+    )
+    add_settings_options(p)
+    p.add_argument("--yes", action="store_true", help="approve calls that need confirmation")
+    p.add_argument("--json", action="store_true", help="print results as a JSON array")
+    p.add_argument(
+        "reply", nargs="?", default="-", metavar="FILE|-", help="the reply (default: stdin)"
+    )
+    p.set_defaults(func=_exec)
+
+
+def add_run_parser(sub: Subparsers) -> None:
+    """Register `karyi run`: one agent task in the terminal."""
+    p = sub.add_parser(
+        "run",
+        help="run an agent task in the terminal",
+        description="Run one agent task: the model reads, edits and runs commands in the "
+        "workspace, asking before anything risky. Ctrl-C cancels the turn.",
+    )
+    add_settings_options(p)
+    p.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
+    p.add_argument("--yes", action="store_true", help="approve every call without asking")
+    p.add_argument("--session", metavar="ID", help="continue a stored session")
+    p.add_argument("--json", action="store_true", help="print events as JSON lines")
+    p.add_argument(
+        "--mode",
+        choices=("plan", "act"),
+        help="plan: only read and search, then answer with a plan (on a terminal you are "
+        "asked whether to carry it out); act: the default",
+    )
+    p.add_argument("task", nargs="+", help='what to do (or "-" to read it from stdin)')
+    p.set_defaults(func=_run)
+
+
+def add_tools_parser(sub: Subparsers) -> None:
+    """Register `karyi tools`: print the tool prompt the model gets."""
+    p = sub.add_parser(
+        "tools",
+        help="print the tool prompt for a dialect and profile",
+        description="Print the tool instructions the model gets in its system prompt.",
+    )
+    add_settings_options(p)
+    p.add_argument("--json", action="store_true", help="print function declarations as JSON")
+    p.add_argument(
+        "--builtin",
+        action="store_true",
+        help="only the built-in tools (no discovery command, no MCP servers started)",
+    )
+    p.set_defaults(func=_tools)
+
+
+def add_var_parser(sub: Subparsers) -> None:
+    """Register `karyi var` and its actions (`set`, `get`, `list`, `rm`)."""
+    p = sub.add_parser(
+        "var",
+        help="secure variables ($KARYI{NAME})",
+        description="Store, show, list and remove secure variables. Values live in the OS "
+        "keyring when one works, else in a 0600 file in the user config dir.",
+    )
+    p.set_defaults(func=_var, action=None)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    s = actions.add_parser(
+        "set",
+        help="store a value (read hidden from the terminal, or from stdin)",
+        description="Store NAME. The value is read from a hidden prompt, or from stdin "
+        "when stdin is not a terminal (one trailing newline is dropped); never from the "
+        "command line.",
+    )
+    s.add_argument("name", metavar="NAME")
+    s.add_argument("--note", help="what the value is for (kept with it, shown by list)")
+    g = actions.add_parser("get", help="print a value (to a terminal, or with --pipe)")
+    g.add_argument("name", metavar="NAME")
+    g.add_argument("--pipe", action="store_true", help="allow writing to a pipe or file")
+    actions.add_parser("list", help="names, notes and where values live (never values)")
+    r = actions.add_parser("rm", help="remove a value")
+    r.add_argument("name", metavar="NAME")
+
+
+def add_mcp_parser(sub: Subparsers) -> None:
+    """Register `karyi mcp`: start the MCP servers and show their status and tools."""
+    p = sub.add_parser(
+        "mcp",
+        help="start the MCP servers and show their status and tools",
+        description="Start every MCP server of the settings (and the discovery command), "
+        "print each server's state, error and tools, then stop them.",
+    )
+    p.add_argument("--workspace", metavar="DIR", help="workspace root (default: .)")
+    p.add_argument("--json", action="store_true", help="print the status as JSON")
+    p.set_defaults(func=_mcp)
+
+
+def _exec(args: argparse.Namespace) -> int:
+    from karyi.cli.exec import cmd_exec
+
+    return cmd_exec(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from karyi.cli.run import cmd_run
+
+    return cmd_run(args)
+
+
+def _tools(args: argparse.Namespace) -> int:
+    from karyi.cli.tools import cmd_tools
+
+    return cmd_tools(args)
+
+
+def _var(args: argparse.Namespace) -> int:
+    from karyi.cli.var import cmd_var
+
+    return cmd_var(args)
+
+
+def _mcp(args: argparse.Namespace) -> int:
+    from karyi.cli.mcp import cmd_mcp
+
+    return cmd_mcp(args)

@@ -1,0 +1,234 @@
+"""The agent for every LSP client: tasks as `workspace/executeCommand`.
+
+A client without Karyi's UI runs `karyi.chat` and the task commands; it sees progress
+through work-done progress, the answer through `window/showMessage`, each step in the
+log, permissions through `window/showMessageRequest`, and edits through
+`workspace/applyEdit`. `code_actions.py` offers the tasks where they fit.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from karyi.agent.frontend.tasks import TASKS as ALL_TASKS
+from karyi.lsp.chat import run_chat
+from karyi.lsp.editor_context import uri_path
+from karyi.lsp.errors import rpc
+from karyi.lsp.params import RANGE, plain
+from karyi.lsp.server import KaryiServer
+
+if TYPE_CHECKING:
+    from karyi.agent.events import Event
+
+TASKS = {task.command: task.prompt for task in ALL_TASKS} | {"karyi.init": "/init"}
+TASK_ARGS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "uri": {"type": "string"},
+        "range": RANGE,
+        "diagnostics": {"type": "array"},
+        "sessionId": {"type": ["string", "null"]},
+        "message": {"type": "string"},
+        "mode": {"type": "string", "enum": ["plan", "act"]},
+    },
+}
+
+
+def _args(command: str, args: Any) -> dict[str, Any]:
+    """The command's one object argument, or InvalidParams naming what is wrong."""
+    items = plain(args) or []
+    first = items[0] if items else {}
+    if isinstance(first, str):
+        first = {"message": first}
+    if not isinstance(first, dict):
+        raise JsonRpcInvalidParams(
+            f"{command}: arguments[0]: expected one object argument, got {type(first).__name__}"
+        )
+    from karyi.core.schema import ParamValidator
+
+    errors = ParamValidator(TASK_ARGS_SCHEMA, noun="argument").errors(first)
+    if errors:
+        raise JsonRpcInvalidParams(f"{command}: " + "; ".join(errors))
+    return first
+
+
+def _selected_text(ls: KaryiServer, uri: str, rng: dict[str, Any] | None) -> str:
+    try:
+        text = ls.workspace.get_text_document(uri).source
+    except Exception:
+        try:
+            text = Path(uri_path(uri)).read_text(encoding="utf-8")
+        except OSError:
+            return ""
+    if rng is None:
+        return ""
+    lines = text.splitlines(keepends=True)
+    start, end = rng["start"], rng["end"]
+    chunk = lines[start["line"] : end["line"] + 1]
+    if not chunk:
+        return ""
+    chunk[-1] = (
+        chunk[-1][: end["character"]]
+        if start["line"] != end["line"]
+        else chunk[-1][start["character"] : end["character"]]
+    )
+    if start["line"] != end["line"]:
+        chunk[0] = chunk[0][start["character"] :]
+    return "".join(chunk)
+
+
+async def _with_progress(
+    ls: KaryiServer,
+    title: str,
+    session_id: str | None,
+    message: str,
+    context: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """Run a turn with work-done progress, then show its answer as a message."""
+    token = f"karyi-{uuid.uuid4().hex[:8]}"
+    window = ls.client_capabilities.window
+    progress = window is not None and bool(window.work_done_progress)
+    if progress:
+        await ls.work_done_progress.create_async(token)
+        ls.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title=title, cancellable=False)
+        )
+
+    on_event = _progress_listener(ls, token if progress else None)
+    try:
+        result = await run_chat(ls, session_id, message, context, extra_listener=on_event)
+    finally:
+        if progress:
+            ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
+    answer = result["finalAnswer"] or f"Karyi stopped: {result['stopReason'].replace('_', ' ')}"
+    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=answer))
+    return result
+
+
+def _progress_listener(ls: KaryiServer, token: str | None) -> Callable[[Event], None]:
+    """Each queued tool as a progress report (when `token` is set), each result in the log."""
+    from karyi.agent.events import Notice, ToolDone, ToolQueued, TurnError
+
+    def on_event(event: Event) -> None:
+        text = None
+        if isinstance(event, ToolQueued):
+            text = event.description
+        elif isinstance(event, ToolDone):
+            status = (
+                "done"
+                if event.result.success
+                else f"failed: {event.result.error.message if event.result.error else ''}"
+            )
+            ls.log(f"karyi: {event.call.name} {status}")
+        elif isinstance(event, Notice | TurnError):
+            ls.log(f"karyi: {event.to_dict().get('message', '')}")
+        if text and token is not None:
+            ls.work_done_progress.report(token, types.WorkDoneProgressReport(message=text))
+
+    return on_event
+
+
+@rpc
+async def chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.chat`: a turn on the user's message, answered with `window/showMessage`."""
+    a = _args("karyi.chat", args)
+    if not a.get("message"):
+        raise JsonRpcInvalidParams("karyi.chat: message: the message is missing")
+    return await _with_progress(ls, "Karyi", a.get("sessionId"), a["message"], None)
+
+
+@rpc
+async def explain_selection(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.explainSelection`: the task of explaining the selected code."""
+    return await _run_task(ls, "karyi.explainSelection", args)
+
+
+@rpc
+async def fix_diagnostics(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.fixDiagnostics`: the task of fixing the file's reported problems."""
+    return await _run_task(ls, "karyi.fixDiagnostics", args)
+
+
+@rpc
+async def write_tests(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.writeTests`: the task of writing tests for the selected code."""
+    return await _run_task(ls, "karyi.writeTests", args)
+
+
+@rpc
+async def init(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.init`: the task of writing the repository's AGENTS.md (the `/init` command)."""
+    return await _run_task(ls, "karyi.init", args)
+
+
+async def _run_task(ls: KaryiServer, command: str, args: tuple[Any, ...]) -> dict[str, Any]:
+    a = _args(command, args)
+    context: dict[str, Any] = {"uri": a.get("uri"), "diagnostics": a.get("diagnostics") or []}
+    if a.get("range") and a.get("uri"):
+        context["selection"] = a["range"]
+        context["text"] = _selected_text(ls, a["uri"], a["range"])
+    title = f"Karyi: {command.split('.')[-1]}"
+    return await _with_progress(ls, title, a.get("sessionId"), TASKS[command], context)
+
+
+@rpc
+async def cancel(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.cancel`: cancel the turn of one session, or of every loaded one."""
+    a = _args("karyi.cancel", args)
+    host = ls.require_host()
+    if a.get("sessionId"):
+        host.require(a["sessionId"])
+    sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]
+    return {"cancelled": [sid for sid in sessions if host.cancel(sid)]}
+
+
+@rpc
+async def set_mode(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.setMode`: plan or act (docs/workflow.md#plan-mode) for one session, or for
+    every loaded idle one; the mode a client without Karyi's UI can switch."""
+    a = _args("karyi.setMode", args)
+    mode = a.get("mode") or a.get("message")
+    if mode not in ("plan", "act"):
+        from pygls.exceptions import JsonRpcInvalidParams
+
+        raise JsonRpcInvalidParams("karyi.setMode: mode: expected 'plan' or 'act'")
+    host = ls.require_host()
+    sessions = [host.session(a["sessionId"])] if a.get("sessionId") else host.loaded()
+    changed = [live.id for live in sessions if not live.agent.busy]
+    for live in sessions:
+        if not live.agent.busy:
+            live.agent.set_mode(mode)
+    message = f"Karyi: {mode} mode"
+    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
+    return {"mode": mode, "sessions": changed}
+
+
+@rpc
+async def accept_all(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.acceptAll`: allow every pending permission request."""
+    return _decide_all(ls, _args("karyi.acceptAll", args), allow=True)
+
+
+@rpc
+async def reject_all(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.rejectAll`: reject every pending permission request."""
+    return _decide_all(ls, _args("karyi.rejectAll", args), allow=False)
+
+
+def _decide_all(ls: KaryiServer, a: dict[str, Any], *, allow: bool) -> dict[str, Any]:
+    from karyi.agent.review.approval import Decision
+
+    host = ls.require_host()
+    sessions = [a["sessionId"]] if a.get("sessionId") else [s.id for s in host.loaded()]
+    answered = []
+    for sid in sessions:
+        for pending in host.pending(sid):
+            host.answer(sid, pending.request.call.id, Decision(allow))
+            answered.append(pending.request.call.id)
+    return {"answered": answered}
