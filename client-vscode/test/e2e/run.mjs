@@ -6,12 +6,16 @@
 //      run a palette task on a selection, answer a <get_value> in a password box,
 //      show the tools and restart an MCP server, restore a checkpoint, load a session
 //      from History after New chat, set the API key, plan mode with the Plan/Act toggle
-//      (a refused edit, the edited plan carried into the act turn), the live task list.
-// Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures)
+//      (a refused edit, the edited plan carried into the act turn), the live task list;
+//   3. the one-download install (fresh.mjs): a fresh profile and HOME, the extension sets
+//      up its own server on first start and reuses it on the second.
+// Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures;
+//        KARYI_E2E_ONLY=fresh runs only part 3)
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
+import { freshInstallSteps } from './fresh.mjs';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
 
 const [codeServer, vsix] = process.argv.slice(2);
@@ -448,22 +452,29 @@ async function main() {
   let failed = false;
   try {
     const tmp = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'karyi-ws-'));
-    const wsSuite = makeWorkspace(tmp, 'suite');
-    const wsUi = makeWorkspace(tmp, 'ui');
-    server = await startCodeServer({ codeServer, vsix, fake, folders: [wsUi] });
-    context = await launchBrowser(server.dir);
-    if (!process.env.KARYI_E2E_SKIP_SUITE) await step('mocha suites in the extension host', async () => {
-      const code = await extensionHostSuite(context, server.base, wsSuite);
-      assert.equal(code, 0, `the extension-host suite exited with ${code}`);
-    });
+    if (process.env.KARYI_E2E_ONLY !== 'fresh') {
+      const wsSuite = makeWorkspace(tmp, 'suite');
+      const wsUi = makeWorkspace(tmp, 'ui');
+      server = await startCodeServer({ codeServer, vsix, fake, folders: [wsUi] });
+      context = await launchBrowser(server.dir);
+      if (!process.env.KARYI_E2E_SKIP_SUITE) await step('mocha suites in the extension host', async () => {
+        const code = await extensionHostSuite(context, server.base, wsSuite);
+        assert.equal(code, 0, `the extension-host suite exited with ${code}`);
+      });
+      await fake.reset();
+      await uiTests(context, server.base, wsUi, fake, server.dir);
+      await context.close();
+      await server.stop();
+      server = context = undefined;
+    }
     await fake.reset();
-    await uiTests(context, server.base, wsUi, fake, server.dir);
+    await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
   } catch (err) {
     failed = true;
     if (server) log(`code-server log tail:\n${server.logText().slice(-3000)}`);
   } finally {
     await context?.close().catch(() => undefined);
-    server?.stop();
+    await server?.stop();
     fake.stop();
   }
   const passed = results.filter((r) => r.ok).length;
