@@ -22,6 +22,7 @@ function isExecutable(file: string): boolean {
 }
 
 interface PythonExtensionApi {
+  ready?: Promise<void>;
   environments?: {
     getActiveEnvironmentPath(resource?: vscode.Uri): { path: string };
     resolveEnvironment(env: { path: string } | string): Promise<{ executable: { uri?: vscode.Uri } } | undefined>;
@@ -34,6 +35,7 @@ async function fromPythonExtension(output: vscode.OutputChannel): Promise<Candid
   if (!ext) return undefined;
   try {
     const api = await ext.activate();
+    await api?.ready;
     const envs = api?.environments;
     if (!envs) return undefined;
     const active = envs.getActiveEnvironmentPath(vscode.workspace.workspaceFolders?.[0]?.uri);
