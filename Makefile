@@ -45,10 +45,10 @@ PY_SRC  := $(shell find server/karyi -type f -not -path '*/__pycache__/*' 2>/dev
 
 dist: $(WHEEL)
 
-# The wheel and the sdist, built by PyPA `build` in an isolated environment.
+# The wheel and the sdist, built by PyPA `build` with the setuptools of .venv (offline).
 $(WHEEL): $(STAMP) pyproject.toml README.md $(PY_SRC)
 	rm -rf dist
-	$(BIN)/python -m build --outdir dist . >build-dist.log 2>&1 || (cat build-dist.log; rm -f build-dist.log; exit 1)
+	$(BIN)/python -m build --no-isolation --outdir dist . >build-dist.log 2>&1 || (cat build-dist.log; rm -f build-dist.log; exit 1)
 	rm -f build-dist.log
 	ls -l dist
 
