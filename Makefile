@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+EXT        := client-vscode
+EXT_STAMP  := $(EXT)/node_modules/.installed
 
 .PHONY: run test lint bench install clean dist vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
@@ -21,12 +23,13 @@ run: $(STAMP)
 	$(BIN)/karyi run --workspace $(DEMO) --model script:examples/demo/fix.yaml --yes \
 		"The boiling point test fails in src/; fix the bug and run the tests."
 
-lint: $(STAMP)
+lint: $(STAMP) $(EXT_STAMP)
 	$(BIN)/ruff check server tests benches client-vscode/scripts client-vscode/test/e2e
 	$(BIN)/ruff format --check server tests benches client-vscode/scripts client-vscode/test/e2e
 	$(BIN)/mypy
 	$(BIN)/mypy --strict client-vscode/scripts
 	$(BIN)/lint-imports --no-cache
+	node $(EXT)/scripts/check-cycles.mjs
 
 test: lint vscode-test
 	$(BIN)/python -m pytest -q
@@ -53,8 +56,6 @@ $(WHEEL): $(STAMP) pyproject.toml README.md $(PY_SRC)
 	ls -l dist
 
 # ---- the VS Code extension (client-vscode/) -----------------------------------------
-EXT        := client-vscode
-EXT_STAMP  := $(EXT)/node_modules/.installed
 EXT_SRC    := $(shell find $(EXT)/src $(EXT)/media -type f 2>/dev/null) $(EXT)/package.json $(EXT)/esbuild.mjs
 EXT_VER     = $(shell node -p "require('./$(EXT)/package.json').version")
 # The platform of the packaged extension (VS Code's names: linux-x64, linux-arm64,
