@@ -95,6 +95,9 @@ def download(target: str, deps: list[str], cache: Path) -> Path:
     (partial / ".complete").touch()
     shutil.rmtree(folder, ignore_errors=True)
     partial.rename(folder)
+    for old in cache.glob(f"{target}-*"):
+        if old != folder:  # wheels of dependencies declared before
+            shutil.rmtree(old, ignore_errors=True)
     return folder
 
 

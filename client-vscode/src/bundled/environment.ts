@@ -113,7 +113,7 @@ export async function createEnv(o: CreateOptions): Promise<string> {
     o.log(`uv venv --python ${o.python} ${fresh}`);
     await run(uv, ['venv', '--quiet', '--python', o.python, fresh], env);
     const wheels = path.join(o.bundle.dir, 'wheels');
-    o.report('installing Karyi and its packages, offline');
+    o.report('installing Karyi, offline');
     const python = envPython(fresh);
     const install = ['pip', 'install', '--quiet', '--offline', '--no-index', '--find-links', wheels, '--python', python];
     await run(uv, [...install, path.join(wheels, o.bundle.manifest.wheel)], env);
