@@ -122,8 +122,12 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
     }),
     reg('karyi.acceptAll', (arg?: unknown) => p.previews.acceptAll(typeof arg === 'string' ? arg : undefined)),
     reg('karyi.rejectAll', (arg?: unknown) => p.previews.rejectAll(typeof arg === 'string' ? arg : undefined)),
-    reg('karyi.acceptHunk', (callId: string, key: string, hunk: string) => p.previews.decideHunk(callId, key, hunk, 'accepted')),
-    reg('karyi.rejectHunk', (callId: string, key: string, hunk: string) => p.previews.decideHunk(callId, key, hunk, 'rejected')),
+    reg('karyi.acceptHunk', (callId?: string, key?: string, hunk?: string) =>
+      callId && key && hunk ? p.previews.decideHunk(callId, key, hunk, 'accepted') : p.previews.decideAtCursor('accepted')),
+    reg('karyi.rejectHunk', (callId?: string, key?: string, hunk?: string) =>
+      callId && key && hunk ? p.previews.decideHunk(callId, key, hunk, 'rejected') : p.previews.decideAtCursor('rejected')),
+    reg('karyi.nextHunk', () => p.previews.goToHunk(1)),
+    reg('karyi.previousHunk', () => p.previews.goToHunk(-1)),
     reg('karyi.acceptFile', (callId: string, key: string) => p.previews.decideFile(callId, key, 'accepted')),
     reg('karyi.rejectFile', (callId: string, key: string) => p.previews.decideFile(callId, key, 'rejected')),
     reg('karyi.editProposal', (callId: string, key: string) => p.previews.editProposal(callId, key)),

@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
+import { inlineSteps } from './inline_steps.mjs';
 
 const [codeServer, vsix] = process.argv.slice(2);
 if (!codeServer || !vsix) {
@@ -130,8 +131,12 @@ async function uiTests(context, base, ws, fake, dir) {
     if (m.type() === 'error') log(`browser console: ${m.text()}`);
   });
   try {
-    await uiSteps(page, base, ws, fake, dir);
-    await workflowSteps(page, ws, fake);
+    // KARYI_E2E_ONLY=inline runs the inline-diff steps alone (while working on them).
+    const only = process.env.KARYI_E2E_ONLY;
+    if (only !== 'inline') await uiSteps(page, base, ws, fake, dir);
+    else await openChat(page, base, ws);
+    await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
+    if (only !== 'inline') await workflowSteps(page, ws, fake);
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
@@ -139,6 +144,13 @@ async function uiTests(context, base, ws, fake, dir) {
   } finally {
     await page.close();
   }
+}
+
+async function openChat(page, base, ws) {
+  await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: WAIT });
+  await page.locator('.activitybar a[aria-label^="Karyi"]').click({ timeout: WAIT });
+  await chatFrame(page).locator('#input').waitFor({ timeout: WAIT });
 }
 
 async function uiSteps(page, base, ws, fake, dir) {
@@ -174,7 +186,7 @@ async function uiSteps(page, base, ws, fake, dir) {
     await send(chat, 'Fix the bugs in src/convert.py');
     const card = chat.locator('.tool.tool-awaiting');
     await card.locator('.file', { hasText: 'src/convert.py' }).waitFor({ timeout: WAIT });
-    const accept = page.locator('.codelens-decoration a', { hasText: /^Accept$/ });
+    const accept = page.locator('.codelens-decoration a', { hasText: /^Accept \(/ });
     await accept.first().waitFor({ timeout: WAIT });
     assert.equal(await accept.count(), 2, 'one Accept lens per hunk');
     await shot(page, 'vscode-preview.png');
@@ -182,7 +194,7 @@ async function uiSteps(page, base, ws, fake, dir) {
     assert.ok(await chat.locator('#input').evaluate((el) => el === document.activeElement), 'the chat input keeps the focus');
     await accept.first().click();
     await page.locator('.codelens-decoration', { hasText: 'Hunk 1: accepted' }).waitFor({ timeout: WAIT });
-    await page.locator('.codelens-decoration a', { hasText: /^Reject$/ }).first().click();
+    await page.locator('.codelens-decoration a', { hasText: /^Reject \(/ }).first().click();
     await chat.locator('.item.turn.done .md', { hasText: 'Fixed the Fahrenheit offset' }).waitFor({ timeout: WAIT });
     const disk = fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8');
     assert.match(disk, /celsius \* 9 \/ 5 \+ 32/, 'the accepted hunk is on disk');
@@ -220,7 +232,7 @@ async function uiSteps(page, base, ws, fake, dir) {
     for (const [file, choice] of [['README.md', 'Accept'], ['convert.py', 'Reject']]) {
       await page.locator('.tabs-container .tab', { hasText: file }).click();
       await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: WAIT });
-      await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${choice}$`) }).first().click({ timeout: WAIT });
+      await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${choice} \\(`) }).first().click({ timeout: WAIT });
     }
     await chat.locator('.item.turn.done .md', { hasText: 'Updated the README only.' }).waitFor({ timeout: WAIT });
     const done = chat.locator('.tool.tool-done').last();

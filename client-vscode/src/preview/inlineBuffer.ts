@@ -1,0 +1,119 @@
+/**
+ * Inline diffs as real lines, on the editor's buffer: placing a file's hunks (one edit),
+ * applying one decision (one edit, so one undo step), and handing the buffer back as it
+ * was plus the user's typing before the server applies the answer (it re-runs the tool
+ * on the buffer, so it must not see the preview). The geometry is `inline.ts`.
+ */
+import * as vscode from 'vscode';
+import type { Range } from '../protocol';
+import { applyEdits, mapRange, type TextChange } from './hunks';
+import { acceptEdit, decidedText, handBackEdits, placeHunks, rejectEdit } from './inline';
+import type { FileView, HunkView } from './views';
+
+const vsRange = (r: Range) => new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+
+/** What our own edit in flight is: followed by nobody, or followed without "touched". */
+type Own = 'none' | 'quiet' | 'decision';
+
+export class InlineBuffer {
+  private own: Own = 'none';
+
+  /** The document of a file view, when it is open. */
+  doc(f: FileView): vscode.TextDocument | undefined {
+    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.key);
+  }
+
+  /** Put the file's proposed lines into its buffer; false (nothing changed) when it cannot. */
+  async place(f: FileView): Promise<boolean> {
+    const doc = this.doc(f);
+    if (!doc || f.proposal.created || f.proposal.deleted || !f.hunks.length) return false;
+    const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+    const placement = placeHunks(doc.getText(), f.hunks, eol);
+    const edit = new vscode.WorkspaceEdit();
+    for (const ins of placement.inserts) edit.insert(doc.uri, new vscode.Position(ins.at.line, ins.at.character), ins.text);
+    // Typing that lands between the computation and the edit is rare and only shifts
+    // the marks by what was typed; the texts stay right (the edit is VS Code's to merge).
+    if (!(await this.apply(edit, 'quiet'))) return false;
+    f.hunks.forEach((h, i) => {
+      h.placed = placement.placed[i];
+      h.range = h.placed.removed;
+    });
+    f.inline = true;
+    return true;
+  }
+
+  /** Show one decision in the buffer: Accept deletes the old lines, Reject the new ones. */
+  async decide(f: FileView, h: HunkView): Promise<void> {
+    const doc = this.doc(f);
+    if (!f.inline || !doc || !h.placed || h.shown !== 'pending' || h.state === 'pending') return;
+    const e = h.state === 'accepted' ? acceptEdit(h.placed) : rejectEdit(h.placed);
+    const edit = new vscode.WorkspaceEdit();
+    if (e.range.start.line !== e.range.end.line || e.range.start.character !== e.range.end.character) edit.delete(doc.uri, vsRange(e.range));
+    h.shown = h.state;
+    await this.apply(edit, 'decision');
+  }
+
+  /** The text the user will have once every decision shows (for `modifiedContent`). */
+  decided(f: FileView): string | undefined {
+    const doc = this.doc(f);
+    if (!f.inline || !doc) return undefined;
+    return decidedText(doc.getText(), this.placedHunks(f).map(([h, placed]) => ({ placed, shown: h.shown, state: h.state })));
+  }
+
+  /** The proposal as the diff view shows it: every hunk not rejected, applied. */
+  proposed(f: FileView): string | undefined {
+    const doc = this.doc(f);
+    if (!f.inline || !doc) return undefined;
+    const hunks = this.placedHunks(f).map(([h, placed]) => ({ placed, shown: h.shown, state: h.state === 'pending' ? ('accepted' as const) : h.state }));
+    return decidedText(doc.getText(), hunks);
+  }
+
+  /** The buffer without the preview: the text before it plus the user's typing. */
+  original(f: FileView): string | undefined {
+    const doc = this.doc(f);
+    if (!f.inline || !doc) return undefined;
+    return applyEdits(doc.getText(), handBackEdits(this.placedHunks(f).map(([h, placed]) => ({ placed, fate: h.shown }))));
+  }
+
+  /** Take the preview out of the buffer: the text before it plus the user's typing. */
+  async handBack(f: FileView): Promise<void> {
+    const doc = this.doc(f);
+    if (!f.inline) return;
+    f.inline = false;
+    if (!doc) return;
+    const edits = handBackEdits(this.placedHunks(f).map(([h, placed]) => ({ placed, fate: h.shown })));
+    if (!edits.length) return;
+    const edit = new vscode.WorkspaceEdit();
+    for (const e of edits) edit.replace(doc.uri, vsRange(e.range), e.newText);
+    await this.apply(edit, 'quiet');
+  }
+
+  /** Move the placed hunks of `f` along with a change of its document. */
+  follow(f: FileView, changes: readonly TextChange[]): void {
+    if (this.own === 'quiet') return;
+    const ordered = [...changes].sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
+    for (const h of f.hunks) {
+      if (!h.placed) continue;
+      for (const c of ordered) {
+        const removed = mapRange(h.placed.removed, c);
+        const added = mapRange(h.placed.added, c);
+        h.placed = { ...h.placed, removed: removed.range, added: added.range };
+        if (this.own === 'none' && h.shown === 'pending') h.touched ||= removed.touched || added.touched;
+      }
+      h.range = h.placed.removed;
+    }
+  }
+
+  private placedHunks(f: FileView): [HunkView, NonNullable<HunkView['placed']>][] {
+    return f.hunks.flatMap((h) => (h.placed ? [[h, h.placed] as [HunkView, NonNullable<HunkView['placed']>]] : []));
+  }
+
+  private async apply(edit: vscode.WorkspaceEdit, own: Own): Promise<boolean> {
+    this.own = own;
+    try {
+      return await vscode.workspace.applyEdit(edit);
+    } finally {
+      this.own = 'none';
+    }
+  }
+}

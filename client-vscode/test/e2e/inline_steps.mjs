@@ -1,0 +1,140 @@
+// Inline diffs as real lines (docs/vscode.md, "Inline diffs"), in real VS Code: a
+// 15-line insertion and a 3-to-8-line replacement shown as lines, one accepted with the
+// keyboard and the other rejected, the disk and the model's next request agreeing;
+// Reject all leaving the buffer clean.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const STATS = `"""Small statistics helpers."""
+import math
+
+
+def clamp(x: float, lo: float, hi: float) -> float:
+    """x limited to [lo, hi]."""
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+def mean(values: list[float]) -> float:
+    """The arithmetic mean."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values)
+`;
+
+const INSERTED = [
+  '',
+  '',
+  'def median(values: list[float]) -> float:',
+  '    """The middle value (the mean of the two middle ones for an even count)."""',
+  '    ordered = sorted(values)',
+  '    n = len(ordered)',
+  '    if n == 0:',
+  '        raise ValueError("median of no values")',
+  '    mid = n // 2',
+  '    if n % 2:',
+  '        return ordered[mid]',
+  '    return (ordered[mid - 1] + ordered[mid]) / 2',
+  '',
+  '',
+  'SQRT2 = math.sqrt(2)',
+];
+
+const REPLACED = [
+  '    if not values:',
+  '        raise ValueError("mean of no values")',
+  '    total = math.fsum(values)',
+  '    count = len(values)',
+  '    if count == 1:',
+  '        return values[0]',
+  '    result = total / count',
+  '    return result',
+];
+
+/** The model's edit: an insertion after `import math` (15 lines) and a 3-to-8 replacement. */
+export const STATS_EDIT = `Two changes.
+<tools>
+  <edit>
+    <file src="src/stats.py">
+      <find>import math</find>
+      <replace>import math
+${INSERTED.join('\n')}</replace>
+      <find>    total = 0.0
+    for v in values:
+        total += v</find>
+      <replace>${REPLACED.join('\n')}</replace>
+    </file>
+  </edit>
+</tools>`;
+
+const REJECT_EDIT = `<tools>
+  <edit>
+    <file src="src/stats.py">
+      <find>    if x < lo:</find>
+      <replace>    if x <= lo:</replace>
+      <find>    total = 0.0</find>
+      <replace>    total = 0.0  # running sum
+    count = 0</replace>
+    </file>
+  </edit>
+</tools>`;
+
+export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT }) {
+  const chat = chatFrame(page);
+  const file = path.join(ws, 'src', 'stats.py');
+  const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+  const lens = (re) => page.locator('.editor-group-container.active .codelens-decoration a', { hasText: re });
+
+  await step('inline diff: a 15-line insertion and a 3-to-8 replacement as real lines; one accepted by key, one rejected', async () => {
+    fs.writeFileSync(file, STATS);
+    await fake.script(STATS_EDIT, 'Added median; left mean as it was.');
+    await send(chat, 'Add median to src/stats.py and harden mean');
+    await page.locator('.tab.active', { hasText: 'stats.py' }).waitFor({ timeout: WAIT });
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    assert.equal(await lens(/^Accept \(/).count(), 2, 'one Accept lens per hunk');
+    // Real lines: the proposed code is in the editor, next to the lines it replaces.
+    await editor.locator('.view-line', { hasText: 'def median(values' }).waitFor({ timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'total = math.fsum(values)' }).waitFor({ timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'total = 0.0' }).waitFor({ timeout: WAIT });
+    assert.equal(fs.readFileSync(file, 'utf8'), STATS, 'nothing is written before a decision');
+    await shot(page, 'vscode-inline-diff.png');
+    // Keyboard: into the editor, next hunk (the insertion), accept it.
+    await editor.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Alt+F5');
+    await page.keyboard.press('Control+Alt+y');
+    await page.locator('.codelens-decoration', { hasText: 'Hunk 1: accepted' }).waitFor({ timeout: WAIT });
+    await lens(/^Reject \(/).first().click();
+    await chat.locator('.item.turn.done .md', { hasText: 'Added median' }).waitFor({ timeout: WAIT });
+    const disk = fs.readFileSync(file, 'utf8');
+    assert.match(disk, /def median\(values/, 'the accepted insertion is on disk');
+    assert.match(disk, /SQRT2 = math\.sqrt\(2\)/);
+    assert.match(disk, /    total = 0\.0\n    for v in values:/, 'the rejected replacement is not');
+    assert.doesNotMatch(disk, /math\.fsum/);
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'total = math.fsum(values)' }).waitFor({ state: 'detached', timeout: WAIT });
+    const told = JSON.stringify((await fake.requests()).at(-1).messages);
+    assert.match(told, /rejected/i, 'the model is told the replacement was rejected');
+    assert.doesNotMatch(told.split('rejected')[0].slice(-4000), /fsum[^"]*applied/);
+    await shot(page, 'vscode-inline-decided.png');
+  });
+
+  await step('inline diff: Reject all by key leaves the buffer as it was and clean', async () => {
+    const before = fs.readFileSync(file, 'utf8');
+    await fake.script(REJECT_EDIT, 'Left it.');
+    await send(chat, 'Try again');
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ timeout: WAIT });
+    await editor.click();
+    await page.keyboard.press('Control+Alt+Backspace');
+    await chat.locator('.item.turn.done .md', { hasText: 'Left it.' }).waitFor({ timeout: WAIT });
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
+    assert.equal(fs.readFileSync(file, 'utf8'), before, 'the disk is unchanged');
+    await editor.locator('.view-line', { hasText: 'running sum' }).waitFor({ state: 'detached', timeout: WAIT });
+  });
+}
