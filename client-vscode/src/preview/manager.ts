@@ -25,13 +25,14 @@ import type { CallView, FileView } from './views';
 
 export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly calls = new Map<string, CallView>();
-  private readonly lensChanged = new vscode.EventEmitter<void>();
+  readonly lensChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensChanged.event;
   private readonly proposalChanged = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.proposalChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly painter = new PreviewPainter();
   readonly inline = new InlineBuffer();
+  private readonly shown = new Map<string, Promise<void>>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a preview opens, a decision is made or a call is over (the Changes view). */
   readonly onDidChangePending = this.changed.event;
@@ -65,7 +66,12 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     const call: CallView = { sessionId, callId: ev.call.id, files, sent: false };
     this.calls.set(call.callId, call);
     for (const f of files) this.watchDeletion(call, f);
-    void this.showFiles(call);
+    this.shown.set(call.callId, this.showFiles(call));
+  }
+
+  /** Resolves once the call's files are open and its hunks shown (for tests). */
+  async whenShown(callId: string): Promise<void> {
+    await this.shown.get(callId);
   }
 
   private watchDeletion(call: CallView, f: FileView): void {
@@ -197,14 +203,15 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
       f.gone = true;
       this.setFileState(call, f, 'gone', 'the file was deleted while its edit was previewed; nothing of it will be applied');
       void vscode.window.showWarningMessage(`Karyi: ${f.proposal.path} was deleted while its proposed edit was open; that part of the edit is rejected.`);
-      this.maybeSend(call, `The user deleted ${f.proposal.path} while the edit was being reviewed.`);
+      void this.maybeSend(call, `The user deleted ${f.proposal.path} while the edit was being reviewed.`);
     }
     this.paintAll();
   }
 
   // ---- decisions -----------------------------------------------------------------------
 
-  private find(callId: string, key?: string): [CallView, FileView | undefined] | undefined {
+  /** The pending call `callId` and its file `key` (drafts.ts too). */
+  find(callId: string, key?: string): [CallView, FileView | undefined] | undefined {
     const call = this.calls.get(callId);
     if (!call || call.sent) return undefined;
     return [call, key ? call.files.find((f) => f.key === key) : undefined];
@@ -219,7 +226,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     return 'partial';
   }
 
-  private setFileState(call: CallView, f: FileView, state?: FileState, note?: string): void {
+  setFileState(call: CallView, f: FileView, state?: FileState, note?: string): void {
     this.chat.dispatch({ kind: 'fileState', callId: call.callId, path: f.proposal.path, state: state ?? this.fileState(f), note });
   }
 
@@ -233,7 +240,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     this.setFileState(found[0], f);
     this.paintAll();
     this.changed.fire();
-    this.maybeSend(found[0]);
+    await this.maybeSend(found[0]);
   }
 
   /** Accept or reject the hunk under the cursor (or the next one), then go to the next. */
@@ -263,7 +270,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     this.setFileState(found[0], found[1]);
     this.paintAll();
     this.changed.fire();
-    this.maybeSend(found[0]);
+    await this.maybeSend(found[0]);
   }
 
   private targets(callId?: string): CallView[] {
@@ -298,8 +305,8 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     }
   }
 
-  private maybeSend(call: CallView, feedback?: string): void {
-    if (!call.sent && allDecided(this.decisions(call))) void this.send(call, feedback);
+  async maybeSend(call: CallView, feedback?: string): Promise<void> {
+    if (!call.sent && allDecided(this.decisions(call))) await this.send(call, feedback);
   }
 
   private decisions(call: CallView): FileDecision[] {
@@ -340,45 +347,6 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     this.paintAll();
   }
 
-  /** The user edits the proposal: an untitled editor with the proposed text. */
-  async editProposal(callId: string, key: string): Promise<void> {
-    const found = this.find(callId, key);
-    const f = found?.[1];
-    if (!found || !f) return;
-    const source = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.key);
-    const draft = await vscode.workspace.openTextDocument({ content: this.proposedText(f), language: source?.languageId });
-    f.draft = draft;
-    await vscode.window.showTextDocument(draft, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-    this.lensChanged.fire();
-  }
-
-  async useDraft(callId: string, key: string): Promise<void> {
-    const found = this.find(callId, key);
-    const f = found?.[1];
-    if (!found || !f?.draft) return;
-    f.modified = f.draft.getText();
-    await this.closeDraft(f);
-    this.setFileState(found[0], f);
-    this.maybeSend(found[0]);
-  }
-
-  async discardDraft(callId: string, key: string): Promise<void> {
-    const f = this.find(callId, key)?.[1];
-    if (f?.draft) await this.closeDraft(f);
-  }
-
-  private async closeDraft(f: FileView): Promise<void> {
-    const draft = f.draft;
-    f.draft = undefined;
-    this.lensChanged.fire();
-    if (!draft) return;
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document === draft);
-    if (editor) {
-      await vscode.window.showTextDocument(draft, { viewColumn: editor.viewColumn, preserveFocus: false });
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-  }
-
   async showDiff(callId: string, key: string): Promise<void> {
     const found = this.find(callId, key);
     const f = found?.[1];
@@ -407,6 +375,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     const call = this.calls.get(callId);
     if (!call) return;
     this.calls.delete(callId);
+    this.shown.delete(callId);
     void this.handBackCall(call);
     this.paintAll();
     this.updateContext();

@@ -137,4 +137,38 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     assert.equal(fs.readFileSync(file, 'utf8'), before, 'the disk is unchanged');
     await editor.locator('.view-line', { hasText: 'running sum' }).waitFor({ state: 'detached', timeout: WAIT });
   });
+
+  await step('inline chat: Ctrl+I on a selection sends it with the instruction; the edit shows in place', async () => {
+    await fake.script(`<tools>
+  <edit>
+    <file src="src/stats.py">
+      <find>    if x < lo:
+        return lo</find>
+      <replace>    if x <= lo:
+        return lo  # bounds are inclusive</replace>
+    </file>
+  </edit>
+</tools>`, 'Bounds are inclusive now.');
+    await editor.locator('.view-line', { hasText: 'if x < lo:' }).click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Control+i');
+    const box = page.locator('.quick-input-widget input.input');
+    await box.waitFor({ state: 'visible', timeout: WAIT });
+    await page.locator('.quick-input-widget', { hasText: 'Karyi: change src/stats.py:' }).waitFor({ timeout: WAIT });
+    await box.fill('make the lower bound inclusive');
+    await page.keyboard.press('Enter');
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'bounds are inclusive' }).waitFor({ timeout: WAIT });
+    const asked = JSON.stringify((await fake.requests()).at(-1).messages.at(-1));
+    assert.match(asked, /make the lower bound inclusive/);
+    assert.match(asked, /if x < lo:/, 'the selected code goes along');
+    await shot(page, 'vscode-inline-chat.png');
+    await editor.click();
+    await page.keyboard.press('Control+Alt+Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'Bounds are inclusive now.' }).waitFor({ timeout: WAIT });
+    assert.match(fs.readFileSync(file, 'utf8'), /    if x <= lo:\n        return lo  # bounds are inclusive\n/);
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
+  });
 }
