@@ -70,6 +70,8 @@ export async function inlineChat(chat: ChatController): Promise<void> {
     placeHolder: 'e.g. make this async, add type hints, handle the empty case',
   });
   if (!instruction?.trim()) return;
+  // The proposal goes into the buffer as lines: a selection over it would grow with it.
+  editor.selection = new vscode.Selection(range.start, range.start);
   const lsp = { start: { line: range.start.line, character: range.start.character }, end: { line: range.end.line, character: range.end.character } };
   await chat.send(inlineInstruction(instruction, file, range.start.line + 1, range.end.line + 1), {
     context: { uri: editor.document.uri.toString(), selection: lsp, text: editor.document.getText(range) },

@@ -29,11 +29,8 @@ export class InlineBuffer {
     if (!doc || f.proposal.created || f.proposal.deleted || !f.hunks.length) return false;
     const eol = doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
     const placement = placeHunks(doc.getText(), f.hunks, eol);
-    const edit = new vscode.WorkspaceEdit();
-    for (const ins of placement.inserts) edit.insert(doc.uri, new vscode.Position(ins.at.line, ins.at.character), ins.text);
-    // Typing that lands between the computation and the edit is rare and only shifts
-    // the marks by what was typed; the texts stay right (the edit is VS Code's to merge).
-    if (!(await this.apply(edit, 'quiet'))) return false;
+    const edits = placement.inserts.map((ins) => ({ range: { start: ins.at, end: ins.at }, newText: ins.text }));
+    if (!(await this.apply(doc, edits, 'quiet'))) return false;
     f.hunks.forEach((h, i) => {
       h.placed = placement.placed[i];
       h.range = h.placed.removed;
@@ -47,10 +44,8 @@ export class InlineBuffer {
     const doc = this.doc(f);
     if (!f.inline || !doc || !h.placed || h.shown !== 'pending' || h.state === 'pending') return;
     const e = h.state === 'accepted' ? acceptEdit(h.placed) : rejectEdit(h.placed);
-    const edit = new vscode.WorkspaceEdit();
-    if (e.range.start.line !== e.range.end.line || e.range.start.character !== e.range.end.character) edit.delete(doc.uri, vsRange(e.range));
     h.shown = h.state;
-    await this.apply(edit, 'decision');
+    await this.apply(doc, [e], 'decision');
   }
 
   /** The text the user will have once every decision shows (for `modifiedContent`). */
@@ -82,10 +77,7 @@ export class InlineBuffer {
     f.inline = false;
     if (!doc) return;
     const edits = handBackEdits(this.placedHunks(f).map(([h, placed]) => ({ placed, fate: h.shown })));
-    if (!edits.length) return;
-    const edit = new vscode.WorkspaceEdit();
-    for (const e of edits) edit.replace(doc.uri, vsRange(e.range), e.newText);
-    await this.apply(edit, 'quiet');
+    if (edits.length) await this.apply(doc, edits, 'quiet');
   }
 
   /** Move the placed hunks of `f` along with a change of its document. */
@@ -108,10 +100,21 @@ export class InlineBuffer {
     return f.hunks.flatMap((h) => (h.placed ? [[h, h.placed] as [HunkView, NonNullable<HunkView['placed']>]] : []));
   }
 
-  private async apply(edit: vscode.WorkspaceEdit, own: Own): Promise<boolean> {
+  /**
+   * One undo step on the document's editor. Not `workspace.applyEdit`: VS Code saves a
+   * file a workspace edit changed (`files.refactoring.autoSave`), which would write the
+   * preview to disk.
+   */
+  private async apply(doc: vscode.TextDocument, edits: readonly { range: Range; newText: string }[], own: Own): Promise<boolean> {
+    if (!edits.length) return true;
+    const editor =
+      vscode.window.visibleTextEditors.find((e) => e.document === doc) ??
+      (await vscode.window.showTextDocument(doc, { preserveFocus: true, preview: false }));
     this.own = own;
     try {
-      return await vscode.workspace.applyEdit(edit);
+      return await editor.edit((b) => {
+        for (const e of edits) b.replace(vsRange(e.range), e.newText);
+      });
     } finally {
       this.own = 'none';
     }

@@ -84,6 +84,9 @@ export async function startCodeServer({ codeServer, vsix, fake, folders }) {
     'workbench.tips.enabled': false,
     'chat.commandCenter.enabled': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    // VS Code for the Web saves after a delay by default; desktop VS Code does not. The
+    // inline-diff steps check that a pending preview never reaches the disk.
+    'files.autoSave': 'off',
     'karyi.server.command': path.join(REPO, '.venv', 'bin', 'karyi'),
     'karyi.model': 'openai:fake-model',
     'karyi.baseUrl': fake.url,
