@@ -75,9 +75,14 @@ export class InlineBuffer {
     const doc = this.doc(f);
     if (!f.inline) return;
     f.inline = false;
-    if (!doc) return;
+    if (!doc || doc.isClosed) return;
     const edits = handBackEdits(this.placedHunks(f).map(([h, placed]) => ({ placed, fate: h.shown })));
-    if (edits.length) await this.apply(doc, edits, 'quiet');
+    // Undo after the answer first takes back the server's edit, then this hand-back:
+    // after decisions that gives the decided text again; with no decision shown (Accept
+    // all, Reject all) the hand-back joins the placement's undo step, so it gives the
+    // text from before the preview rather than preview lines without their marks.
+    const undecided = f.hunks.every((h) => h.shown === 'pending');
+    if (edits.length) await this.apply(doc, edits, 'quiet', !undecided);
   }
 
   /** Move the placed hunks of `f` along with a change of its document. */
@@ -105,16 +110,21 @@ export class InlineBuffer {
    * file a workspace edit changed (`files.refactoring.autoSave`), which would write the
    * preview to disk.
    */
-  private async apply(doc: vscode.TextDocument, edits: readonly { range: Range; newText: string }[], own: Own): Promise<boolean> {
+  private async apply(doc: vscode.TextDocument, edits: readonly { range: Range; newText: string }[], own: Own, undoStopBefore = true): Promise<boolean> {
     if (!edits.length) return true;
-    const editor =
-      vscode.window.visibleTextEditors.find((e) => e.document === doc) ??
-      (await vscode.window.showTextDocument(doc, { preserveFocus: true, preview: false }));
     this.own = own;
     try {
-      return await editor.edit((b) => {
-        for (const e of edits) b.replace(vsRange(e.range), e.newText);
-      });
+      const editor =
+        vscode.window.visibleTextEditors.find((e) => e.document === doc) ??
+        (await vscode.window.showTextDocument(doc, { preserveFocus: true, preview: false }));
+      return await editor.edit(
+        (b) => {
+          for (const e of edits) b.replace(vsRange(e.range), e.newText);
+        },
+        { undoStopBefore, undoStopAfter: true },
+      );
+    } catch {
+      return false; // the editor went away (its file was deleted or closed meanwhile)
     } finally {
       this.own = 'none';
     }

@@ -102,6 +102,11 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await editor.locator('.view-line', { hasText: 'total = math.fsum(values)' }).waitFor({ timeout: WAIT });
     await editor.locator('.view-line', { hasText: 'total = 0.0' }).waitFor({ timeout: WAIT });
     assert.equal(fs.readFileSync(file, 'utf8'), STATS, 'nothing is written before a decision');
+    // The Changes view lists the file and both hunks.
+    const changes = page.locator('.pane-body .monaco-list-row');
+    await changes.filter({ hasText: 'stats.py' }).filter({ hasText: '2 of 2 to review' }).waitFor({ timeout: WAIT });
+    await changes.filter({ hasText: 'Hunk 1: line' }).filter({ hasText: '+15 −0' }).waitFor({ timeout: WAIT });
+    await changes.filter({ hasText: 'Hunk 2: line' }).filter({ hasText: '+8 −3' }).waitFor({ timeout: WAIT });
     await shot(page, 'vscode-inline-diff.png');
     // Keyboard: into the editor, next hunk (the insertion), accept it.
     await editor.click();

@@ -403,7 +403,9 @@ describe('Karyi extension (in the real extension host)', () => {
     };
     const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
     const realConfirm = a.chat.confirm.bind(a.chat);
-    a.chat.confirm = async (p) => (sent.push(p), true);
+    let answered!: () => void;
+    const answer = new Promise<void>((resolve) => (answered = resolve));
+    a.chat.confirm = async (p) => (sent.push(p), answered(), true);
     try {
       a.chat.dispatch({ kind: 'update', update });
       a.previews.open('s', update);
@@ -412,6 +414,7 @@ describe('Karyi extension (in the real extension host)', () => {
       wsEdit.deleteFile(uri);
       assert.ok(await vscode.workspace.applyEdit(wsEdit));
       await until(a, (s) => s.tools.call_doomed?.files?.[0].state === 'gone', 'the card to say the file is gone');
+      await answer; // the preview is taken out of the (orphaned) buffer first
       assert.equal(sent.length, 1);
       assert.equal(sent[0].outcome, 'reject');
       assert.match(sent[0].feedback ?? '', /deleted doomed\.py/);
