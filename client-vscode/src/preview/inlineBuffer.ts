@@ -106,17 +106,19 @@ export class InlineBuffer {
   }
 
   /**
-   * One undo step on the document's editor. Not `workspace.applyEdit`: VS Code saves a
-   * file a workspace edit changed (`files.refactoring.autoSave`), which would write the
-   * preview to disk.
+   * One undo step: through the document's visible editor (which can join the previous
+   * step), else as a workspace edit, so no editor is brought to the front.
    */
   private async apply(doc: vscode.TextDocument, edits: readonly { range: Range; newText: string }[], own: Own, undoStopBefore = true): Promise<boolean> {
     if (!edits.length) return true;
     this.own = own;
     try {
-      const editor =
-        vscode.window.visibleTextEditors.find((e) => e.document === doc) ??
-        (await vscode.window.showTextDocument(doc, { preserveFocus: true, preview: false }));
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+      if (!editor) {
+        const edit = new vscode.WorkspaceEdit();
+        for (const e of edits) edit.replace(doc.uri, vsRange(e.range), e.newText);
+        return await vscode.workspace.applyEdit(edit);
+      }
       return await editor.edit(
         (b) => {
           for (const e of edits) b.replace(vsRange(e.range), e.newText);

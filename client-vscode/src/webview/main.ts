@@ -212,7 +212,13 @@ function paintMode(): void {
     modeButtons[mode].classList.toggle('active', state.mode === mode);
   }
   document.body.dataset.mode = state.mode;
-  input.placeholder = state.mode === 'plan' ? 'Plan mode: Karyi reads and answers with a plan…' : 'Ask Karyi… (@ to mention a file, / for commands)';
+  input.placeholder = state.busy
+    ? awaitingYou()
+      ? 'Karyi waits for your answer above · Shift+Esc or Stop ends the turn'
+      : 'Karyi is working · Esc or Stop ends the turn'
+    : state.mode === 'plan'
+      ? 'Plan mode: Karyi reads and answers with a plan…'
+      : 'Ask Karyi… (@ to mention a file, / for commands)';
   const showPlan = state.mode === 'act' && !!state.plan && !state.busy;
   planBox.hidden = !showPlan;
   if (paintedPlan !== state.plan) {
