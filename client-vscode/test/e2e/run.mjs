@@ -6,7 +6,9 @@
 //      run a palette task on a selection, answer a <get_value> in a password box,
 //      show the tools and restart an MCP server, restore a checkpoint, load a session
 //      from History after New chat, set the API key, plan mode with the Plan/Act toggle
-//      (a refused edit, the edited plan carried into the act turn), the live task list.
+//      (a refused edit, the edited plan carried into the act turn), the live task list;
+//      inline diffs as real lines, decided by keyboard and lens, Reject all, inline chat
+//      (inline_steps.mjs; KARYI_E2E_ONLY=inline runs those alone).
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures)
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
