@@ -143,6 +143,43 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await editor.locator('.view-line', { hasText: 'running sum' }).waitFor({ state: 'detached', timeout: WAIT });
   });
 
+  await step('Escape in the chat keeps a pending proposal; Shift+Escape stops the turn, the card reads cancelled', async () => {
+    const RETURN_EDIT = `<tools>
+  <edit>
+    <file src="src/stats.py">
+      <find>    return x</find>
+      <replace>    return float(x)</replace>
+    </file>
+  </edit>
+</tools>`;
+    await fake.script(RETURN_EDIT, 'Returned a float.');
+    await send(chat, 'Return a float from clamp');
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    const input = chat.locator('#input');
+    await input.press('Escape'); // meant for the editor: must not cancel the turn
+    await editor.click();
+    await page.keyboard.press('Control+Alt+Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'Returned a float.' }).waitFor({ timeout: WAIT });
+    assert.match(fs.readFileSync(file, 'utf8'), /    return float\(x\)\n/, 'the proposal survived Escape and was applied');
+
+    const before = fs.readFileSync(file, 'utf8');
+    await fake.script(RETURN_EDIT.replace('    return x', '    return float(x)').replace('return float(x)</replace>', 'return round(float(x), 6)</replace>'));
+    await send(chat, 'Round it');
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    assert.match(await input.getAttribute('placeholder'), /Shift\+Esc/, 'the input says which key ends the turn');
+    await input.press('Shift+Escape');
+    await chat.locator('.item.turn.done .usage', { hasText: 'stopped: cancelled' }).waitFor({ timeout: WAIT });
+    const card = chat.locator('.tool.tool-cancelled').last();
+    await card.locator('.tool-status', { hasText: 'cancelled' }).waitFor({ timeout: WAIT });
+    await card.locator('.file-state', { hasText: 'rejected' }).waitFor({ timeout: WAIT });
+    assert.equal(await card.locator('.file-state', { hasText: 'accepted' }).count(), 0, 'no "accepted" beside "cancelled"');
+    const text = await card.innerText();
+    assert.ok((text.match(/cancelled/g) ?? []).length <= 2, `the cancellation is said once besides the status: ${text}`);
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'round(float(x), 6)' }).waitFor({ state: 'detached', timeout: WAIT });
+    assert.equal(fs.readFileSync(file, 'utf8'), before, 'nothing was written');
+  });
+
   await step('inline chat: Ctrl+I on a selection sends it with the instruction; the edit shows in place', async () => {
     await fake.script(`<tools>
   <edit>
