@@ -70,12 +70,21 @@ export class InlineBuffer {
     return applyEdits(doc.getText(), handBackEdits(this.placedHunks(f).map(([h, placed]) => ({ placed, fate: h.shown }))));
   }
 
-  /** Take the preview out of the buffer: the text before it plus the user's typing. */
-  async handBack(f: FileView): Promise<void> {
+  /**
+   * Take the preview out of the buffer: the text before it plus the user's typing; or,
+   * when the answer is the user's whole text (`modifiedContent`, which holds their typing
+   * everywhere), exactly the text the server proposed on, so no typing is applied twice.
+   */
+  async handBack(f: FileView, exact?: string): Promise<void> {
     const doc = this.doc(f);
     if (!f.inline) return;
     f.inline = false;
     if (!doc || doc.isClosed) return;
+    if (exact !== undefined) {
+      const end = doc.lineAt(doc.lineCount - 1).range.end;
+      await this.apply(doc, [{ range: { start: { line: 0, character: 0 }, end: { line: end.line, character: end.character } }, newText: exact }], 'quiet');
+      return;
+    }
     const edits = handBackEdits(this.placedHunks(f).map(([h, placed]) => ({ placed, fate: h.shown })));
     // Undo after the answer first takes back the server's edit, then this hand-back:
     // after decisions that gives the decided text again; with no decision shown (Accept

@@ -22,7 +22,6 @@ import { PreviewPainter } from './painter';
 import { PROPOSAL_SCHEME } from './scheme';
 import type { CallView, FileView } from './views';
 
-
 export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly calls = new Map<string, CallView>();
   readonly lensChanged = new vscode.EventEmitter<void>();
@@ -316,10 +315,14 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   private async send(call: CallView, feedback?: string): Promise<void> {
     if (call.sent) return;
     call.sent = true;
+    const exact = new Set<FileView>();
     for (const f of call.files) {
-      if (f.inline && f.modified === undefined && f.hunks.some((h) => h.touched && h.state === 'accepted')) f.modified = this.inline.decided(f);
+      if (f.inline && f.modified === undefined && f.hunks.some((h) => h.touched && h.state === 'accepted')) {
+        f.modified = this.inline.decided(f);
+        exact.add(f);
+      }
     }
-    await this.handBackCall(call);
+    await this.handBackCall(call, exact);
     const answer = confirmation(this.decisions(call));
     for (const f of call.files) this.setFileState(call, f);
     this.paintAll();
@@ -361,9 +364,9 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     if (call) await this.handBackCall(call);
   }
 
-  private async handBackCall(call: CallView): Promise<void> {
+  private async handBackCall(call: CallView, exact = new Set<FileView>()): Promise<void> {
     const inline = call.files.filter((f) => f.inline);
-    for (const f of inline) await this.inline.handBack(f);
+    for (const f of inline) await this.inline.handBack(f, exact.has(f) ? f.proposal.original : undefined);
     if (inline.length) {
       this.paintAll();
       await saveSynced(); // a buffer back to the disk's text is clean again

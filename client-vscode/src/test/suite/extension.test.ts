@@ -296,6 +296,53 @@ describe('Karyi extension (in the real extension host)', () => {
     }
   });
 
+  it('typing inside an accepted proposed line and above it is sent as the user\'s text, once', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'typed.py');
+    const original = 'a = 1\nb = 2\n';
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(original));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const range = { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } };
+    const update: TurnUpdate = {
+      sessionId: 's',
+      turnId: 't',
+      event: {
+        type: 'toolAwaitingPermission',
+        call: { index: 0, id: 'call_typed', name: 'edit', params: {}, error: null },
+        description: 'Edit typed.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: '', details: '', diff: null, url: null,
+          files: [{ uri: uri.toString(), path: 'typed.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original, proposed: 'a = 10\nb = 2\n', edits: [], hunks: [{ id: 'h1', header: '', range, newText: 'a = 10\n', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }], unified: '' }],
+        },
+      },
+    };
+    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
+    const realConfirm = a.chat.confirm.bind(a.chat);
+    a.chat.confirm = async (p) => (sent.push(p), true);
+    try {
+      a.chat.dispatch({ kind: 'update', update });
+      a.previews.open('s', update);
+      await a.previews.whenShown('call_typed');
+      assert.equal(doc.getText(), 'a = 1\na = 10\nb = 2\n');
+      const typing = new vscode.WorkspaceEdit();
+      typing.insert(uri, new vscode.Position(1, 6), ' # mine');
+      assert.ok(await vscode.workspace.applyEdit(typing));
+      const above = new vscode.WorkspaceEdit();
+      above.insert(uri, new vscode.Position(0, 0), 'import os\n');
+      assert.ok(await vscode.workspace.applyEdit(above));
+      await vscode.commands.executeCommand('karyi.acceptHunk', 'call_typed', uri.toString(), 'h1');
+      assert.deepEqual(sent, [{ toolCallId: 'call_typed', outcome: 'allowOnce', modifiedContent: [{ uri: 'typed.py', text: 'import os\na = 10 # mine\nb = 2\n' }], feedback: undefined }]);
+      assert.equal(doc.getText(), original, 'handed back as the server proposed on: it writes the user\'s text, typing included, once');
+    } finally {
+      a.chat.confirm = realConfirm;
+      a.previews.forgetAll();
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
   it('Reject all on a CRLF file leaves the buffer byte-identical and clean', async () => {
     const a = await api();
     a.chat.newChat();
