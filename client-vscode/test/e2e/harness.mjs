@@ -87,6 +87,9 @@ export async function startCodeServer({ codeServer, vsix, fake, folders, fresh =
     'workbench.tips.enabled': false,
     'chat.commandCenter.enabled': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    // VS Code for the Web saves after a delay by default; desktop VS Code does not. The
+    // inline-diff steps check that a pending preview never reaches the disk.
+    'files.autoSave': 'off',
     'karyi.model': 'openai:fake-model',
     'karyi.baseUrl': fake.url,
     'karyi.server.env': { KARYI_API_KEY: 'test-key', KARYI_CONFIG_DIR: path.join(dir, 'karyi-config') },
