@@ -38,6 +38,8 @@ from karyi.workspace.workspace import Workspace
 ROUNDS = 200
 LINES = 2_000_000
 REPEATS = 5
+SMOKE: dict[str, object] = {"ROUNDS": 8, "LINES": 2_000, "REPEATS": 1}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 
 
 def report(line: str) -> None:
