@@ -127,7 +127,7 @@ def run_once(argv: list[str], fake: FakeModelServer, env: dict[str, str], root: 
         stderr=subprocess.PIPE,
     )
     try:
-        fake.wait_requests(seen + 1)
+        fake.wait_requests(seen + 1, timeout=600)  # a loaded machine: no figure is lost
         return time.perf_counter() - began
     except TimeoutError:
         proc.kill()
