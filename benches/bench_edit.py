@@ -23,6 +23,8 @@ from karyi.workspace.edits import Pair, apply_edits
 SIZE = 5_000_000
 PAIRS = 100
 RUNS = 5
+SMOKE: dict[str, object] = {"SIZE": 50_000, "PAIRS": 10, "RUNS": 1}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 
 
 def make_file() -> tuple[str, list[str]]:

@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp import PROTOCOL_VERSION, RequestError
 from acp.interfaces import Client
@@ -29,17 +29,14 @@ from acp.schema import (
 )
 
 from karyi import __version__
-from karyi.acp.editor import AcpEditor
-from karyi.acp.mcp import ClientServer, settings_entries
+from karyi.acp.mcp import ClientServer
 from karyi.acp.prompts import Block
-from karyi.acp.replay import history
-from karyi.acp.session import AcpSession, session_modes
-from karyi.acp.terminals import TerminalMirror
-from karyi.agent.host import AgentHost, SessionBusy
-from karyi.agent.prompting.modes import UnknownMode
-from karyi.agent.runtime import Runtime
-from karyi.agent.session.store import SessionNotFound
-from karyi.settings import load_settings
+from karyi.acp.stack import agent_stack
+
+if TYPE_CHECKING:
+    from karyi.acp.editor import AcpEditor
+    from karyi.acp.session import AcpSession
+    from karyi.agent.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +73,7 @@ class KaryiAgent:
         what Karyi can do: load sessions, embedded context (no images: the model reads
         text), MCP over stdio, HTTP and SSE."""
         self.caps = client_capabilities or ClientCapabilities()
+        self._later(agent_stack.load())  # the agent stack, once this answer is on its way
         version = protocol_version if protocol_version in SUPPORTED_VERSIONS else PROTOCOL_VERSION
         return InitializeResponse(
             protocol_version=version,
@@ -98,6 +96,9 @@ class KaryiAgent:
         **kwargs: Any,
     ) -> NewSessionResponse:
         """A new session in the workspace `cwd`."""
+        await agent_stack.load()
+        from karyi.acp.session import session_modes
+
         session = self._open(cwd, mcp_servers or [], additional_directories or [], None)
         self._later(session.announce())  # once the client knows the session's id
         return NewSessionResponse(session_id=session.id, modes=session_modes(session.mode))
@@ -112,6 +113,10 @@ class KaryiAgent:
     ) -> LoadSessionResponse:
         """A stored session of the workspace `cwd`: its history is sent as updates first,
         then the answer; the next prompt continues it."""
+        await agent_stack.load()
+        from karyi.acp.replay import history
+        from karyi.acp.session import session_modes
+
         old = self.sessions.pop(session_id, None)
         if old is not None:
             await old.close()
@@ -128,6 +133,9 @@ class KaryiAgent:
         self, session_id: str, mode_id: str, **kwargs: Any
     ) -> SetSessionModeResponse:
         """`session/set_mode`: plan or act (docs/workflow.md#plan-mode), between turns."""
+        from karyi.agent.host import SessionBusy
+        from karyi.agent.prompting.modes import UnknownMode
+
         session = self._session(session_id)
         try:
             await session.set_mode(mode_id)
@@ -141,6 +149,8 @@ class KaryiAgent:
 
     async def prompt(self, session_id: str, prompt: list[Block], **kwargs: Any) -> PromptResponse:
         """One turn of the session's agent; the answer's stop reason says how it ended."""
+        from karyi.agent.host import SessionBusy
+
         session = self._session(session_id)
         try:
             return await session.prompt(prompt)
@@ -185,6 +195,11 @@ class KaryiAgent:
     def _open(
         self, cwd: str, servers: list[ClientServer], extra: list[str], session_id: str | None
     ) -> AcpSession:
+        from karyi.acp.session import AcpSession
+        from karyi.acp.terminals import TerminalMirror
+        from karyi.agent.host import AgentHost
+        from karyi.agent.session.store import SessionNotFound
+
         root = Path(cwd)
         if not root.is_absolute():
             raise invalid("cwd", f"{cwd!r} is not an absolute path")
@@ -218,6 +233,10 @@ class KaryiAgent:
         return session
 
     def _runtime(self, root: Path, servers: list[ClientServer], extra: list[str]) -> Runtime:
+        from karyi.acp.mcp import settings_entries
+        from karyi.agent.runtime import Runtime
+        from karyi.settings import load_settings
+
         settings = load_settings(root, flags=self.flags)
         for warning in settings.warnings:
             log.warning("karyi settings: %s", warning)
@@ -226,6 +245,8 @@ class KaryiAgent:
         return Runtime.open(root, settings.with_values(allowedRoots=roots, mcpServers=mcp))
 
     def _editor(self, runtime: Runtime) -> AcpEditor | None:
+        from karyi.acp.editor import AcpEditor
+
         fs = self.caps.fs
         reads, writes = bool(fs and fs.read_text_file), bool(fs and fs.write_text_file)
         if not (reads or writes) or self.client is None:
