@@ -40,16 +40,19 @@ def create_task(
     ref: str | None = None,
     check: str | None = None,
     model: str | None = None,
+    book: TaskBook | None = None,
+    prefix: str = "task",
 ) -> TaskRecord:
     """A new queued task: its worktree on its own branch, from the working tree as it is
-    now (or from `ref`), and its record. Raises TaskError for bad input, changing nothing."""
+    now (or from `ref`), and its record (in `book`, by default the repository's).
+    Raises TaskError for bad input, changing nothing."""
     if not task.strip():
         raise TaskError("the task is empty: say what to do")
     try:
         repo = repository_root(workspace)
         base = resolve(repo, ref) if ref else snapshot(repo)
         task_id = TaskBook.new_id()
-        branch = f"karyi/task-{task_id}"
+        branch = f"karyi/{prefix}-{task_id}"
         worktree = tasks_dir(repo) / task_id
         add_worktree(repo, worktree, branch, base)
     except GitError as exc:
@@ -57,7 +60,7 @@ def create_task(
     record = TaskRecord(
         task_id, task, str(repo), str(worktree), branch, base, ref, check or None, model
     )
-    TaskBook(repo).save(record)
+    (book or TaskBook(repo)).save(record)
     return record
 
 

@@ -104,9 +104,9 @@ class TaskNotFound(LookupError):
 class TaskBook:
     """The task records of one repository."""
 
-    def __init__(self, repo: Path) -> None:
+    def __init__(self, repo: Path, folder: Path | None = None) -> None:
         self.repo = repo
-        self.dir = local_dir(repo) / "tasks"
+        self.dir = folder if folder is not None else local_dir(repo) / "tasks"
 
     @staticmethod
     def new_id() -> str:

@@ -96,12 +96,19 @@ def add_worktree(repo: Path, path: Path, branch: str, commit: str) -> None:
 
 
 def commit_all(worktree: Path, message: str) -> str:
-    """Commit everything in the worktree (nothing to commit: no new commit); the
-    branch's head afterwards."""
-    git(worktree, "add", "-A", ".")
-    if git(worktree, "status", "--porcelain").strip():
+    """Commit everything in the worktree but Karyi's own `.karyi/` state (nothing to
+    commit: no new commit); the branch's head afterwards."""
+    git(worktree, "add", "-A", "--", ".", ":(exclude).karyi")
+    if _has_staged(worktree):
         git(worktree, "commit", "--quiet", "--no-verify", "-m", message)
     return git(worktree, "rev-parse", "HEAD").strip()
+
+
+def _has_staged(worktree: Path) -> bool:
+    proc = subprocess.run(
+        ["git", "-C", str(worktree), "diff", "--cached", "--quiet"], capture_output=True
+    )
+    return proc.returncode == 1
 
 
 @dataclass(frozen=True)
@@ -128,7 +135,8 @@ def remove_worktree(repo: Path, path: Path, branch: str | None) -> None:
     """Remove the worktree (and `branch`, when given); what is already gone is fine."""
     if path.exists():
         git(repo, "worktree", "remove", "--force", str(path), check=False)
-    git(repo, "worktree", "prune", check=False)
+    else:  # only then: a prune could take a worktree another process is adding
+        git(repo, "worktree", "prune", check=False)
     if branch:
         git(repo, "branch", "-D", branch, check=False)
 
