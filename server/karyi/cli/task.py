@@ -1,5 +1,5 @@
 """`karyi task start|list|show|answer|stop|apply|keep|discard`: background tasks from the
-terminal (docs/parallel.md#cli). The tasks run in a detached runner (`task_runner.py`),
+terminal (docs/parallel.md#the-command-line). The tasks run in a detached runner (`task_runner.py`),
 so they go on after this command returns."""
 
 from __future__ import annotations

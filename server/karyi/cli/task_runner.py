@@ -1,5 +1,5 @@
 """The detached runner behind `karyi task`: tasks outlive the command that started them
-(docs/parallel.md#state).
+(docs/parallel.md#how-tasks-outlive-the-command).
 
 `karyi task start` creates the task (worktree, branch, record `queued` in
 `.karyi/tasks/`) and starts this runner as its own session, detached from the terminal.

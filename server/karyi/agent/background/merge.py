@@ -1,5 +1,5 @@
 """Bringing a task's changes into the user's working tree: a three-way merge per file
-(docs/parallel.md#apply).
+(docs/parallel.md#stop-apply-keep-discard).
 
 The base is the commit the task started from, "theirs" the task's branch, "ours" the
 file in the working tree as it is now, whatever the user did meanwhile. A file the user
