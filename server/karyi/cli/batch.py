@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import importlib.util
 import json
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rich.console import Console
@@ -45,8 +49,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
     todo = [t for t in tasks if t.key not in earlier]
     if len(todo) < len(tasks):
         err.print(f"skipping {len(tasks) - len(todo)} task(s) already done (see {report})")
-    jobs = args.jobs or load_settings(None).max_parallel
-    results = asyncio.run(_run(todo, folder, jobs, args.model, err)) if todo else []
+    address = _ray_address(args.ray)
+    if address is not None:
+        results = _run_on_ray(todo, folder, address, args.model, err) if todo else []
+    else:
+        jobs = args.jobs or load_settings(None).max_parallel
+        results = asyncio.run(_run(todo, folder, jobs, args.model, err)) if todo else []
     rows = [_earlier(t, earlier) or _by_key(results, t) for t in tasks]
     _write_report(report, rows, errors)
     Console(highlight=False, soft_wrap=True).print(_table(rows))
@@ -61,6 +69,38 @@ async def _run(
     def settings_for(worktree: Path, task_model: str | None) -> Settings:
         return load_settings(worktree, flags={"model": task_model or model})
 
+    with _progress(err, f"batch · {jobs} at a time", len(tasks)) as finished:
+        return await run_pool(tasks, folder, settings_for, jobs, finished)
+
+
+def _ray_address(flag: str | None) -> str | None:
+    """None without --ray; else the address given or RAY_ADDRESS (a usage error when
+    there is none, or when Ray is not installed)."""
+    if flag is None:
+        return None
+    address = flag or os.environ.get("RAY_ADDRESS", "")
+    if not address:
+        raise UsageError("--ray needs an ADDRESS, or RAY_ADDRESS in the environment")
+    if importlib.util.find_spec("ray") is None:
+        raise UsageError("--ray needs Ray: pip install 'karyi-agent[ray]'")
+    return address
+
+
+def _run_on_ray(
+    tasks: list[BatchTask], folder: Path, address: str, model: str | None, err: Console
+) -> list[BatchResult]:
+    from karyi.agent.background.on_ray import run_on_ray
+
+    def values(task: BatchTask) -> dict[str, object]:
+        return load_settings(None, flags={"model": task.model or model}).values
+
+    with _progress(err, f"batch on Ray at {address}", len(tasks)) as finished:
+        return run_on_ray(tasks, folder, address, values, finished)
+
+
+@contextlib.contextmanager
+def _progress(err: Console, title: str, total: int) -> Iterator[Callable[[BatchResult], None]]:
+    """A progress bar on stderr, and what to call when a task has finished."""
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -68,13 +108,13 @@ async def _run(
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=err, transient=False) as progress:
-        bar = progress.add_task(f"batch · {jobs} at a time", total=len(tasks))
+        bar = progress.add_task(title, total=total)
 
         def finished(result: BatchResult) -> None:
             progress.advance(bar)
             progress.console.print(f"line {result.line}: {result.status} · {result.task[:60]}")
 
-        return await run_pool(tasks, folder, settings_for, jobs, finished)
+        yield finished
 
 
 def _earlier(task: BatchTask, earlier: dict[str, dict[str, object]]) -> dict[str, object] | None:

@@ -164,8 +164,8 @@ def add_batch_parser(sub: Subparsers) -> None:
         "batch",
         help="run the tasks of a JSON-lines file, each in its own worktree",
         description="Run every task of TASKS.jsonl (repo, ref, task, check, model) as a "
-        "background task with a bounded pool; each task's changes are left as a branch "
-        "(a patch file for a URL) (docs/parallel.md#batches).",
+        "background task with a bounded pool, or on a Ray cluster with --ray; each task's "
+        "changes are left as a branch (a patch file for a URL) (docs/parallel.md#batches).",
     )
     p.add_argument("tasks", metavar="TASKS.jsonl")
     p.add_argument(
@@ -173,6 +173,14 @@ def add_batch_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--report", metavar="FILE", help="the JSON report (default: TASKS.report.json)")
     p.add_argument("--model", metavar="M", help="the model of tasks that name none")
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="",
+        help="run the tasks on the Ray cluster at ADDRESS (default: RAY_ADDRESS); needs "
+        "the extra karyi-agent[ray]",
+    )
     p.set_defaults(func=_batch)
 
 

@@ -76,11 +76,13 @@ class BatchResult:
     patch: str | None = None
     error: str | None = None
     patch_text: str = field(default="", repr=False)
+    transcript_text: str = field(default="", repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        """The report's JSON form (without the patch text)."""
+        """The report's JSON form (without the patch and transcript texts)."""
         out = asdict(self)
         out.pop("patch_text")
+        out.pop("transcript_text")
         return out
 
 
@@ -136,9 +138,9 @@ async def run_batch_task(task: BatchTask, folder: Path, settings_for: SettingsFo
     started = time.time()
     result = BatchResult(task.key, task.line, task.task, task.repo, "failed")
     try:
-        repo = await asyncio.to_thread(_repository, task, folder)
+        repo, ref = await asyncio.to_thread(_repository, task, folder)
         book = TaskBook(repo, folder / "records" / task.key)
-        record = await asyncio.to_thread(_create, task, repo, book)
+        record = await asyncio.to_thread(_create, task, repo, ref, book)
         settings = settings_for(Path(record.worktree), task.model)
         record = await TaskRun(book, record, settings).run(None)
         _fill(result, record, book)
@@ -149,12 +151,12 @@ async def run_batch_task(task: BatchTask, folder: Path, settings_for: SettingsFo
     return result
 
 
-def _create(task: BatchTask, repo: Path, book: TaskBook) -> TaskRecord:
+def _create(task: BatchTask, repo: Path, ref: str, book: TaskBook) -> TaskRecord:
     with GIT_SETUP:
         return create_task(
             repo,
             task.task,
-            ref=task.ref or "HEAD",
+            ref=ref,
             check=task.check,
             model=task.model,
             book=book,
@@ -162,15 +164,23 @@ def _create(task: BatchTask, repo: Path, book: TaskBook) -> TaskRecord:
         )
 
 
-def _repository(task: BatchTask, folder: Path) -> Path:
+def _repository(task: BatchTask, folder: Path) -> tuple[Path, str]:
+    """The repository to run in and the ref to start from: a URL is fetched first."""
     if not task.is_url:
-        return Path(task.repo)
+        return Path(task.repo), task.ref or "HEAD"
     clone = folder / "clones" / task.key
     if clone.exists():
         shutil.rmtree(clone)
-    clone.parent.mkdir(parents=True, exist_ok=True)
-    git(folder, "clone", "--quiet", task.repo, str(clone))
-    return clone
+    return clone, fetch_into(clone, task.repo, task.ref or "HEAD")
+
+
+def fetch_into(clone: Path, source: str, ref: str) -> str:
+    """A new repository at `clone` with `ref` of `source` (a URL, a path or a bundle)
+    fetched; the commit it names."""
+    clone.mkdir(parents=True)
+    git(clone, "init", "--quiet")
+    git(clone, "fetch", "--quiet", source, ref)
+    return git(clone, "rev-parse", "FETCH_HEAD^{commit}").strip()
 
 
 def _fill(result: BatchResult, record: TaskRecord, book: TaskBook) -> None:
@@ -181,6 +191,8 @@ def _fill(result: BatchResult, record: TaskRecord, book: TaskBook) -> None:
         result.check = record.check_result.passed
     patch = book.dir / record.id / "diff.patch"
     result.patch_text = patch.read_text(encoding="utf-8") if patch.exists() else ""
+    transcript = book.dir / record.id / "transcript.jsonl"
+    result.transcript_text = transcript.read_text(encoding="utf-8") if transcript.exists() else ""
 
 
 def _leave_changes(task: BatchTask, record: TaskRecord, result: BatchResult, folder: Path) -> None:

@@ -1,6 +1,7 @@
 """A background task's record and where records live: one JSON file per task in
 `<repository>/.karyi/tasks/`, written atomically, so every process (the editor's
-server, the CLI, the detached runner) sees the same tasks (docs/parallel.md#how-tasks-outlive-the-command).
+server, the CLI, the detached runner) sees the same tasks
+(docs/parallel.md#how-tasks-outlive-the-command).
 
 Beside `ID.json` a task keeps `ID/transcript.jsonl` (its events), `ID/diff.patch` (its
 changes) and `ID/check.log` (the check command's output). Requests from other processes

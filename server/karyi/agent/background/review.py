@@ -1,6 +1,6 @@
 """What the user does with a finished task: apply it to the working tree, keep it as a
-branch, or discard it (docs/parallel.md#stop-apply-keep-discard). Each works on the records alone, so any
-process can do it, with or without the runner that ran the task.
+branch, or discard it (docs/parallel.md#stop-apply-keep-discard). Each works on the
+records alone, so any process can do it, with or without the runner that ran the task.
 """
 
 from __future__ import annotations
