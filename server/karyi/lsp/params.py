@@ -115,6 +115,20 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "properties": {"sessionId": _STR, "data": {"type": "string"}},
         "required": ["sessionId", "data"],
     },
+    "karyi/startTask": {
+        "properties": {"task": _STR, "ref": _OPT_STR, "check": _OPT_STR, "model": _OPT_STR},
+        "required": ["task"],
+    },
+    "karyi/tasks": {"properties": {}},
+    "karyi/task": {"properties": {"taskId": _STR}, "required": ["taskId"]},
+    "karyi/answerTask": {
+        "properties": {"taskId": _STR, "allow": {"type": "boolean"}, "feedback": _OPT_STR},
+        "required": ["taskId", "allow"],
+    },
+    **{
+        f"karyi/{verb}Task": {"properties": {"taskId": _STR}, "required": ["taskId"]}
+        for verb in ("stop", "apply", "keep", "discard")
+    },
 }
 
 
