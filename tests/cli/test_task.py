@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,11 +29,17 @@ def karyi(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def repo(tmp_path: Path, _isolated_config: Path) -> Path:
+def repo(tmp_path: Path, _isolated_config: Path) -> Iterator[Path]:
+    """A repository; after the test, the detached runner has let go of it."""
     (_isolated_config / "settings.json").write_text(
         '{"permissions": {"tools": {"command": "confirm"}}}'
     )
-    return make_repo(tmp_path / "repo")
+    root = make_repo(tmp_path / "repo")
+    yield root
+    lock = root / ".karyi" / "tasks" / "runner.lock"
+    if lock.exists():
+        with lock.open("w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)  # waits while a runner still holds it
 
 
 def test_start_wait_list_show_apply(repo: Path, tmp_path: Path) -> None:
