@@ -51,12 +51,23 @@ class Model:
 
     def __init__(self) -> None:
         self.gate = threading.Event()
+        self.asking: set[int] = set()
+        self.changed = threading.Condition()
         self.server = FakeModelServer().start()
         self.server.responder = self.reply
 
+    def wait_for_tasks(self, count: int) -> None:
+        """Block until `count` different tasks have asked the model (a retried request
+        of one task counts once)."""
+        with self.changed:
+            assert self.changed.wait_for(lambda: len(self.asking) >= count, timeout=600)
+
     def reply(self, received: Received) -> Reply:
-        self.gate.wait(timeout=600)
         n = _task_number(received)
+        with self.changed:
+            self.asking.add(n)
+            self.changed.notify_all()
+        self.gate.wait(timeout=600)
         if len(received.body["messages"]) > 2:
             return Reply(text=f"Task {n} is done.")
         pair = f"<find>line {n}</find><replace>LINE {n} edited</replace>"
@@ -123,6 +134,7 @@ def test_a_batch_on_two_ray_nodes_survives_a_node_dying(
 
     model.gate.clear()
     model.server.requests.clear()
+    model.asking.clear()
     port = _free_port()
     ray_dir = Path(tempfile.mkdtemp(prefix="karyi-ray-"))  # short: Ray's socket paths
     nodes_env = _env(model)  # the nodes never get the key in their environment
@@ -157,7 +169,7 @@ def test_a_batch_on_two_ray_nodes_survives_a_node_dying(
             stdout=subprocess.DEVNULL,
             stderr=err_file,
         )
-        model.server.wait_requests(2, timeout=600)  # one task runs on each node
+        model.wait_for_tasks(2)  # one CPU a node: one task runs on each
         os.killpg(second.pid, signal.SIGKILL)
         second.wait()
         model.gate.set()
