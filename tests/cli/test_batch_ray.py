@@ -52,6 +52,8 @@ class Model:
     def __init__(self) -> None:
         self.gate = threading.Event()
         self.asking: set[int] = set()
+        self.first_asks: dict[int, int] = {}
+        """Per task, how many times it started (its first model request)."""
         self.changed = threading.Condition()
         self.server = FakeModelServer().start()
         self.server.responder = self.reply
@@ -66,6 +68,8 @@ class Model:
         n = _task_number(received)
         with self.changed:
             self.asking.add(n)
+            if len(received.body["messages"]) <= 2:
+                self.first_asks[n] = self.first_asks.get(n, 0) + 1
             self.changed.notify_all()
         self.gate.wait(timeout=600)
         if len(received.body["messages"]) > 2:
@@ -135,6 +139,7 @@ def test_a_batch_on_two_ray_nodes_survives_a_node_dying(
     model.gate.clear()
     model.server.requests.clear()
     model.asking.clear()
+    model.first_asks.clear()
     port = _free_port()
     ray_dir = Path(tempfile.mkdtemp(prefix="karyi-ray-"))  # short: Ray's socket paths
     nodes_env = _env(model)  # the nodes never get the key in their environment
@@ -170,6 +175,7 @@ def test_a_batch_on_two_ray_nodes_survives_a_node_dying(
             stderr=err_file,
         )
         model.wait_for_tasks(2)  # one CPU a node: one task runs on each
+        running = set(model.asking)
         os.killpg(second.pid, signal.SIGKILL)
         second.wait()
         model.gate.set()
@@ -177,7 +183,8 @@ def test_a_batch_on_two_ray_nodes_survives_a_node_dying(
         err_file.close()
         said = (tmp_path / "batch.err").read_text()
         assert code == 0, said
-        assert "retries remaining" in said  # Ray retried the task of the dead node
+        restarted = [n for n in running if model.first_asks[n] >= 2]
+        assert len(restarted) == 1, (running, model.first_asks)  # Ray ran it again
         assert _patches(repo, on_ray.with_suffix(".report.json")) == expected
         assert {r.headers["authorization"] for r in model.server.requests} == {f"Bearer {KEY}"}
         leaked = subprocess.run(["grep", "-rl", KEY, str(ray_dir)], capture_output=True, text=True)
@@ -193,3 +200,25 @@ def test_a_batch_on_two_ray_nodes_survives_a_node_dying(
             if pid != os.getpid():
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
+
+
+def test_without_ray_nothing_of_ray_is_imported() -> None:
+    code = (
+        "import sys, karyi.cli.batch, karyi.agent.background.batch, karyi.main;"
+        "print([m for m in sys.modules if m == 'ray' or m.startswith('ray.')])"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.stdout.strip() == "[]", proc.stderr
+
+
+def test_ray_without_an_address_is_a_usage_error(tmp_path: Path) -> None:
+    tasks = tmp_path / "t.jsonl"
+    tasks.write_text('{"repo": ".", "task": "x"}\n')
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "karyi", "batch", str(tasks), "--ray"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2 and "--ray needs an ADDRESS, or RAY_ADDRESS" in proc.stderr
