@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 EXT        := client-vscode
 EXT_STAMP  := $(EXT)/node_modules/.installed
 
-.PHONY: run test lint bench install clean vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
+.PHONY: run test lint bench install clean protocol vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
 install: $(STAMP)
 
@@ -35,6 +35,10 @@ test: lint vscode-test
 
 bench: $(STAMP)
 	$(BIN)/python benches/run.py
+
+# The extension's types of the custom LSP methods, from the server's (lsp/wire/params.py).
+protocol: $(STAMP)
+	$(BIN)/python -m karyi.lsp.wire.typescript > $(EXT)/src/protocol.gen.ts
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
