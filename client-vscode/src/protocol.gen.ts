@@ -114,6 +114,26 @@ export interface TerminalInputParams {
   data: string;
 }
 
+/** `karyi/startTask`: a background task in its own worktree (docs/parallel.md). */
+export interface StartTaskParams {
+  task: string;
+  ref?: string | null;
+  check?: string | null;
+  model?: string | null;
+}
+
+/** A method about one background task (its id, or a unique prefix of it). */
+export interface TaskParams {
+  taskId: string;
+}
+
+/** `karyi/answerTask`: the user's answer to the question a waiting task asks. */
+export interface AnswerTaskParams {
+  taskId: string;
+  allow: boolean;
+  feedback?: string | null;
+}
+
 /** The custom methods, by name. */
 export const Methods = {
   chat: 'karyi/chat',
@@ -133,6 +153,15 @@ export const Methods = {
   terminalInput: 'karyi/terminalInput',
   setMode: 'karyi/setMode',
   commands: 'karyi/commands',
+  startTask: 'karyi/startTask',
+  tasks: 'karyi/tasks',
+  task: 'karyi/task',
+  answerTask: 'karyi/answerTask',
+  stopTask: 'karyi/stopTask',
+  applyTask: 'karyi/applyTask',
+  keepTask: 'karyi/keepTask',
+  discardTask: 'karyi/discardTask',
+  taskUpdate: 'karyi/taskUpdate',
   turnUpdate: 'karyi/turnUpdate',
   terminalOutput: 'karyi/terminalOutput',
 } as const;

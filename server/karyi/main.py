@@ -44,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_tools_parser(sub)
     cli.add_var_parser(sub)
     cli.add_mcp_parser(sub)
+    cli.add_task_parser(sub)
+    cli.add_batch_parser(sub)
     return top
 
 

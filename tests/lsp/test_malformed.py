@@ -47,6 +47,14 @@ BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
     "karyi/rules": [({"sessionId": 5}, "sessionId")],
     "karyi/commands": [({"x": 1}, "x")],
     "karyi/setMode": [({"mode": "fly"}, "mode"), ({"mode": "act", "plan": 3}, "plan")],
+    "karyi/startTask": [({}, "task"), ({"task": "x", "ref": 3}, "ref")],
+    "karyi/tasks": [({"x": 1}, "x")],
+    "karyi/task": [({}, "taskId")],
+    "karyi/answerTask": [({"taskId": "t"}, "allow"), ({"taskId": "t", "allow": "y"}, "allow")],
+    "karyi/stopTask": [({"taskId": 1}, "taskId")],
+    "karyi/applyTask": [({}, "taskId")],
+    "karyi/keepTask": [({"taskId": ""}, "taskId")],
+    "karyi/discardTask": [({"id": "t"}, "taskId")],
     types.TEXT_DOCUMENT_CODE_ACTION: [
         ({"textDocument": 5}, "textDocument"),
         (

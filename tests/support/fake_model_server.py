@@ -24,7 +24,7 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
@@ -74,6 +74,9 @@ class FakeModelServer:
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
         self._httpd: QuietHTTPServer | None = None
+        self.responder: Callable[[Received], Reply] | None = None
+        """When set, answers every request instead of the script (called in the request's
+        thread, so it may wait): for many clients at once whose order is not known."""
 
     @property
     def url(self) -> str:
@@ -125,6 +128,10 @@ class FakeModelServer:
             fault = self.faults.popleft() if self.faults else None
             if fault is not None and not fault.streams:
                 return fault, None
+            responder = self.responder
+        if responder is not None:
+            return fault, responder(received)
+        with self._arrived:
             reply = self.replies[0] if self.replies else None
             if reply is not None and fault is None:
                 self.replies.popleft()

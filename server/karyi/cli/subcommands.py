@@ -113,6 +113,93 @@ def add_mcp_parser(sub: Subparsers) -> None:
     p.set_defaults(func=_mcp)
 
 
+def add_task_parser(sub: Subparsers) -> None:
+    """Register `karyi task` and its actions: background tasks in their own worktrees."""
+    p = sub.add_parser(
+        "task",
+        help="background tasks in their own git worktrees",
+        description="Run agent tasks in the background, each in its own git worktree and "
+        "branch, then review, apply, keep or discard what they did (docs/parallel.md).",
+    )
+    p.set_defaults(func=_task)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    s = actions.add_parser("start", help="start a task (it runs on after this returns)")
+    _workspace(s)
+    s.add_argument("--ref", help="start from this commit or branch (default: the working tree)")
+    s.add_argument("--check", metavar="CMD", help="a shell command judging the result")
+    s.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
+    s.add_argument("--wait", action="store_true", help="wait until it has finished")
+    s.add_argument("--json", action="store_true", help="print the record as JSON")
+    s.add_argument("task", nargs="+", help='what to do (or "-" to read it from stdin)')
+    ls = actions.add_parser("list", help="every task with status, step, time and cost")
+    _workspace(ls)
+    ls.add_argument("--json", action="store_true", help="print the records as JSON")
+    for name, text in (
+        ("show", "a task's state (--diff: its changes)"),
+        ("answer", "answer the question a waiting task asks"),
+        ("stop", "stop a task; what it did so far is kept"),
+        ("apply", "merge a finished task's changes into the working tree"),
+        ("keep", "keep a finished task's branch, remove its worktree"),
+        ("discard", "remove a task's worktree and branch"),
+    ):
+        a = actions.add_parser(name, help=text, description=text)
+        _workspace(a)
+        a.add_argument("id", metavar="ID", help="the task id (or a unique prefix)")
+        if name in ("show", "stop"):
+            a.add_argument("--wait", action="store_true", help="wait until it has finished")
+        if name in ("show", "apply"):
+            a.add_argument("--json", action="store_true", help="print JSON")
+        if name == "show":
+            a.add_argument("--diff", action="store_true", help="print the task's diff")
+        if name == "answer":
+            a.add_argument("reply", choices=("yes", "no"))
+            a.add_argument("--feedback", help="what the model is told with the answer")
+    runner = actions.add_parser("_runner")  # started by `start`: see cli/task_runner.py
+    _workspace(runner)
+
+
+def add_batch_parser(sub: Subparsers) -> None:
+    """Register `karyi batch`: many tasks from a JSON-lines file, on a pool or on Ray."""
+    p = sub.add_parser(
+        "batch",
+        help="run the tasks of a JSON-lines file, each in its own worktree",
+        description="Run every task of TASKS.jsonl (repo, ref, task, check, model) as a "
+        "background task with a bounded pool, or on a Ray cluster with --ray; each task's "
+        "changes are left as a branch (a patch file for a URL) (docs/parallel.md#batches).",
+    )
+    p.add_argument("tasks", metavar="TASKS.jsonl")
+    p.add_argument(
+        "--jobs", type=int, metavar="N", help="tasks at once (default: agents.maxParallel)"
+    )
+    p.add_argument("--report", metavar="FILE", help="the JSON report (default: TASKS.report.json)")
+    p.add_argument("--model", metavar="M", help="the model of tasks that name none")
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="",
+        help="run the tasks on the Ray cluster at ADDRESS (default: RAY_ADDRESS); needs "
+        "the extra karyi-agent[ray]",
+    )
+    p.set_defaults(func=_batch)
+
+
+def _workspace(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workspace", metavar="DIR", help="the repository (default: .)")
+
+
+def _task(args: argparse.Namespace) -> int:
+    from karyi.cli.task import cmd_task
+
+    return cmd_task(args)
+
+
+def _batch(args: argparse.Namespace) -> int:
+    from karyi.cli.batch import cmd_batch
+
+    return cmd_batch(args)
+
+
 def _exec(args: argparse.Namespace) -> int:
     from karyi.cli.exec import cmd_exec
 

@@ -16,7 +16,16 @@ from typing import Any
 
 from lsprotocol import types
 
-from karyi.lsp import chat, code_actions, documents, editor_commands, history, lifecycle, toolinfo
+from karyi.lsp import (
+    background_tasks,
+    chat,
+    code_actions,
+    documents,
+    editor_commands,
+    history,
+    lifecycle,
+    toolinfo,
+)
 from karyi.lsp.server import KaryiServer
 
 Handler = Callable[..., Any]
@@ -51,6 +60,15 @@ FEATURES: dict[str, Handler] = {
     "karyi/restartMcpServer": toolinfo.restart_mcp_server,
     "karyi/rules": toolinfo.rules,
     "karyi/commands": toolinfo.slash_commands,
+    # background_tasks.py: agents in their own worktrees (docs/parallel.md)
+    "karyi/startTask": background_tasks.start_task,
+    "karyi/tasks": background_tasks.tasks,
+    "karyi/task": background_tasks.task,
+    "karyi/answerTask": background_tasks.answer_task,
+    "karyi/stopTask": background_tasks.stop_task,
+    "karyi/applyTask": background_tasks.apply_task,
+    "karyi/keepTask": background_tasks.keep_task,
+    "karyi/discardTask": background_tasks.discard_task,
     # code_actions.py: the tasks offered where they fit
     types.TEXT_DOCUMENT_CODE_ACTION: code_actions.code_actions,
 }

@@ -223,6 +223,15 @@ class Settings:
         value = (self.values.get("agent") or {}).get("maxCostPerTurn")
         return float(value) if value is not None else None
 
+    @property
+    def max_parallel(self) -> int:
+        """`agents.maxParallel`: how many background tasks run at once (docs/parallel.md);
+        by default one per CPU core, at least one and at most four."""
+        value = (self.values.get("agents") or {}).get("maxParallel")
+        if isinstance(value, int) and value >= 1:
+            return value
+        return max(1, min(4, os.cpu_count() or 1))
+
     def with_values(self, **changes: Any) -> Settings:
         """A copy with top-level keys replaced (for tests and programmatic callers)."""
         return Settings({**self.values, **changes}, self.warnings, self.sources)

@@ -72,6 +72,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
     "profile": {"type": "string", "description": "tool profile name"},
     "agents": {
         "type": "object",
+        "properties": {"maxParallel": {"type": "integer", "minimum": 1}},
         "additionalProperties": {
             "type": "object",
             "properties": {

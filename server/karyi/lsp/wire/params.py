@@ -159,6 +159,32 @@ class TerminalInputParams:
     data: str
 
 
+@attrs.frozen(kw_only=True)
+class StartTaskParams:
+    """`karyi/startTask`: a background task in its own worktree (docs/parallel.md)."""
+
+    task: str = attrs.field(metadata=NONEMPTY)
+    ref: str | None = None
+    check: str | None = None
+    model: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class TaskParams:
+    """A method about one background task (its id, or a unique prefix of it)."""
+
+    task_id: str = attrs.field(metadata=NONEMPTY)
+
+
+@attrs.frozen(kw_only=True)
+class AnswerTaskParams:
+    """`karyi/answerTask`: the user's answer to the question a waiting task asks."""
+
+    task_id: str = attrs.field(metadata=NONEMPTY)
+    allow: bool
+    feedback: str | None = None
+
+
 METHODS: dict[str, tuple[str, type | None]] = {
     "chat": ("karyi/chat", ChatParams),
     "cancel": ("karyi/cancel", CancelParams),
@@ -177,6 +203,15 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "terminalInput": ("karyi/terminalInput", TerminalInputParams),
     "setMode": ("karyi/setMode", SetModeParams),
     "commands": ("karyi/commands", NoParams),
+    "startTask": ("karyi/startTask", StartTaskParams),
+    "tasks": ("karyi/tasks", NoParams),
+    "task": ("karyi/task", TaskParams),
+    "answerTask": ("karyi/answerTask", AnswerTaskParams),
+    "stopTask": ("karyi/stopTask", TaskParams),
+    "applyTask": ("karyi/applyTask", TaskParams),
+    "keepTask": ("karyi/keepTask", TaskParams),
+    "discardTask": ("karyi/discardTask", TaskParams),
+    "taskUpdate": ("karyi/taskUpdate", None),
     "turnUpdate": ("karyi/turnUpdate", None),
     "terminalOutput": ("karyi/terminalOutput", None),
 }
