@@ -109,7 +109,8 @@ class UpdateMapper:
 
     def __init__(self, locate: Locate, context_window: int) -> None:
         self._locate = locate
-        self._window = context_window
+        self.context_window = context_window
+        """The model's context window (`usage_update` size); follows a model switch."""
         self._output: dict[str, str] = {}
         self._diffs: dict[str, list[Content]] = {}
         self._usage = (0, 0)
@@ -224,7 +225,9 @@ class UpdateMapper:
         cost = None
         if event.session_cost is not None:
             cost = Cost(amount=round(event.session_cost, 6), currency="USD")
-        return [AcpUsage(session_update="usage_update", used=used, size=self._window, cost=cost)]
+        return [
+            AcpUsage(session_update="usage_update", used=used, size=self.context_window, cost=cost)
+        ]
 
     def reset_usage(self) -> None:
         """A new turn starts counting from zero."""

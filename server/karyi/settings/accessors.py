@@ -31,6 +31,19 @@ class Settings:
         return str(self.values["model"])
 
     @property
+    def models(self) -> list[str]:
+        """The models a session may switch to: `model` first, then the `models` list."""
+        listed = [str(m) for m in self.values.get("models") or []]
+        return list(dict.fromkeys([self.model, *listed]))
+
+    def key_variables(self) -> list[str]:
+        """Where the model's API key may be, in the order `api_key` looks."""
+        named = self.values.get("apiKeyEnv")
+        usual = key_variable(self.model.partition(":")[0])
+        names = ["KARYI_API_KEY", str(named) if named else None, usual]
+        return list(dict.fromkeys(n for n in names if n))
+
+    @property
     def dialect(self) -> str:
         """The dialect the default agent speaks."""
         return str(self.values["dialect"])

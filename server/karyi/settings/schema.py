@@ -31,6 +31,12 @@ _HOOKS = {
 _PER_MILLION = {"type": "number", "minimum": 0}
 
 SCHEMA: dict[str, dict[str, Any]] = {
+    "models": {
+        "type": "array",
+        "items": {"type": "string", "pattern": r"^[A-Za-z][\w-]*:.+$"},
+        "description": "models a session may switch to (provider:name each), offered by the "
+        "model pickers next to `model`",
+    },
     "prices": {
         "type": "object",
         "additionalProperties": {
@@ -248,6 +254,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
 
 DEFAULTS: dict[str, Any] = {
     "model": "openai:gpt-4.1",
+    "models": [],
     "baseUrl": None,
     "apiKeyEnv": None,
     "dialect": "toolsxml",
