@@ -218,7 +218,11 @@ async def karyi_acp(
     async with contextlib.AsyncExitStack() as stack:
 
         async def start(
-            *, fs: bool = False, terminal: bool = False, initialize: bool = True
+            *,
+            fs: bool = False,
+            terminal: bool = False,
+            initialize: bool = True,
+            env_changes: dict[str, str | None] | None = None,
         ) -> Agent:
             client = RecordingClient()
             env = {
@@ -228,6 +232,10 @@ async def karyi_acp(
                 "KARYI_BASE_URL": fake_llm.openai_url,
                 "OPENAI_API_KEY": "sk-test",
             }
+            for name, value in (env_changes or {}).items():  # None: not set at all
+                env.pop(name, None)
+                if value is not None:
+                    env[name] = value
             log = stack.enter_context((tmp_path / "acp-stderr.log").open("ab"))
             conn, _process = await stack.enter_async_context(
                 spawn_agent_process(
