@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench install clean vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
+.PHONY: run test lint bench install clean acp-ts vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
 install: $(STAMP)
 
@@ -27,8 +27,18 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
-test: lint vscode-test
+test: lint vscode-test acp-ts
 	$(BIN)/python -m pytest -q
+
+# The official ACP TypeScript library for tests/acp/test_ts_client.py (pinned by its lockfile).
+ACP_TS       := tests/acp/ts
+ACP_TS_STAMP := $(ACP_TS)/node_modules/.installed
+
+acp-ts: $(ACP_TS_STAMP)
+
+$(ACP_TS_STAMP): $(ACP_TS)/package-lock.json
+	cd $(ACP_TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 bench: $(STAMP)
 	$(BIN)/python benches/run.py
