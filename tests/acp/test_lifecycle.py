@@ -7,9 +7,9 @@ import pytest
 from acp import PROTOCOL_VERSION, RequestError, text_block
 from acp.schema import (
     AgentCapabilities,
+    ClientCapabilities,
     Implementation,
     InitializeResponse,
-    ClientCapabilities,
     McpCapabilities,
     PromptCapabilities,
     SessionAdditionalDirectoriesCapabilities,

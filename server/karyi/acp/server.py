@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from acp import AgentSideConnection
+from acp.core import DEFAULT_STDIO_BUFFER_LIMIT_BYTES
 from acp.interfaces import Agent
 from acp.meta import AGENT_METHODS
 from acp.router import MessageRouter
 from acp.schema import DeleteSessionRequest
-from acp.core import DEFAULT_STDIO_BUFFER_LIMIT_BYTES
 from acp.stdio import stdio_streams
 from acp.utils import normalize_result
 
