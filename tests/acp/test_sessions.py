@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from acp import RequestError
 
+from karyi.acp import listing
 from tests.acp.conftest import Start
 from tests.support.fake_model_server import FakeModelServer, Reply
 
@@ -102,6 +103,50 @@ async def test_model_and_mode_config_options(
     )
     thinking = {o.id: o for o in claude.config_options}["thinking"]
     assert thinking.current_value == "0" and thinking.category == "thought_level"
+    await agent.conn.set_config_option(config_id="thinking", session_id=sid, value="4096")
+
+    later = await karyi_acp()  # a new process: the session keeps its choices
+    resumed = await later.conn.resume_session(cwd=str(later.root), session_id=sid)
+    kept = {o.id: o.current_value for o in resumed.config_options or []}
+    assert kept == {"model": "anthropic:claude-test", "mode": "act", "thinking": "4096"}
+
+
+async def test_additional_directories_are_workspace_folders(
+    karyi_acp: Start, fake_llm: FakeModelServer, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.md").write_text("the other folder\n")
+    fake_llm.script(
+        Reply(text=f'<tools><read><file src="{other}/notes.md"/></read></tools>'),
+        Reply(text="Read it."),
+    )
+    agent = await karyi_acp()
+    with pytest.raises(RequestError) as missing:
+        await agent.conn.new_session(
+            cwd=str(agent.root), mcp_servers=[], additional_directories=[str(tmp_path / "nope")]
+        )
+    assert missing.value.data["field"] == "additionalDirectories"
+    created = await agent.conn.new_session(
+        cwd=str(agent.root), mcp_servers=[], additional_directories=[str(other)]
+    )
+    await agent.say(created.session_id, "read the notes")
+    (done,) = [u for u in agent.client.of("tool_call_update") if u.status == "completed"]
+    assert "the other folder" in done.content[-1].content.text
+
+
+async def test_list_pages(karyi_acp: Start, fake_llm: FakeModelServer) -> None:
+    fake_llm.script(*[Reply(text=f"answer {n}") for n in range(3)])
+    agent = await karyi_acp()
+    made = []
+    for n in range(3):
+        made.append(await agent.new_session())
+        await agent.say(made[-1], f"question {n}")
+    # The store `karyi acp` wrote, paged two at a time (50 in the protocol).
+    first = listing.list_sessions([agent.root], None, page_size=2)
+    second = listing.list_sessions([agent.root], first.next_cursor, page_size=2)
+    assert [s.title for s in first.sessions] == ["question 2", "question 1"]
+    assert [s.title for s in second.sessions] == ["question 0"] and second.next_cursor is None
 
 
 async def test_sign_in_without_a_key(karyi_acp: Start) -> None:

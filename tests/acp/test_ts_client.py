@@ -33,6 +33,10 @@ async def test_the_typescript_library_accepts_every_message(
             "<replace>print('hello')</replace></file></edit></tools>"
         ),
         Reply(text="Plan: change the greeting."),
+        Reply(
+            text='<tools><get_value key="STAGING_URL" reason="Which server?" '
+            'secret="false"/></tools>'
+        ),
         Reply(text="Again."),
     )
     env = {
@@ -57,8 +61,5 @@ async def test_the_typescript_library_accepts_every_message(
     text = out.decode(errors="replace")
     assert proc.returncode == 0, text
     assert "validated against @agentclientprotocol/sdk" in text
-    assert [r.body["model"] for r in fake_llm.requests] == [
-        "other-model",
-        "other-model",
-        "test-model",
-    ]
+    # The model picked in the first process is kept by the session in the second.
+    assert [r.body["model"] for r in fake_llm.requests] == ["other-model"] * 4

@@ -34,6 +34,7 @@ from acp.schema import (
 from karyi.acp.capabilities import KEY_METHOD, LOGIN_METHOD, initialize_response
 from karyi.acp.config_options import UnknownOption
 from karyi.acp.editor import AcpEditor
+from karyi.acp.elicitation import FormAsker
 from karyi.acp.listing import BadCursor, list_sessions
 from karyi.acp.mcp import ClientServer, settings_entries
 from karyi.acp.prompts import Block
@@ -64,7 +65,8 @@ class KaryiAgent:
         self.caps = ClientCapabilities()
         self.sessions: dict[str, AcpSession] = {}
         self.roots: list[Path] = []
-        """Workspaces this connection opened sessions in (what `session/list` lists)."""
+        """Workspaces this connection opened or listed sessions in (what `session/list`
+        without `cwd` lists, where `session/delete` looks)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     def on_connect(self, conn: Client) -> None:
@@ -148,6 +150,8 @@ class KaryiAgent:
         """`session/list` (listing.py): no model or key is needed."""
         if cwd is not None and not Path(cwd).is_absolute():
             raise invalid("cwd", f"{cwd!r} is not an absolute path")
+        if cwd:  # known from now on: a session listed there may be deleted
+            self.roots = list(dict.fromkeys([*self.roots, Path(cwd)]))
         roots = [Path(cwd)] if cwd else [*self.roots, Path.cwd()]
         try:
             return await asyncio.to_thread(list_sessions, roots, cursor)
@@ -270,9 +274,14 @@ class KaryiAgent:
         for path in extra:
             if not Path(path).is_absolute():
                 raise invalid("additionalDirectories", f"{path!r} is not an absolute path")
+            if not Path(path).is_dir():
+                raise invalid("additionalDirectories", f"{path!r} is not a directory")
         if self.client is None:
             raise RequestError.internal_error({"message": "no client connection"})
         runtime = self._runtime(root.resolve(), servers, extra)
+        elicitation = self.caps.elicitation
+        if elicitation is not None and elicitation.form is not None:
+            runtime.ask_value = FormAsker(self.client)  # plain values only (elicitation.py)
         self.roots = list(dict.fromkeys([*self.roots, runtime.workspace.root]))
         try:
             editor = self._editor(runtime)
@@ -303,9 +312,10 @@ class KaryiAgent:
         settings = load_settings(root, flags=self.flags)
         for warning in settings.warnings:
             log.warning("karyi settings: %s", warning)
-        roots = settings.allowed_roots + [p for p in extra if p not in settings.allowed_roots]
         mcp = {**settings.mcp_servers, **settings_entries(servers)}
-        return Runtime.open(root, settings.with_values(allowedRoots=roots, mcpServers=mcp))
+        # Each additional directory is a workspace folder, as a repeated `--workspace`.
+        folders = [p for p in dict.fromkeys(Path(d).resolve() for d in extra) if p != root]
+        return Runtime.open(root, settings.with_values(mcpServers=mcp), folders)
 
     def _editor(self, runtime: Runtime) -> AcpEditor | None:
         fs = self.caps.fs

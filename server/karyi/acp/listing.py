@@ -55,7 +55,9 @@ def _stored(root: Path) -> list[tuple[float, SessionInfo]]:
     ]
 
 
-def list_sessions(roots: Iterable[Path], cursor: str | None) -> ListSessionsResponse:
+def list_sessions(
+    roots: Iterable[Path], cursor: str | None, page_size: int = PAGE
+) -> ListSessionsResponse:
     """One page of the sessions of `roots`, most recently updated first."""
     try:
         start = int(cursor) if cursor else 0
@@ -65,6 +67,6 @@ def list_sessions(roots: Iterable[Path], cursor: str | None) -> ListSessionsResp
         raise BadCursor(f"{cursor!r} is not a cursor this agent gave")
     found = [s for root in dict.fromkeys(roots) for s in _stored(root)]
     found.sort(key=lambda pair: pair[0], reverse=True)
-    page = [info for _, info in found[start : start + PAGE]]
-    more = start + PAGE < len(found)
-    return ListSessionsResponse(sessions=page, next_cursor=str(start + PAGE) if more else None)
+    end = start + page_size
+    page = [info for _, info in found[start:end]]
+    return ListSessionsResponse(sessions=page, next_cursor=str(end) if end < len(found) else None)

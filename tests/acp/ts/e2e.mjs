@@ -74,6 +74,7 @@ function validate(schema, value, path) {
 }
 
 const seen = []; // every message from Karyi, in order
+const asked = []; // elicitation/create params
 function inspect(message, sentMethods) {
   seen.push(message);
   const extra = Object.keys(message).filter((k) => !["jsonrpc", "id", "method", "params", "result", "error"].includes(k));
@@ -133,7 +134,12 @@ async function withKaryi(extraEnv, op) {
     })
     .onRequest(acp.methods.client.session.requestPermission, () => ({
       outcome: { outcome: "selected", optionId: "allow_once" },
-    }));
+    }))
+    .onRequest(acp.methods.client.elicitation.create, ({ params }) => {
+      asked.push(params);
+      const key = Object.keys(params.requestedSchema.properties)[0];
+      return { action: "accept", content: { [key]: "https://staging.example" } };
+    });
   try {
     return await app.connectWith(acp.ndJsonStream(toKaryi.writable, fromKaryi), (ctx) => op(ctx, updates));
   } finally {
@@ -151,7 +157,12 @@ async function refusedWith(promise, code, what) {
   }
 }
 
-const clientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } };
+const clientCapabilities = {
+  fs: { readTextFile: false, writeTextFile: false },
+  terminal: false,
+  auth: { terminal: true },
+  elicitation: { form: {} },
+};
 let sessionId;
 
 await withKaryi({}, async (ctx, updates) => {
@@ -193,8 +204,12 @@ await withKaryi({}, async (ctx, updates) => {
   await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities });
   const resumed = await ctx.request(acp.methods.agent.session.resume, { sessionId, cwd: WS });
   check(resumed.modes.currentModeId === "plan", "the mode is kept");
+  const model = resumed.configOptions.find((o) => o.id === "model");
+  check(model.currentValue === "openai:other-model", "the session's model is kept");
+  await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "act" });
   const answer = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Again" }] });
   check(answer.stopReason === "end_turn", "resumed prompt");
+  check(asked.length === 1 && asked[0].mode === "form" && asked[0].sessionId === sessionId, "a plain value asked by a form");
   check(!updates.some((u) => u.sessionUpdate === "user_message_chunk"), "resume replays no history");
   await ctx.request(acp.methods.agent.session.delete, { sessionId });
   const listed = await ctx.request(acp.methods.agent.session.list, { cwd: WS });
