@@ -77,7 +77,7 @@ def thinking_budget(settings: Settings, choices: Mapping[str, Any]) -> int:
 def config_options(settings: Settings, choices: Mapping[str, Any], mode: str) -> list[Option]:
     """Every option of a session, with its current value."""
     model = current_model(settings, choices)
-    models = list(dict.fromkeys([*settings.models, model]))
+    models = list(dict.fromkeys([settings.model, *settings.models, model]))
     options = [
         _select(MODEL, "Model", "model", model, [(m, m) for m in models]),
         _select(MODE, "Mode", "mode", mode, [(m.id, m.name) for m in MODES]),

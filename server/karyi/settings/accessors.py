@@ -30,12 +30,6 @@ class Settings:
         """`provider:name`."""
         return str(self.values["model"])
 
-    @property
-    def models(self) -> list[str]:
-        """The models a session may switch to: `model` first, then the `models` list."""
-        listed = [str(m) for m in self.values.get("models") or []]
-        return list(dict.fromkeys([self.model, *listed]))
-
     def key_variables(self) -> list[str]:
         """Where the model's API key may be, in the order `api_key` looks."""
         named = self.values.get("apiKeyEnv")
@@ -198,6 +192,11 @@ class Settings:
         """Tokens an Anthropic model may think for before answering (0: no extended thinking)."""
         value = self.values["llm"].get("thinkingBudget")
         return int(value) if value else 0
+
+    @property
+    def models(self) -> list[str]:
+        """`models`: the models the editor's picker offers besides `model`."""
+        return [str(m) for m in self.values.get("models") or []]
 
     @property
     def web(self) -> dict[str, Any]:

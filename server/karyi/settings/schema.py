@@ -31,12 +31,6 @@ _HOOKS = {
 _PER_MILLION = {"type": "number", "minimum": 0}
 
 SCHEMA: dict[str, dict[str, Any]] = {
-    "models": {
-        "type": "array",
-        "items": {"type": "string", "pattern": r"^[A-Za-z][\w-]*:.+$"},
-        "description": "models a session may switch to (provider:name each), offered by the "
-        "model pickers next to `model`",
-    },
     "prices": {
         "type": "object",
         "additionalProperties": {
@@ -71,6 +65,11 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "type": "string",
         "pattern": r"^[A-Za-z][\w-]*:.+$",
         "description": "provider:name, e.g. openai:gpt-4.1 or script:examples/demo/fix.yaml",
+    },
+    "models": {
+        "type": "array",
+        "items": {"type": "string", "pattern": r"^[A-Za-z][\w-]*:.+$"},
+        "description": "models the editor's model picker offers besides `model` (provider:name)",
     },
     "baseUrl": {"type": ["string", "null"], "description": "the provider's base URL"},
     "apiKeyEnv": {"type": ["string", "null"], "description": "variable that holds the API key"},
