@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 EXT        := client-vscode
 EXT_STAMP  := $(EXT)/node_modules/.installed
 
-.PHONY: run test lint bench install clean acp-ts vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
+.PHONY: run test lint bench install clean protocol acp-ts vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
 install: $(STAMP)
 
@@ -45,6 +45,10 @@ $(ACP_TS_STAMP): $(ACP_TS)/package-lock.json
 
 bench: $(STAMP)
 	$(BIN)/python benches/run.py
+
+# The extension's types of the custom LSP methods, from the server's (lsp/wire/params.py).
+protocol: $(STAMP)
+	$(BIN)/python -m karyi.lsp.wire.typescript > $(EXT)/src/protocol.gen.ts
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
