@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     gateway.add_parser(sub)
     cli.add_tools_parser(sub)
     cli.add_var_parser(sub)
+    cli.add_login_parser(sub)
     cli.add_mcp_parser(sub)
     cli.add_task_parser(sub)
     cli.add_batch_parser(sub)

@@ -10,19 +10,25 @@ session; any number of sessions at once.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from karyi.agent.events import Event, EventStream, FileChanged, Listener, ValueRequested
 from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.conversation import Conversation
+from karyi.agent.subagents import Subagents
 from karyi.agent.turn.loop import Agent
 from karyi.agent.turn.spec import AgentSpec, TurnResult
-from karyi.llm.base import Provider
+from karyi.llm.base import Provider, ProviderError
+from karyi.llm.factory import create_provider
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.settings import Settings
 from karyi.workspace.editor import PlannedWrite
+
+log = logging.getLogger(__name__)
 
 Ask = Callable[[ApprovalRequest], Awaitable[Decision]]
 
@@ -82,10 +88,15 @@ class AgentHost:
         ask: Ask | None = None,
         provider_factory: Callable[[], Provider] | None = None,
         spec_factory: Callable[[], AgentSpec] | None = None,
+        model_factory: Callable[[Settings], Provider] | None = None,
     ) -> None:
         self.runtime = runtime
         self.ask = ask
         self._provider_factory = provider_factory or runtime.provider
+        self._model_factory = model_factory or (
+            lambda settings: create_provider(settings, runtime.model_env(settings))
+        )
+
         self._spec_factory = spec_factory or runtime.spec
         self._sessions: dict[str, LiveSession] = {}
         """Loaded sessions, least recently used first."""
@@ -99,7 +110,7 @@ class AgentHost:
             return loaded
         conversation = self.runtime.conversation(session_id)
         try:
-            provider = self._provider_factory()
+            provider = self._provider_of(conversation)
         except Exception:
             if session_id is None and conversation.store is not None:
                 conversation.store.delete(conversation.id)  # no empty session per failed try
@@ -146,6 +157,39 @@ class AgentHost:
     async def _release(self, live: LiveSession) -> None:
         await live.agent.provider.aclose()
         await self.runtime.close_session(live.id)
+
+    def _provider_of(self, conversation: Conversation) -> Provider:
+        """The session's own model when it chose one and it can still be made (settings
+        change), else the settings' model."""
+        if conversation.model_choices:
+            try:
+                return self._model_factory(self.runtime.settings_for(conversation.model_choices))
+            except ProviderError as exc:
+                log.warning("session %s: its model cannot be used (%s)", conversation.id, exc)
+        return self._provider_factory()
+
+    def choose(self, session_id: str, **changes: Any) -> Provider:
+        """Switch the session's model settings (`model`, `llm`) from its next turn, e.g.
+        the model picked in an editor. SessionBusy during a turn; ProviderError `config`
+        when that model cannot be made (nothing changes then)."""
+        live = self.session(session_id)
+        if live.agent.busy:
+            raise SessionBusy(f"session {live.id} is running a turn: wait for it or cancel it")
+        merged = {**live.conversation.model_choices, **changes}
+        provider = self._model_factory(self.runtime.settings_for(merged))
+        old, live.agent.provider = live.agent.provider, provider
+        if isinstance(live.agent.ctx.subagents, Subagents):
+            live.agent.ctx.subagents.provider = provider
+        live.conversation.model_choices = merged
+        live.conversation.save_state()  # a resumed session keeps its model
+        task = asyncio.get_running_loop().create_task(old.aclose())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        return provider
+
+    def choices(self, session_id: str) -> dict[str, Any]:
+        """The session's own model settings (empty: the settings' model)."""
+        return dict(self.session(session_id).conversation.model_choices)
 
     def apply_settings(self, settings: Settings) -> None:
         """New settings: idle sessions reload with them on next use; busy ones finish first."""

@@ -17,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from karyi.agent.diagnostics.problems import ProblemSource
 from karyi.agent.events import EventStream
@@ -235,7 +236,15 @@ class Runtime:
 
     def provider(self) -> Provider:
         """The model from the settings (raises ProviderError `config` when unusable)."""
-        return create_provider(self.settings)
+        return create_provider(self.settings, self.model_env())
+
+    def settings_for(self, changes: Mapping[str, Any]) -> Settings:
+        """The settings with a session's own choices (its model, its thinking budget)."""
+        return self.settings.with_values(**changes) if changes else self.settings
+
+    def model_env(self, settings: Settings | None = None) -> dict[str, str]:
+        """The environment the model's key is taken from (`key_environment`)."""
+        return key_environment(settings or self.settings, self.vault)
 
     def conversation(self, session_id: str | None = None) -> Conversation:
         """A stored session, or a new one."""
@@ -341,6 +350,26 @@ class Runtime:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def key_environment(settings: Settings, vault: Vault) -> dict[str, str]:
+    """The environment, plus the model's API key from the secret store (`karyi var set`,
+    `karyi login`) when the environment has none (docs/models.md)."""
+    env = dict(os.environ)
+    store = vault.store
+    if settings.api_key(env) or store is None:
+        return env
+    for name in settings.key_variables():
+        try:
+            value = store.get(name)
+        except Exception as exc:  # an unreadable store is a missing key
+            log.warning("reading %s from the secret store failed: %s", name, exc)
+            return env
+        if value:
+            vault.remember(name, value)  # redacted from now on, like every secret
+            env[name] = value
+            break
+    return env
 
 
 def _sweep(*roots: Path) -> None:

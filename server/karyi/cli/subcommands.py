@@ -100,6 +100,19 @@ def add_var_parser(sub: Subparsers) -> None:
     r.add_argument("name", metavar="NAME")
 
 
+def add_login_parser(sub: Subparsers) -> None:
+    """Register `karyi login`: store the model provider's API key in the keyring."""
+    p = sub.add_parser(
+        "login",
+        help="sign in: store the model's API key in the keyring",
+        description="Ask for the API key of the model (hidden input) and keep it in the OS "
+        "keyring under the provider's usual variable name, where Karyi finds it when the "
+        "environment has none. Editors with terminal sign-in run this (docs/acp.md).",
+    )
+    p.add_argument("--model", metavar="M", help="provider:name (default: the settings' model)")
+    p.set_defaults(func=_login)
+
+
 def add_mcp_parser(sub: Subparsers) -> None:
     """Register `karyi mcp`: start the MCP servers and show their status and tools."""
     p = sub.add_parser(
@@ -222,6 +235,12 @@ def _var(args: argparse.Namespace) -> int:
     from karyi.cli.var import cmd_var
 
     return cmd_var(args)
+
+
+def _login(args: argparse.Namespace) -> int:
+    from karyi.cli.login import cmd_login
+
+    return cmd_login(args)
 
 
 def _mcp(args: argparse.Namespace) -> int:

@@ -30,6 +30,13 @@ class Settings:
         """`provider:name`."""
         return str(self.values["model"])
 
+    def key_variables(self) -> list[str]:
+        """Where the model's API key may be, in the order `api_key` looks."""
+        named = self.values.get("apiKeyEnv")
+        usual = key_variable(self.model.partition(":")[0])
+        names = ["KARYI_API_KEY", str(named) if named else None, usual]
+        return list(dict.fromkeys(n for n in names if n))
+
     @property
     def dialect(self) -> str:
         """The dialect the default agent speaks."""
@@ -185,6 +192,11 @@ class Settings:
         """Tokens an Anthropic model may think for before answering (0: no extended thinking)."""
         value = self.values["llm"].get("thinkingBudget")
         return int(value) if value else 0
+
+    @property
+    def models(self) -> list[str]:
+        """`models`: the models the editor's picker offers besides `model`."""
+        return [str(m) for m in self.values.get("models") or []]
 
     @property
     def web(self) -> dict[str, Any]:

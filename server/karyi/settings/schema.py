@@ -66,6 +66,11 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "pattern": r"^[A-Za-z][\w-]*:.+$",
         "description": "provider:name, e.g. openai:gpt-4.1 or script:examples/demo/fix.yaml",
     },
+    "models": {
+        "type": "array",
+        "items": {"type": "string", "pattern": r"^[A-Za-z][\w-]*:.+$"},
+        "description": "models the editor's model picker offers besides `model` (provider:name)",
+    },
     "baseUrl": {"type": ["string", "null"], "description": "the provider's base URL"},
     "apiKeyEnv": {"type": ["string", "null"], "description": "variable that holds the API key"},
     "dialect": {"type": "string", "enum": list(DIALECTS)},
@@ -249,6 +254,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
 
 DEFAULTS: dict[str, Any] = {
     "model": "openai:gpt-4.1",
+    "models": [],
     "baseUrl": None,
     "apiKeyEnv": None,
     "dialect": "toolsxml",
