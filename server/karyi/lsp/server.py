@@ -46,6 +46,8 @@ class KaryiServer(LanguageServer):
         self.ui = False  # the client declared Karyi's custom UI (initializationOptions.karyi.ui)
         self.editor_diagnostics = False  # it answers karyi/diagnostics (lsp/diagnostics.py)
         self.init_options: dict[str, Any] = {}
+        self.current_session: str | None = None
+        """The session task commands continue (lsp/conversation.py)."""
 
     async def ready(self) -> None:
         """Wait until the agent host is built. It is built after the client has the
