@@ -38,10 +38,13 @@ def _edit(path: str, find: str, replace: str) -> Reply:
 SCRIPT = [
     # chat: an edit asked for, allowed, applied
     Reply(
-        text='<tools><edit><file src="calc.py">'
-        "<find>    return 1</find><replace>    return 10</replace>"
-        "<find>    return 2</find><replace>    return 20</replace>"
-        "</file></edit></tools>"
+        text=[
+            "Let me bump them.\n",
+            '<tools><edit><file src="calc.py">'
+            "<find>    return 1</find><replace>    return 10</replace>"
+            "<find>    return 2</find><replace>    return 20</replace>"
+            "</file></edit></tools>",
+        ]
     ),
     Reply(text="Bumped both."),
     # continue: the second :Karyi

@@ -70,9 +70,7 @@ async def test_lua_empty_tables_mean_no_argument(lsp: Start, fake_llm: FakeModel
             assert result in ({"cancelled": []}, {"answered": []}), (command, arguments)
 
 
-async def test_chat_continues_the_current_session(
-    lsp: Start, fake_llm: FakeModelServer
-) -> None:
+async def test_chat_continues_the_current_session(lsp: Start, fake_llm: FakeModelServer) -> None:
     """A second `karyi.chat` continues the conversation; `newSession` and `karyi.newChat`
     start one; the first progress message names the session."""
     fake_llm.script(Reply(text="One."), Reply(text="Two."), Reply(text="Three."))
