@@ -35,6 +35,7 @@ async def test_plain_client_full_task(lsp: Start, fake_llm: FakeModelServer, ws_
     assert "+    return 10" in asked[0]
     expected = TWO_HUNKS.replace("return 1", "return 10").replace("return 2", "return 20")
     assert (ws_root / "calc.py").read_text() == expected and ed.applied == []
+    assert ed.text(uri) == TWO_HUNKS  # until the editor reloads the file
     assert [m.message for m in client.messages] == ["Bumped both."]
 
 
