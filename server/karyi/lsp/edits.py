@@ -119,7 +119,7 @@ class LspEditor:
         if self.server.ui:
             self._docs.save(write.path, text, display=write.display)
         else:
-            self._docs.applied_to_buffer(write.path, text)
+            self._docs.buffers.applied(write.path, text)
 
     async def apply(self, writes: Sequence[WriteRecord], label: str) -> list[str]:
         """Apply each write through the editor, then to disk; one message per failure."""

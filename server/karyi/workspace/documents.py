@@ -114,17 +114,10 @@ class DocumentStore:
         """The editor closed `path` (didClose): the disk is the truth again."""
         self.buffers.close(path)
 
-    def applied_to_buffer(self, path: Path, text: str) -> None:
-        """The editor applied an edit that makes its buffer `text`; its didChange (with
-        the new version) may come later, and reads until then must see the edit."""
-        buf = self._buffers.get(path)
-        if buf is not None:
-            buf.text, buf.snapshot = text, None
-
     def unsaved(self, path: Path) -> bool:
         """True when the editor's buffer of `path` differs from the file on disk (the
         user has unsaved changes, or the file is gone)."""
-        buf = self._buffers.get(path)
+        buf = self.buffers.get(path)
         if buf is None:
             return False
         try:
