@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 EXT        := client-vscode
 EXT_STAMP  := $(EXT)/node_modules/.installed
 
-.PHONY: run test lint bench install clean vsix vscode-test vscode-unit vscode-e2e vscode-screenshots editors
+.PHONY: run test lint bench install clean dist protocol vsix vscode-test vscode-unit vscode-e2e vscode-screenshots editors
 
 install: $(STAMP)
 
@@ -24,9 +24,10 @@ run: $(STAMP)
 		"The boiling point test fails in src/; fix the bug and run the tests."
 
 lint: $(STAMP) $(EXT_STAMP)
-	$(BIN)/ruff check server tests benches
-	$(BIN)/ruff format --check server tests benches
+	$(BIN)/ruff check server tests benches client-vscode/scripts client-vscode/test/e2e
+	$(BIN)/ruff format --check server tests benches client-vscode/scripts client-vscode/test/e2e
 	$(BIN)/mypy
+	$(BIN)/mypy --strict client-vscode/scripts
 	$(BIN)/lint-imports --no-cache
 	node $(EXT)/scripts/check-cycles.mjs
 
@@ -42,24 +43,50 @@ editors: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benches/run.py
 
+# The extension's types of the custom LSP methods, from the server's (lsp/wire/params.py).
+protocol: $(STAMP)
+	$(BIN)/python -m karyi.lsp.wire.typescript > $(EXT)/src/protocol.gen.ts
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
-	rm -rf $(EXT)/node_modules $(EXT)/dist $(EXT)/out $(EXT)/*.vsix
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache dist
+	rm -rf $(EXT)/node_modules $(EXT)/dist $(EXT)/out $(EXT)/server $(EXT)/*.vsix
+
+# ---- the Python distribution `karyi-agent`: `pipx install dist/karyi_agent-*.whl` ----
+PY_VER  := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml | head -n 1)
+WHEEL   := dist/karyi_agent-$(PY_VER)-py3-none-any.whl
+PY_SRC  := $(shell find server/karyi -type f -not -path '*/__pycache__/*' 2>/dev/null)
+
+dist: $(WHEEL)
+
+# The wheel and the sdist, built by PyPA `build` with the setuptools of .venv (offline).
+$(WHEEL): $(STAMP) pyproject.toml README.md $(PY_SRC)
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist . >build-dist.log 2>&1 || (cat build-dist.log; rm -f build-dist.log; exit 1)
+	rm -f build-dist.log
+	ls -l dist
 
 # ---- the VS Code extension (client-vscode/) -----------------------------------------
 EXT_SRC    := $(shell find $(EXT)/src $(EXT)/media -type f 2>/dev/null) $(EXT)/package.json $(EXT)/esbuild.mjs
 EXT_VER     = $(shell node -p "require('./$(EXT)/package.json').version")
-VSIX        = $(EXT)/karyi-$(EXT_VER).vsix
+# The platform of the packaged extension (VS Code's names: linux-x64, linux-arm64,
+# darwin-arm64, darwin-x64, win32-x64); build each on its own OS (docs/install.md).
+VSIX_TARGET ?= linux-x64
+VSIX_NAME   = karyi-$(VSIX_TARGET)-$(EXT_VER).vsix
+VSIX        = $(EXT)/$(VSIX_NAME)
 
 $(EXT_STAMP): $(EXT)/package-lock.json
 	cd $(EXT) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# The packaged extension: bundles built with esbuild, packed with vsce 3 (vsce 4 needs Node 22).
-vsix: $(EXT_STAMP) $(EXT_SRC)
+# The packaged extension for one platform: the bundles built with esbuild, the server's
+# wheels and uv in server/ (dependency wheels cached under build/wheels), packed with
+# vsce 3 (vsce 4 needs Node 22).
+vsix: $(EXT_STAMP) $(EXT_SRC) $(WHEEL) $(EXT)/scripts/bundle_server.py
+	$(BIN)/python $(EXT)/scripts/bundle_server.py --target $(VSIX_TARGET) --wheel $(WHEEL) \
+		--cache build/wheels --out $(EXT)/server
 	cd $(EXT) && node esbuild.mjs --production
 	cd $(EXT) && npx --yes @vscode/vsce@3 package --no-dependencies --allow-missing-repository \
-		--out karyi-$(EXT_VER).vsix
+		--target $(VSIX_TARGET) --out $(VSIX_NAME)
 
 vscode-unit: $(EXT_STAMP)
 	cd $(EXT) && npx tsc --noEmit -p .
@@ -70,11 +97,11 @@ vscode-unit: $(EXT_STAMP)
 # code-server under ~/.cache/karyi-vscode-e2e.
 vscode-e2e: $(STAMP) vsix
 	cd $(EXT) && node esbuild.mjs --tests
-	cd $(EXT) && node test/e2e/run.mjs "$$(bash test/e2e/setup.sh)" karyi-$(EXT_VER).vsix
+	cd $(EXT) && node test/e2e/run.mjs "$$(bash test/e2e/setup.sh)" $(VSIX_NAME)
 
 vscode-test: vscode-unit vscode-e2e
 
 # Re-take the README's screenshots (docs/images/vscode-*.png) with the e2e tests.
 vscode-screenshots: $(STAMP) vsix
 	cd $(EXT) && node esbuild.mjs --tests
-	cd $(EXT) && KARYI_E2E_SCREENSHOTS=$(CURDIR)/docs/images node test/e2e/run.mjs "$$(bash test/e2e/setup.sh)" karyi-$(EXT_VER).vsix
+	cd $(EXT) && KARYI_E2E_SCREENSHOTS=$(CURDIR)/docs/images node test/e2e/run.mjs "$$(bash test/e2e/setup.sh)" $(VSIX_NAME)

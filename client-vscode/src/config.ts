@@ -30,6 +30,11 @@ function onPath(cmd: string, pathEnv: string, isExecutable: (f: string) => boole
   return undefined;
 }
 
+/** True when `karyi.server.command` is left at its default (empty or `karyi`). */
+export function isDefaultCommand(setting: string): boolean {
+  return (setting.trim() || 'karyi') === 'karyi';
+}
+
 /**
  * The server command. An explicit `karyi.server.command` (anything but the default
  * `karyi`) is used as given (`~` and `${workspaceFolder}` expanded, a bare name looked up

@@ -1,17 +1,12 @@
 /**
  * The language server contract (docs/protocol.md, "The language server") as types.
- * Pure declarations: shared by the extension host, the webview and the tests.
+ * Pure declarations: shared by the extension host, the webview and the tests. The
+ * parameters and names of the methods are generated from the server's types
+ * (`protocol.gen.ts`, `make protocol`); what the server sends is declared here.
  */
+import type { Mode, Range } from './protocol.gen';
 
-export interface Position {
-  line: number;
-  character: number;
-}
-
-export interface Range {
-  start: Position;
-  end: Position;
-}
+export * from './protocol.gen';
 
 export interface Call {
   index: number;
@@ -74,9 +69,6 @@ export interface TodoItem {
   status: 'pending' | 'in_progress' | 'done';
 }
 
-/** The session's mode (docs/workflow.md#plan-mode). */
-export type Mode = 'plan' | 'act';
-
 export type TurnEvent =
   | { type: 'turnStarted'; sessionId: string; turnId: string; message: string; mode?: Mode }
   | { type: 'mode'; sessionId: string; mode: Mode; plan: string }
@@ -121,33 +113,12 @@ export interface TurnUpdate {
   event: TurnEvent;
 }
 
-export interface ChatContext {
-  uri?: string;
-  selection?: Range;
-  text?: string;
-  diagnostics?: unknown[];
-  files?: string[];
-}
-
 export interface ChatResult {
   sessionId: string;
   turnId: string;
   stopReason: string;
   finalAnswer: string | null;
   usage: Usage;
-}
-
-export type ConfirmOutcome = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectAlways';
-
-export interface ConfirmParams {
-  sessionId: string;
-  toolCallId: string;
-  outcome: ConfirmOutcome;
-  scope?: 'session' | 'workspace' | 'user';
-  acceptedHunks?: string[];
-  /** The user's own final text per file (`uri` may be the file's `path`). */
-  modifiedContent?: { uri: string; text: string }[];
-  feedback?: string;
 }
 
 export interface SessionInfo {
@@ -235,29 +206,6 @@ export interface SlashCommand {
   scope: 'builtin' | 'workspace' | 'user';
   path: string;
 }
-
-/** The custom methods, by name. */
-export const Methods = {
-  chat: 'karyi/chat',
-  cancel: 'karyi/cancel',
-  confirmTool: 'karyi/confirmTool',
-  fileDiffs: 'karyi/fileDiffs',
-  provideValue: 'karyi/provideValue',
-  sessions: 'karyi/sessions',
-  loadSession: 'karyi/loadSession',
-  deleteSession: 'karyi/deleteSession',
-  checkpoints: 'karyi/checkpoints',
-  restoreCheckpoint: 'karyi/restoreCheckpoint',
-  tools: 'karyi/tools',
-  rules: 'karyi/rules',
-  diagnostics: 'karyi/diagnostics',
-  restartMcpServer: 'karyi/restartMcpServer',
-  terminalInput: 'karyi/terminalInput',
-  setMode: 'karyi/setMode',
-  commands: 'karyi/commands',
-  turnUpdate: 'karyi/turnUpdate',
-  terminalOutput: 'karyi/terminalOutput',
-} as const;
 
 /** A project rule file in force (`karyi/rules`, docs/context.md#rules). */
 export interface RuleInfo {

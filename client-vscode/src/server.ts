@@ -15,7 +15,8 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { compareVersions, MIN_SERVER_VERSION, resolveServerCommand, serverSettings } from './config';
+import { bundledServer } from './bundled';
+import { compareVersions, isDefaultCommand, MIN_SERVER_VERSION, resolveServerCommand, serverSettings } from './config';
 import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
 import { Methods, type TurnUpdate } from './protocol';
 import type { Secrets } from './secrets';
@@ -76,21 +77,21 @@ export class KaryiServer implements vscode.Disposable {
   }
 
   private async doStart(): Promise<boolean> {
+    this.setState('starting');
     const cfg = vscode.workspace.getConfiguration('karyi');
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const resolved = resolveServerCommand({
-      setting: cfg.get<string>('server.command', 'karyi'),
-      args: cfg.get<string[]>('server.args', ['lsp', '--stdio']),
-      extensionPath: this.context.extensionPath,
-      workspaceFolders: folders,
-      home: os.homedir(),
-      pathEnv: process.env.PATH ?? '',
-      isExecutable,
-    });
+    const setting = cfg.get<string>('server.command', 'karyi');
+    const args = cfg.get<string[]>('server.args', ['lsp', '--stdio']);
+    // The extension's own environment (docs/install.md) unless the setting names a server.
+    const bundled = isDefaultCommand(setting) ? await bundledServer(this.context, this.output, args) : undefined;
+    if (bundled && !bundled.ok) return this.failed(bundled.message);
+    const resolved =
+      bundled?.command ??
+      resolveServerCommand({ setting, args, extensionPath: this.context.extensionPath, workspaceFolders: folders, home: os.homedir(), pathEnv: process.env.PATH ?? '', isExecutable });
     if (!resolved) {
       const msg =
         `Karyi: the server "${cfg.get('server.command') || 'karyi'}" was not found. ` +
-        'Install it (`pip install karyi`, or `make install` in the Karyi repository) or set `karyi.server.command` to its path.';
+        'Install the Karyi extension built for your platform (it brings its server), or `pipx install` the wheel of `make dist`, or set `karyi.server.command` to its path (docs/install.md).';
       this.output.appendLine(msg);
       this.setState('failed', msg);
       void this.offerFix(msg);
@@ -141,7 +142,6 @@ export class KaryiServer implements vscode.Disposable {
     client.onNotification(Methods.turnUpdate, (u: TurnUpdate) => this.turnUpdates.fire(u));
     client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => editorDiagnostics(p));
     client.onNotification(Methods.terminalOutput, (p: { sessionId: string; data: string }) => this.terminalOutputs.fire(p));
-    this.setState('starting');
     try {
       await client.start();
     } catch (err) {
@@ -156,7 +156,7 @@ export class KaryiServer implements vscode.Disposable {
     const info = client.initializeResult?.serverInfo;
     this.serverVersion = info?.version ?? '';
     if (info?.name !== 'karyi' || compareVersions(this.serverVersion || '0', MIN_SERVER_VERSION) < 0) {
-      const msg = `Karyi: the server at ${resolved.command} is ${info?.name ?? 'unknown'} ${this.serverVersion || '(no version)'}; this extension needs karyi ≥ ${MIN_SERVER_VERSION}. Update it (\`pip install -U karyi\` or \`make install\`) or point \`karyi.server.command\` at a newer one.`;
+      const msg = `Karyi: the server at ${resolved.command} is ${info?.name ?? 'unknown'} ${this.serverVersion || '(no version)'}; this extension needs karyi ≥ ${MIN_SERVER_VERSION}. Update it (\`pipx upgrade karyi-agent\` or \`make install\`) or point \`karyi.server.command\` at a newer one.`;
       await this.stop();
       this.setState('failed', msg);
       void this.offerFix(msg);
@@ -165,6 +165,14 @@ export class KaryiServer implements vscode.Disposable {
     this.output.appendLine(`Karyi server ${this.serverVersion} is running.`);
     this.setState('running');
     return true;
+  }
+
+  /** A start that cannot go on: the message in the log, the state and a notification. */
+  private failed(msg: string): false {
+    this.output.appendLine(msg);
+    this.setState('failed', msg);
+    void this.offerFix(msg);
+    return false;
   }
 
   private crashed(): void {

@@ -29,6 +29,8 @@ export interface EditDecider {
   rejectAll(callId?: string, feedback?: string): Promise<void>;
   reveal(callId: string, path?: string): Promise<void>;
   forget(callId: string): void;
+  /** Take the call's preview lines out of the editor before the server runs the tool. */
+  handBack(callId: string): Promise<void>;
   open(sessionId: string, update: TurnUpdate): void;
 }
 
@@ -218,6 +220,7 @@ export class ChatController implements vscode.Disposable {
       await this.edits?.rejectAll(callId, choice === 'rejectFeedback' ? feedback : undefined);
       return;
     }
+    if (card?.files?.length) await this.edits?.handBack(callId);
     if (choice === 'allowOnce') await this.confirm({ toolCallId: callId, outcome: 'allowOnce' });
     else if (choice === 'allowAlways') await this.confirm({ toolCallId: callId, outcome: 'allowAlways', scope: 'session' });
     else if (choice === 'reject') await this.confirm({ toolCallId: callId, outcome: 'reject' });

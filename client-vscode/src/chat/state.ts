@@ -29,7 +29,7 @@ export interface FileCard {
   note?: string;
 }
 
-export type ToolStatus = 'writing' | 'queued' | 'awaiting' | 'value' | 'running' | 'done' | 'failed' | 'rejected';
+export type ToolStatus = 'writing' | 'queued' | 'awaiting' | 'value' | 'running' | 'done' | 'failed' | 'rejected' | 'cancelled';
 
 export interface ValueRequest {
   key: string;
@@ -288,10 +288,12 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
     case 'toolDone': {
       s = ensureCard(s, turnId, ev.call, ev.call.name);
       const rejected = /^(rejected|denied)/.test(ev.decision) || ev.result.status === 'rejected';
-      const status: ToolStatus = rejected ? 'rejected' : ev.result.success ? 'done' : 'failed';
+      const cancelled = !ev.result.success && ev.result.error?.code === 'cancelled';
+      const status: ToolStatus = rejected ? 'rejected' : cancelled ? 'cancelled' : ev.result.success ? 'done' : 'failed';
       const card = s.tools[ev.call.id];
+      // A file still pending when the call ends was not written: accepted only by a success.
       const files = card.files?.map((f) =>
-        f.state === 'pending' ? { ...f, state: (rejected ? 'rejected' : 'accepted') as FileState } : f,
+        f.state === 'pending' ? { ...f, state: (!rejected && ev.result.success ? 'accepted' : 'rejected') as FileState } : f,
       );
       return patchTool(s, ev.call.id, {
         status,
@@ -358,7 +360,11 @@ function settleTools(state: ChatState): ChatState {
   for (const [id, card] of Object.entries(state.tools)) {
     if (['writing', 'queued', 'awaiting', 'value', 'running'].includes(card.status)) {
       changed = true;
-      tools[id] = { ...card, status: 'failed', error: card.error ?? 'the turn ended before this call finished' };
+      const asked = card.status === 'awaiting' || card.status === 'value';
+      const files = card.files?.map((f) => (f.state === 'pending' ? { ...f, state: 'rejected' as FileState } : f));
+      tools[id] = asked
+        ? { ...card, files, status: 'cancelled', error: card.error ?? 'the turn ended before you answered; nothing was changed' }
+        : { ...card, files, status: 'failed', error: card.error ?? 'the turn ended before this call finished' };
     } else tools[id] = card;
   }
   return changed ? { ...state, tools } : state;

@@ -178,7 +178,7 @@ function paint(): void {
   const busy = state.busy;
   sendBtn.textContent = busy ? 'Stop' : 'Send';
   sendBtn.classList.toggle('stop', busy);
-  sendBtn.title = busy ? 'Stop the turn (Escape)' : 'Send (Enter)';
+  sendBtn.title = busy ? `Stop the turn (${awaitingYou() ? 'Shift+Escape' : 'Escape'})` : 'Send (Enter)';
   document.body.classList.toggle('busy', busy);
   document.body.classList.toggle('server-down', !serverRunning);
   paintTodos();
@@ -212,7 +212,13 @@ function paintMode(): void {
     modeButtons[mode].classList.toggle('active', state.mode === mode);
   }
   document.body.dataset.mode = state.mode;
-  input.placeholder = state.mode === 'plan' ? 'Plan mode: Karyi reads and answers with a plan…' : 'Ask Karyi… (@ to mention a file, / for commands)';
+  input.placeholder = state.busy
+    ? awaitingYou()
+      ? 'Karyi waits for your answer above · Shift+Esc or Stop ends the turn'
+      : 'Karyi is working · Esc or Stop ends the turn'
+    : state.mode === 'plan'
+      ? 'Plan mode: Karyi reads and answers with a plan…'
+      : 'Ask Karyi… (@ to mention a file, / for commands)';
   const showPlan = state.mode === 'act' && !!state.plan && !state.busy;
   planBox.hidden = !showPlan;
   if (paintedPlan !== state.plan) {
@@ -349,6 +355,11 @@ input.addEventListener('input', () => {
   renderChips();
 });
 
+/** A call of the running turn waits for the user's answer (a proposal, a question). */
+function awaitingYou(): boolean {
+  return Object.values(state.tools).some((t) => t.status === 'awaiting' || t.status === 'value');
+}
+
 input.addEventListener('keydown', (e) => {
   if (!popup.hidden && completions.length) {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -370,7 +381,9 @@ input.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     send();
-  } else if (e.key === 'Escape' && state.busy) {
+  } else if (e.key === 'Escape' && state.busy && (e.shiftKey || !awaitingYou())) {
+    // A proposal waiting for the user is never thrown away by a stray Escape (one meant
+    // for the editor, say): then only Shift+Escape or the Stop button end the turn.
     e.preventDefault();
     post({ type: 'stop' });
   }

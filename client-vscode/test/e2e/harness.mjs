@@ -68,11 +68,14 @@ async function waitHealthy(url, ms = 60_000) {
   }
 }
 
-/** An isolated code-server with the extension installed, settings pointing at the fake model. */
-export async function startCodeServer({ codeServer, vsix, fake, folders }) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'karyi-e2e-'));
+/**
+ * An isolated code-server with the extension installed, settings pointing at the fake
+ * model. `fresh`: as a new user has it (docs/install.md): no `karyi.server.command`, a
+ * fresh HOME, nothing of this checkout on PATH, so the extension sets up its own server.
+ */
+export async function startCodeServer({ codeServer, vsix, fake, folders, fresh = false }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), fresh ? 'karyi-e2e-fresh-' : 'karyi-e2e-'));
   const userData = path.join(dir, 'user');
-  const extensions = path.join(dir, 'ext');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   for (const sub of ['config', 'data', 'tmp', 'karyi-config', 'home']) fs.mkdirSync(path.join(dir, sub));
   const settings = {
@@ -84,52 +87,79 @@ export async function startCodeServer({ codeServer, vsix, fake, folders }) {
     'workbench.tips.enabled': false,
     'chat.commandCenter.enabled': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
-    'karyi.server.command': path.join(REPO, '.venv', 'bin', 'karyi'),
+    // VS Code for the Web saves after a delay by default; desktop VS Code does not. The
+    // inline-diff steps check that a pending preview never reaches the disk.
+    'files.autoSave': 'off',
     'karyi.model': 'openai:fake-model',
     'karyi.baseUrl': fake.url,
     'karyi.server.env': { KARYI_API_KEY: 'test-key', KARYI_CONFIG_DIR: path.join(dir, 'karyi-config') },
   };
+  if (!fresh) settings['karyi.server.command'] = path.join(REPO, '.venv', 'bin', 'karyi');
   fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
-  // Karyi's own user settings: one real MCP server (the test server of tests/support).
-  const calc = {
-    command: path.join(REPO, '.venv', 'bin', 'python'),
-    args: ['-m', 'tests.support.mcp_server', 'stdio'],
-    cwd: REPO,
-    includeTools: ['add'],
-  };
-  fs.writeFileSync(path.join(dir, 'karyi-config', 'settings.json'), JSON.stringify({ mcpServers: { calc } }, null, 2));
+  if (!fresh) {
+    // Karyi's own user settings: one real MCP server (the test server of tests/support).
+    const calc = {
+      command: path.join(REPO, '.venv', 'bin', 'python'),
+      args: ['-m', 'tests.support.mcp_server', 'stdio'],
+      cwd: REPO,
+      includeTools: ['add'],
+    };
+    fs.writeFileSync(path.join(dir, 'karyi-config', 'settings.json'), JSON.stringify({ mcpServers: { calc } }, null, 2));
+  }
+  const server = { dir, fresh, codeServer, folder: folders[0], fakeControl: fake.control };
+  execFileSync(codeServer, [...profileArgs(dir), '--install-extension', vsix], { env: serverEnv(server), stdio: ['ignore', 'pipe', 'inherit'] });
+  return launch(server);
+}
+
+function profileArgs(dir) {
+  return ['--user-data-dir', path.join(dir, 'user'), '--extensions-dir', path.join(dir, 'ext')];
+}
+
+/** The environment code-server (and so the extension and the Karyi server) runs in. */
+function serverEnv({ dir, fresh, fakeControl }) {
   const env = {
     ...process.env,
     XDG_CONFIG_HOME: path.join(dir, 'config'),
     XDG_DATA_HOME: path.join(dir, 'data'),
     TMPDIR: path.join(dir, 'tmp'),
-    KARYI_E2E_CONTROL: fake.control,
+    KARYI_E2E_CONTROL: fakeControl,
     KARYI_CONFIG_DIR: path.join(dir, 'karyi-config'),
   };
   delete env.VSCODE_IPC_HOOK_CLI;
-  const common = ['--user-data-dir', userData, '--extensions-dir', extensions];
-  execFileSync(codeServer, [...common, '--install-extension', vsix], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  if (fresh) {
+    env.HOME = path.join(dir, 'home');
+    env.PATH = (env.PATH ?? '').split(path.delimiter).filter((p) => p && !path.resolve(p).startsWith(REPO)).join(path.delimiter);
+    for (const k of ['VIRTUAL_ENV', 'PYTHONPATH', 'PYTHONHOME', 'XDG_CACHE_HOME']) delete env[k];
+  }
+  return env;
+}
+
+/** Start (or start again, same profile) code-server; `stop()` ends it, `restart()` starts it anew. */
+export async function launch(server) {
   const port = await freePort();
-  const logFile = fs.openSync(path.join(dir, 'code-server.log'), 'w');
+  const logFile = fs.openSync(path.join(server.dir, 'code-server.log'), 'a');
   const proc = spawn(
-    codeServer,
-    ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', ...common, folders[0]],
-    { env, detached: true, stdio: ['ignore', logFile, logFile] },
+    server.codeServer,
+    ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', ...profileArgs(server.dir), server.folder],
+    { env: serverEnv(server), detached: true, stdio: ['ignore', logFile, logFile] },
   );
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
   const base = `http://127.0.0.1:${port}`;
   await waitHealthy(`${base}/healthz`);
-  log(`code-server on ${base} (${dir})`);
+  log(`code-server on ${base} (${server.dir})`);
   return {
     base,
-    dir,
-    stop: () => {
+    dir: server.dir,
+    stop: async () => {
       try {
         process.kill(-proc.pid, 'SIGTERM');
       } catch {
-        /* already gone */
+        return; /* already gone */
       }
+      await exited;
     },
-    logText: () => fs.readFileSync(path.join(dir, 'code-server.log'), 'utf8'),
+    restart: async () => launch(server),
+    logText: () => fs.readFileSync(path.join(server.dir, 'code-server.log'), 'utf8'),
   };
 }
 

@@ -6,13 +6,20 @@
 //      run a palette task on a selection, answer a <get_value> in a password box,
 //      show the tools and restart an MCP server, restore a checkpoint, load a session
 //      from History after New chat, set the API key, plan mode with the Plan/Act toggle
-//      (a refused edit, the edited plan carried into the act turn), the live task list.
-// Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures)
+//      (a refused edit, the edited plan carried into the act turn), the live task list;
+//      inline diffs as real lines, decided by keyboard and lens, Reject all, inline chat
+//      (inline_steps.mjs; KARYI_E2E_ONLY=inline runs those alone);
+//   3. the one-download install (fresh.mjs): a fresh profile and HOME, the extension sets
+//      up its own server on first start and reuses it on the second.
+// Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures;
+//        KARYI_E2E_ONLY=fresh runs only part 3)
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
+import { freshInstallSteps } from './fresh.mjs';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
+import { inlineSteps } from './inline_steps.mjs';
 
 const [codeServer, vsix] = process.argv.slice(2);
 if (!codeServer || !vsix) {
@@ -130,8 +137,12 @@ async function uiTests(context, base, ws, fake, dir) {
     if (m.type() === 'error') log(`browser console: ${m.text()}`);
   });
   try {
-    await uiSteps(page, base, ws, fake, dir);
-    await workflowSteps(page, ws, fake);
+    // KARYI_E2E_ONLY=inline runs the inline-diff steps alone (while working on them).
+    const only = process.env.KARYI_E2E_ONLY;
+    if (only !== 'inline') await uiSteps(page, base, ws, fake, dir);
+    else await openChat(page, base, ws);
+    await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
+    if (only !== 'inline') await workflowSteps(page, ws, fake);
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
@@ -139,6 +150,13 @@ async function uiTests(context, base, ws, fake, dir) {
   } finally {
     await page.close();
   }
+}
+
+async function openChat(page, base, ws) {
+  await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: WAIT });
+  await page.locator('.activitybar a[aria-label^="Karyi"]').click({ timeout: WAIT });
+  await chatFrame(page).locator('#input').waitFor({ timeout: WAIT });
 }
 
 async function uiSteps(page, base, ws, fake, dir) {
@@ -174,7 +192,7 @@ async function uiSteps(page, base, ws, fake, dir) {
     await send(chat, 'Fix the bugs in src/convert.py');
     const card = chat.locator('.tool.tool-awaiting');
     await card.locator('.file', { hasText: 'src/convert.py' }).waitFor({ timeout: WAIT });
-    const accept = page.locator('.codelens-decoration a', { hasText: /^Accept$/ });
+    const accept = page.locator('.codelens-decoration a', { hasText: /^Accept \(/ });
     await accept.first().waitFor({ timeout: WAIT });
     assert.equal(await accept.count(), 2, 'one Accept lens per hunk');
     await shot(page, 'vscode-preview.png');
@@ -182,7 +200,7 @@ async function uiSteps(page, base, ws, fake, dir) {
     assert.ok(await chat.locator('#input').evaluate((el) => el === document.activeElement), 'the chat input keeps the focus');
     await accept.first().click();
     await page.locator('.codelens-decoration', { hasText: 'Hunk 1: accepted' }).waitFor({ timeout: WAIT });
-    await page.locator('.codelens-decoration a', { hasText: /^Reject$/ }).first().click();
+    await page.locator('.codelens-decoration a', { hasText: /^Reject \(/ }).first().click();
     await chat.locator('.item.turn.done .md', { hasText: 'Fixed the Fahrenheit offset' }).waitFor({ timeout: WAIT });
     const disk = fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8');
     assert.match(disk, /celsius \* 9 \/ 5 \+ 32/, 'the accepted hunk is on disk');
@@ -220,7 +238,7 @@ async function uiSteps(page, base, ws, fake, dir) {
     for (const [file, choice] of [['README.md', 'Accept'], ['convert.py', 'Reject']]) {
       await page.locator('.tabs-container .tab', { hasText: file }).click();
       await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: WAIT });
-      await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${choice}$`) }).first().click({ timeout: WAIT });
+      await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${choice} \\(`) }).first().click({ timeout: WAIT });
     }
     await chat.locator('.item.turn.done .md', { hasText: 'Updated the README only.' }).waitFor({ timeout: WAIT });
     const done = chat.locator('.tool.tool-done').last();
@@ -448,22 +466,29 @@ async function main() {
   let failed = false;
   try {
     const tmp = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'karyi-ws-'));
-    const wsSuite = makeWorkspace(tmp, 'suite');
-    const wsUi = makeWorkspace(tmp, 'ui');
-    server = await startCodeServer({ codeServer, vsix, fake, folders: [wsUi] });
-    context = await launchBrowser(server.dir);
-    if (!process.env.KARYI_E2E_SKIP_SUITE) await step('mocha suites in the extension host', async () => {
-      const code = await extensionHostSuite(context, server.base, wsSuite);
-      assert.equal(code, 0, `the extension-host suite exited with ${code}`);
-    });
+    if (process.env.KARYI_E2E_ONLY !== 'fresh') {
+      const wsSuite = makeWorkspace(tmp, 'suite');
+      const wsUi = makeWorkspace(tmp, 'ui');
+      server = await startCodeServer({ codeServer, vsix, fake, folders: [wsUi] });
+      context = await launchBrowser(server.dir);
+      if (!process.env.KARYI_E2E_SKIP_SUITE) await step('mocha suites in the extension host', async () => {
+        const code = await extensionHostSuite(context, server.base, wsSuite);
+        assert.equal(code, 0, `the extension-host suite exited with ${code}`);
+      });
+      await fake.reset();
+      await uiTests(context, server.base, wsUi, fake, server.dir);
+      await context.close();
+      await server.stop();
+      server = context = undefined;
+    }
     await fake.reset();
-    await uiTests(context, server.base, wsUi, fake, server.dir);
+    await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
   } catch (err) {
     failed = true;
     if (server) log(`code-server log tail:\n${server.logText().slice(-3000)}`);
   } finally {
     await context?.close().catch(() => undefined);
-    server?.stop();
+    await server?.stop();
     fake.stop();
   }
   const passed = results.filter((r) => r.ok).length;

@@ -1,4 +1,5 @@
-"""Parameters of Karyi's custom LSP methods: plain JSON in, checked against a schema.
+"""Parameters of Karyi's custom LSP methods: plain JSON in, checked against the schema
+derived from their types (`lsp/wire/params.py`).
 
 pygls hands custom params over as nested `Object` namedtuples; they are turned back
 into plain dicts and validated, so a malformed request gets a JSON-RPC "invalid
@@ -14,115 +15,30 @@ from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
+from karyi.lsp.wire.params import METHODS, Range
+from karyi.lsp.wire.schema import method_schema, object_schema
+
 if TYPE_CHECKING:
     from cattrs import Converter
 
     from karyi.core.schema import ParamValidator
 
 
-_STR = {"type": "string", "minLength": 1}
-_OPT_STR = {"type": ["string", "null"]}
-_POSITION = {
-    "type": "object",
-    "properties": {
-        "line": {"type": "integer", "minimum": 0},
-        "character": {"type": "integer", "minimum": 0},
-    },
-    "required": ["line", "character"],
-}
-RANGE = {
-    "type": "object",
-    "properties": {"start": _POSITION, "end": _POSITION},
-    "required": ["start", "end"],
-}
+RANGE = object_schema(Range)
+"""An LSP range, for the editor commands' arguments."""
 
-SCHEMAS: dict[str, dict[str, Any]] = {
-    "karyi/chat": {
-        "properties": {
-            "sessionId": _OPT_STR,
-            "message": _STR,
-            "mode": {"type": "string", "enum": ["plan", "act"]},
-            "plan": _OPT_STR,
-            "context": {
-                "type": ["object", "null"],
-                "properties": {
-                    "uri": {"type": "string"},
-                    "selection": RANGE,
-                    "text": {"type": "string"},
-                    "diagnostics": {"type": "array"},
-                    "files": {"type": "array", "items": {"type": "string"}},
-                },
-            },
-        },
-        "required": ["message"],
-    },
-    "karyi/cancel": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
-    "karyi/setMode": {
-        "properties": {
-            "sessionId": _OPT_STR,
-            "mode": {"type": "string", "enum": ["plan", "act"]},
-            "plan": _OPT_STR,
-        },
-        "required": ["mode"],
-    },
-    "karyi/confirmTool": {
-        "properties": {
-            "sessionId": _STR,
-            "toolCallId": _STR,
-            "outcome": {
-                "type": "string",
-                "enum": ["allowOnce", "allowAlways", "reject", "rejectAlways"],
-            },
-            "scope": {"type": "string", "enum": ["session", "workspace", "user"]},
-            "acceptedHunks": {"type": ["array", "null"], "items": {"type": "string"}},
-            "feedback": _OPT_STR,
-            "modifiedContent": {
-                "type": ["array", "null"],
-                "items": {
-                    "type": "object",
-                    "properties": {"uri": _STR, "text": {"type": "string"}},
-                    "required": ["uri", "text"],
-                    "additionalProperties": False,
-                },
-            },
-        },
-        "required": ["sessionId", "toolCallId", "outcome"],
-    },
-    "karyi/fileDiffs": {
-        "properties": {"sessionId": _STR, "toolCallId": _OPT_STR},
-        "required": ["sessionId"],
-    },
-    "karyi/provideValue": {
-        "properties": {
-            "sessionId": _STR,
-            "key": _STR,
-            "value": {"type": ["string", "null"]},
-            "save": {"type": "boolean"},
-            "note": {"type": ["string", "null"]},
-        },
-        "required": ["sessionId", "key"],
-    },
-    "karyi/sessions": {"properties": {}},
-    "karyi/loadSession": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
-    "karyi/deleteSession": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
-    "karyi/checkpoints": {"properties": {"sessionId": _OPT_STR}},
-    "karyi/restoreCheckpoint": {"properties": {"checkpointId": _STR}, "required": ["checkpointId"]},
-    "karyi/tools": {"properties": {}},
-    "karyi/rules": {"properties": {"sessionId": _OPT_STR}},
-    "karyi/commands": {"properties": {}},
-    "karyi/restartMcpServer": {"properties": {"name": _STR}, "required": ["name"]},
-    "karyi/terminalInput": {
-        "properties": {"sessionId": _STR, "data": {"type": "string"}},
-        "required": ["sessionId", "data"],
-    },
-}
+
+@functools.cache
+def schemas() -> dict[str, dict[str, Any]]:
+    """Each custom method's parameter schema, derived from `wire/params.py`."""
+    return {method: method_schema(cls) for method, cls in METHODS.values() if cls is not None}
 
 
 @functools.cache
 def _validator(method: str) -> ParamValidator:
     from karyi.core.schema import ParamValidator  # jsonschema: loaded on the first request
 
-    schema = {"type": "object", "additionalProperties": False, **SCHEMAS[method]}
+    schema = {"type": "object", "additionalProperties": False, **schemas()[method]}
     return ParamValidator(schema, noun="field")
 
 
