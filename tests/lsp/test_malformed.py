@@ -66,6 +66,7 @@ BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
             "range.start.line",
         ),
     ],
+    types.TEXT_DOCUMENT_DIAGNOSTIC: [({"textDocument": 5}, "textDocument")],
     types.SHUTDOWN: [],  # takes no params: anything is accepted
     types.INITIALIZE: [],  # covered by test_initialize_with_malformed_params
 }
