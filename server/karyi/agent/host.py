@@ -10,14 +10,18 @@ session; any number of sessions at once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from karyi.agent.events import Event, EventStream, FileChanged, Listener, ValueRequested
+from karyi.agent.models import ModelCatalog
 from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
+from karyi.agent.session.compaction import estimate_tokens
 from karyi.agent.session.conversation import Conversation
+from karyi.agent.subagents import Subagents
 from karyi.agent.turn.loop import Agent, AgentSpec, TurnResult
+from karyi.core.images import Image
 from karyi.llm.base import Provider
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.settings import Settings
@@ -85,6 +89,9 @@ class AgentHost:
         self.runtime = runtime
         self.ask = ask
         self._provider_factory = provider_factory or runtime.provider
+        self._own_provider = provider_factory is None
+        self.catalog = ModelCatalog()
+        """The models the editor's picker offers (agent/models.py)."""
         self._spec_factory = spec_factory or runtime.spec
         self._sessions: dict[str, LiveSession] = {}
         """Loaded sessions, least recently used first."""
@@ -98,7 +105,8 @@ class AgentHost:
             return loaded
         conversation = self.runtime.conversation(session_id)
         try:
-            provider = self._provider_factory()
+            chosen = conversation.model if self._own_provider else ""
+            provider = self.runtime.provider(chosen) if chosen else self._provider_factory()
         except Exception:
             if session_id is None and conversation.store is not None:
                 conversation.store.delete(conversation.id)  # no empty session per failed try
@@ -163,9 +171,11 @@ class AgentHost:
         text: str,
         *,
         context: str = "",
+        images: Sequence[Image] = (),
         listener: Listener | None = None,
     ) -> tuple[LiveSession, TurnResult]:
-        """Run one turn; `listener` sees every event of it."""
+        """Run one turn; `listener` sees every event of it. `images` are checked pictures
+        (karyi.core.images) sent with `text` (docs/images.md)."""
         live = self.session(session_id)
         if live.agent.busy:
             raise SessionBusy(
@@ -173,7 +183,7 @@ class AgentHost:
             )
         unsubscribe = live.events.subscribe(listener) if listener else None
         try:
-            return live, await live.agent.run(text, context=context)
+            return live, await live.agent.run(text, context=context, images=images)
         finally:
             if unsubscribe is not None:
                 unsubscribe()
@@ -184,6 +194,27 @@ class AgentHost:
             for waiting in list(live.values.values()):
                 if not waiting.done():
                     waiting.cancel()
+
+    async def set_model(self, session_id: str | None, model: str) -> LiveSession:
+        """Switch a session (a new one without id) to `model` from its next turn on
+        (docs/models.md#picker). A model that cannot be used (unknown provider, no key)
+        raises ProviderError `config` and changes nothing; SessionBusy during a turn."""
+        live = self.session(session_id)
+        if live.agent.busy:
+            raise SessionBusy(f"session {live.id} is running a turn: wait for it or cancel it")
+        provider = self.runtime.provider(model)
+        old, live.agent.provider = live.agent.provider, provider
+        subagents = live.agent.ctx.subagents
+        if isinstance(subagents, Subagents) and subagents.provider is old:
+            subagents.provider = provider
+        live.conversation.model = "" if model == self.runtime.settings.model else model
+        live.conversation.save_state()
+        await old.aclose()
+        return live
+
+    def context_use(self, live: LiveSession) -> tuple[int, int]:
+        """(tokens the conversation takes, by the compaction estimate; the model's window)."""
+        return estimate_tokens(live.conversation.messages), live.agent.provider.context_window
 
     def require(self, session_id: str) -> None:
         """SessionNotFound unless the session is loaded or stored."""

@@ -232,9 +232,10 @@ class Runtime:
             max_steps=s.max_steps,
         )
 
-    def provider(self) -> Provider:
-        """The model from the settings (raises ProviderError `config` when unusable)."""
-        return create_provider(self.settings)
+    def provider(self, model: str | None = None) -> Provider:
+        """The model from the settings, or `model` when a session chose another (raises
+        ProviderError `config` when unusable)."""
+        return create_provider(self.settings.for_model(model))
 
     def conversation(self, session_id: str | None = None) -> Conversation:
         """A stored session, or a new one."""

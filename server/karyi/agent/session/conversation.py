@@ -30,6 +30,8 @@ class Conversation:
     into the next act turn."""
     cost: float = 0.0
     """What the session's model calls cost so far, in USD (docs/workflow.md#cost)."""
+    model: str = ""
+    """The model the user picked for this session (empty: the settings' `model`)."""
 
     @classmethod
     def start(
@@ -67,6 +69,7 @@ class Conversation:
             str(state.get("mode", "act")),
             str(state.get("plan", "")),
             float(state.get("cost", 0.0)),
+            str(state.get("model", "")),
         )
 
     @property
@@ -100,6 +103,7 @@ class Conversation:
                     "mode": self.mode,
                     "plan": self.plan,
                     "cost": self.cost,
+                    "model": self.model,
                 },
             )
 

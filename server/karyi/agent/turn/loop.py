@@ -57,6 +57,8 @@ from karyi.agent.session.store import ToolCallRecord
 from karyi.agent.session.todos import SessionTodos
 from karyi.agent.turn.executor import CallBatch, Executed, checked_call
 from karyi.agent.turn.hooks import Hooks
+from karyi.agent.turn.pictures import picture_notice
+from karyi.core.images import Image, checked_count
 from karyi.core.text import valid_text
 from karyi.llm.base import (
     Finish,
@@ -149,7 +151,8 @@ def alternating(messages: Sequence[Message]) -> list[Message]:
             and not last.tool_call_id
         ):
             joined = f"{last.content}\n\n{message.content}"
-            out[-1] = dataclasses.replace(last, content=joined, name=None)
+            images = last.images + message.images
+            out[-1] = dataclasses.replace(last, content=joined, name=None, images=images)
         else:
             out.append(message)
     return out
@@ -213,6 +216,8 @@ class Agent:
         self._facts: dict[str, str] = {}
         self._last_command = ""
         self.events.subscribe(self._note_command)
+        self._images: tuple[Image, ...] = ()
+        """The pictures of the running turn's user message (docs/images.md)."""
 
     @property
     def busy(self) -> bool:
@@ -247,10 +252,14 @@ class Agent:
         conv.save_state()
         self.events.emit(ModeChanged(conv.id, mode, conv.plan))
 
-    async def run(self, text: str, *, context: str = "") -> TurnResult:
-        """Run one turn for the user's `text` (plus optional editor context)."""
+    async def run(
+        self, text: str, *, context: str = "", images: Sequence[Image] = ()
+    ) -> TurnResult:
+        """Run one turn for the user's `text` (plus optional editor context and pictures,
+        checked by karyi.core.images)."""
         if self.busy:
             raise RuntimeError(f"session {self.conversation.id} is already running a turn")
+        self._images = checked_count(images)
         turn_id = uuid.uuid4().hex[:10]
         text, context = valid_text(text), valid_text(context)  # what an editor or client sent
         mode, text = mode_prefix(text)
@@ -294,6 +303,7 @@ class Agent:
         self.events.emit(TurnStarted(conv.id, turn_id, text, conv.mode))
         self._notice_sandbox()
         self._notice_watching()
+        picture_notice(self.provider, self._images, self.events.emit)
         asked = await self._expanded(text)
         body = f"{asked}\n\n{context}".strip() if context else asked
         sources = MentionSources(self.ctx, self.problems, lambda: self._last_command)
@@ -311,7 +321,7 @@ class Agent:
                 return self._finish(turn_id, "blocked", None, 0)
             if said.output:
                 body = f"{body}\n\n[userPrompt hook output]\n{said.output}"
-        conv.add(turn_id, Message("user", self._with_notices(body)))
+        conv.add(turn_id, Message("user", self._with_notices(body), images=self._images))
         failures: Counter[str] = Counter()
         for step in range(1, self.spec.max_steps + 1):
             reply, executed, error = await self._step(turn_id, step)
