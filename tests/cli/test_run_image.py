@@ -42,7 +42,7 @@ def test_two_images_reach_the_model_as_image_parts(
     done = _run([*args, "describe these"], ws_root, model, url)
     assert done.returncode == 0, done.stderr
     assert "Two pictures." in done.stdout
-    user = [m for m in fake_llm.requests[0].body["messages"] if m["role"] == "user"][0]
+    user = next(m for m in fake_llm.requests[0].body["messages"] if m["role"] == "user")
     png64, gif64 = base64.b64encode(png()).decode(), base64.b64encode(GIF).decode()
     if api == "openai":
         images = [p["image_url"]["url"] for p in user["content"] if p["type"] == "image_url"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import logging
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from karyi.core.images import (
     MAX_IMAGE_BYTES,
     MAX_IMAGES,
+    ElideImageData,
     Image,
     ImageError,
     checked_count,
@@ -81,3 +83,16 @@ def test_one_message_carries_at_most_max_images() -> None:
     assert len(checked_count([image] * MAX_IMAGES)) == MAX_IMAGES
     with pytest.raises(ImageError, match=f"at most {MAX_IMAGES}"):
         checked_count([image] * (MAX_IMAGES + 1))
+
+
+def test_log_lines_carry_the_length_of_a_picture_not_its_data(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    image = image_from_bytes(png() + bytes(range(256)) * 2)  # a picture, by its header
+    logger = logging.getLogger("karyi.test.images")
+    caplog.handler.addFilter(ElideImageData())
+    with caplog.at_level(logging.INFO):
+        logger.info("Sending data: %s", {"images": [image.to_json()], "url": image.data_url()})
+    line = caplog.records[0].getMessage()
+    assert image.base64() not in line and "[base64 data, " in line
+    assert line.startswith("Sending data: {'images': [{'mimeType': 'image/png', 'data': '[base64")

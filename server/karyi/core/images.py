@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,30 @@ MAX_IMAGES = 8
 """Pictures one message may carry."""
 MEDIA_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 _DATA_URL = re.compile(r"^data:([\w/+.-]*)(;[\w=.-]+)*;base64,", re.IGNORECASE)
+
+
+_BLOB = re.compile(r"(data:image/[\w+.-]+;base64,)?[A-Za-z0-9+/]{256,}={0,2}")
+
+
+def elide_blobs(text: str) -> str:
+    """`text` with every long base64 run (a picture's data) replaced by its length."""
+    return _BLOB.sub(lambda m: f"[base64 data, {len(m.group(0))} characters]", text)
+
+
+class ElideImageData(logging.Filter):
+    """A log filter: a picture's bytes never reach a log line, not even the LSP
+    library's own trace of what it sends (`karyi --verbose`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message when it carries base64 data; keep every record."""
+        try:
+            text = record.getMessage()
+        except Exception:  # a bad format string: logging reports it as it would
+            return True
+        clean = elide_blobs(text)
+        if clean != text:
+            record.msg, record.args = clean, None
+        return True
 
 
 class ImageError(ValueError):

@@ -16,7 +16,16 @@ from typing import Any
 
 from lsprotocol import types
 
-from karyi.lsp import chat, code_actions, documents, editor_commands, history, lifecycle, toolinfo
+from karyi.lsp import (
+    chat,
+    code_actions,
+    documents,
+    editor_commands,
+    history,
+    lifecycle,
+    models,
+    toolinfo,
+)
 from karyi.lsp.server import KaryiServer
 
 Handler = Callable[..., Any]
@@ -40,6 +49,9 @@ FEATURES: dict[str, Handler] = {
     "karyi/provideValue": chat.provide_value,
     "karyi/terminalInput": chat.terminal_input,
     "karyi/setMode": chat.set_mode,
+    # models.py: the model picker
+    "karyi/models": models.models,
+    "karyi/setModel": models.set_model,
     # history.py: sessions and checkpoints
     "karyi/sessions": history.sessions,
     "karyi/loadSession": history.load_session,

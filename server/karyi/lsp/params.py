@@ -36,6 +36,20 @@ RANGE = {
     "required": ["start", "end"],
 }
 
+_IMAGE = {
+    "type": "object",
+    "properties": {
+        "mimeType": {
+            "type": "string",
+            "enum": ["image/png", "image/jpeg", "image/gif", "image/webp"],
+        },
+        "data": _STR,
+        "name": {"type": "string"},
+    },
+    "required": ["data"],
+    "additionalProperties": False,
+}
+
 SCHEMAS: dict[str, dict[str, Any]] = {
     "karyi/chat": {
         "properties": {
@@ -43,6 +57,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "message": _STR,
             "mode": {"type": "string", "enum": ["plan", "act"]},
             "plan": _OPT_STR,
+            "images": {"type": "array", "items": _IMAGE, "maxItems": 8},
             "context": {
                 "type": ["object", "null"],
                 "properties": {
@@ -57,6 +72,14 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "required": ["message"],
     },
     "karyi/cancel": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
+    "karyi/models": {"properties": {"sessionId": _OPT_STR}},
+    "karyi/setModel": {
+        "properties": {
+            "sessionId": _OPT_STR,
+            "model": {"type": "string", "pattern": "^[A-Za-z][\\w-]*:.+$"},
+        },
+        "required": ["model"],
+    },
     "karyi/setMode": {
         "properties": {
             "sessionId": _OPT_STR,
