@@ -49,4 +49,5 @@ async def test_a_bad_model_is_refused_and_changes_nothing(
     with pytest.raises(JsonRpcException, match="unknown provider 'nope'"):
         await request(client, "karyi/setModel", {"model": "nope:x"})
     state = plain(await request(client, "karyi/models", {}))
-    assert state["model"] == "openai:test-model"
+    assert state["model"] == "openai:test-model" and state["sessionId"] is None
+    assert plain(await request(client, "karyi/sessions", {}))["sessions"] == []

@@ -67,6 +67,8 @@ export interface UserItem {
   id: string;
   text: string;
   context?: string;
+  /** Pictures sent with the message, shown as thumbnails (docs/images.md). */
+  images?: ImageData[];
 }
 
 export interface TurnItem {
@@ -107,11 +109,14 @@ export interface ChatState {
   plan: string;
   /** What the session cost so far in USD (null: the model has no price). */
   cost: number | null;
+  /** Tokens the conversation takes of the model's window (`karyi/models`), when known. */
+  contextUse?: { used: number; window: number };
 }
 
 export type Action =
   | { kind: 'reset' }
-  | { kind: 'user'; text: string; context?: string }
+  | { kind: 'user'; text: string; context?: string; images?: ImageData[] }
+  | { kind: 'modelState'; state: ModelState }
   | { kind: 'update'; update: TurnUpdate }
   | { kind: 'turnEnded'; result?: ChatResult; error?: string }
   | { kind: 'fileState'; callId: string; path: string; state: FileState; note?: string }
@@ -383,7 +388,7 @@ function loaded(state: ChatState, session: LoadedSession): ChatState {
     if (m.role === 'user' && m.content.trim() && !m.toolCallId && !m.content.startsWith('<tool_result')) {
       const [id, seq] = nextId(s, 'u');
       s = closeOpenTurn({ ...s, seq, items: [...s.items] }, 'end_turn');
-      s = { ...s, items: [...s.items, { kind: 'user', id, text: m.content }] };
+      s = { ...s, items: [...s.items, { kind: 'user', id, text: m.content, images: m.images?.length ? m.images : undefined }] };
     } else if (m.role === 'assistant') {
       if (m.content.trim()) s = appendText(s, '', 'text', m.content);
       for (const tc of m.toolCalls ?? []) {
@@ -411,7 +416,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return { ...emptyState(state.model), mode: state.mode };
     case 'user': {
       const [id, seq] = nextId(state, 'u');
-      const item: UserItem = { kind: 'user', id, text: action.text, context: action.context };
+      const item: UserItem = { kind: 'user', id, text: action.text, context: action.context, images: action.images?.length ? action.images : undefined };
       return { ...state, seq, busy: true, items: [...state.items, item] };
     }
     case 'update':
@@ -450,6 +455,11 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return loaded(state, action.session);
     case 'model':
       return { ...state, model: action.model };
+    case 'modelState': {
+      const m = action.state;
+      if (state.sessionId && m.sessionId !== state.sessionId) return state;
+      return { ...state, sessionId: m.sessionId, model: m.model, contextUse: { used: m.contextUsed, window: m.contextWindow } };
+    }
     case 'mode':
       return { ...state, mode: action.mode, plan: action.plan ?? state.plan };
     default:

@@ -199,10 +199,11 @@ class AgentHost:
         """Switch a session (a new one without id) to `model` from its next turn on
         (docs/models.md#picker). A model that cannot be used (unknown provider, no key)
         raises ProviderError `config` and changes nothing; SessionBusy during a turn."""
+        provider = self.runtime.provider(model)  # before a new session is made for nothing
         live = self.session(session_id)
         if live.agent.busy:
+            await provider.aclose()
             raise SessionBusy(f"session {live.id} is running a turn: wait for it or cancel it")
-        provider = self.runtime.provider(model)
         old, live.agent.provider = live.agent.provider, provider
         subagents = live.agent.ctx.subagents
         if isinstance(subagents, Subagents) and subagents.provider is old:

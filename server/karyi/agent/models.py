@@ -17,7 +17,8 @@ from karyi.llm.base import ProviderError
 from karyi.llm.catalog import list_models
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.factory import endpoint_for
-from karyi.llm.families import family
+from karyi.llm.families import context_window, family
+from karyi.llm.vision import accepts_images
 from karyi.settings import Settings
 
 CACHE_SECONDS = 300.0
@@ -31,6 +32,14 @@ class ModelEntry:
     id: str
     source: str
     """`settings` (model or models) or `server` (the endpoint's list)."""
+
+
+def model_facts(settings: Settings, model: str | None = None) -> tuple[int, bool]:
+    """(context window, takes pictures) of `model` (default: the configured one), as the
+    factory would set them, without making a provider."""
+    s = settings.for_model(model)
+    name = s.model.partition(":")[2]
+    return s.context_window or context_window(name), accepts_images(name, s.images)
 
 
 @dataclass

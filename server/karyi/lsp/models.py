@@ -30,8 +30,21 @@ def checked_images(raw: list[Any]) -> tuple[Image, ...]:
         raise JsonRpcInvalidParams(f"karyi/chat: images: {exc}") from None
 
 
-def model_state(host: AgentHost, live: LiveSession) -> dict[str, Any]:
-    """What the chat header shows: the session's model and its context use."""
+def model_state(host: AgentHost, live: LiveSession | None) -> dict[str, Any]:
+    """What the chat header shows: the session's model and its context use (a chat
+    not started yet: the configured model, nothing used)."""
+    if live is None:
+        from karyi.agent.models import model_facts
+
+        settings = host.runtime.settings
+        window, images = model_facts(settings)
+        return {
+            "sessionId": None,
+            "model": settings.model,
+            "contextWindow": window,
+            "contextUsed": 0,
+            "acceptsImages": images,
+        }
     used, window = host.context_use(live)
     provider = live.agent.provider
     return {
@@ -45,10 +58,11 @@ def model_state(host: AgentHost, live: LiveSession) -> dict[str, Any]:
 
 @rpc
 async def models(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-    """`karyi/models`: the models on offer and the session's (a new one without id)."""
+    """`karyi/models`: the models on offer, and the session's (no session is made
+    without an id)."""
     p = checked("karyi/models", raw)
     host = ls.require_host()
-    live = host.session(p.get("sessionId"))
+    live = host.session(p["sessionId"]) if p.get("sessionId") else None
     entries, note = await host.catalog.models(host.runtime.settings)
     listed = [{"id": e.id, "source": e.source} for e in entries]
     return {**model_state(host, live), "models": listed, "note": note}
