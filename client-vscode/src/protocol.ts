@@ -180,7 +180,8 @@ export interface ImageData {
 
 /** The session's model and its context use (`karyi/models`, `karyi/setModel`). */
 export interface ModelState {
-  sessionId: string;
+  /** null: no session yet (the configured model). */
+  sessionId: string | null;
   model: string;
   contextWindow: number;
   contextUsed: number;

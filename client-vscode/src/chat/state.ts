@@ -4,7 +4,7 @@
  * survives a reloaded webview and a restarted server); the webview runs the same
  * reducer on the same actions to render incrementally.
  */
-import type { ChatResult, Confirmation, LoadedSession, Mode, TodoItem, TurnUpdate, Usage } from '../protocol';
+import type { ChatResult, Confirmation, ImageData, LoadedSession, Mode, ModelState, TodoItem, TurnUpdate, Usage } from '../protocol';
 
 /** A turn's usage from an event (`cachedTokens` only when some input was cached). */
 function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number; turnCost?: number | null; sessionCost?: number | null }): Usage {
@@ -410,6 +410,13 @@ function loaded(state: ChatState, session: LoadedSession): ChatState {
   return closeOpenTurn(s, 'end_turn');
 }
 
+/** The state as the workspace keeps it across windows: pictures by name only (their
+ * bytes stay in the session store, and `karyi/loadSession` brings them back). */
+export function storable(state: ChatState): ChatState {
+  const items = state.items.map((i) => (i.kind === 'user' && i.images ? { ...i, images: i.images.map((img) => ({ ...img, data: '' })) } : i));
+  return { ...state, items };
+}
+
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.kind) {
     case 'reset':
@@ -458,7 +465,7 @@ export function reduce(state: ChatState, action: Action): ChatState {
     case 'modelState': {
       const m = action.state;
       if (state.sessionId && m.sessionId !== state.sessionId) return state;
-      return { ...state, sessionId: m.sessionId, model: m.model, contextUse: { used: m.contextUsed, window: m.contextWindow } };
+      return { ...state, sessionId: m.sessionId ?? state.sessionId, model: m.model, contextUse: { used: m.contextUsed, window: m.contextWindow } };
     }
     case 'mode':
       return { ...state, mode: action.mode, plan: action.plan ?? state.plan };
