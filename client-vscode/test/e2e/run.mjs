@@ -6,13 +6,16 @@
 //      run a palette task on a selection, answer a <get_value> in a password box,
 //      show the tools and restart an MCP server, restore a checkpoint, load a session
 //      from History after New chat, set the API key, plan mode with the Plan/Act toggle
-//      (a refused edit, the edited plan carried into the act turn), the live task list.
-// Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures)
+//      (a refused edit, the edited plan carried into the act turn), the live task list,
+//      a pasted picture and the model picker (media_steps.mjs).
+// Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures;
+// KARYI_E2E_STEPS=media runs only media_steps.mjs, for working on them)
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
+import { mediaSteps, openChat } from './media_steps.mjs';
 
 const [codeServer, vsix] = process.argv.slice(2);
 if (!codeServer || !vsix) {
@@ -130,8 +133,12 @@ async function uiTests(context, base, ws, fake, dir) {
     if (m.type() === 'error') log(`browser console: ${m.text()}`);
   });
   try {
-    await uiSteps(page, base, ws, fake, dir);
-    await workflowSteps(page, ws, fake);
+    if (process.env.KARYI_E2E_STEPS === 'media') await openChat({ page, base, ws, chat: chatFrame(page), WAIT });
+    else {
+      await uiSteps(page, base, ws, fake, dir);
+      await workflowSteps(page, ws, fake);
+    }
+    await mediaSteps({ page, fake, chat: chatFrame(page), step, send, shot, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
