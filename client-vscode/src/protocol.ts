@@ -280,6 +280,7 @@ export const Methods = {
   terminalInput: 'karyi/terminalInput',
   setMode: 'karyi/setMode',
   models: 'karyi/models',
+  modelState: 'karyi/modelState',
   setModel: 'karyi/setModel',
   commands: 'karyi/commands',
   turnUpdate: 'karyi/turnUpdate',

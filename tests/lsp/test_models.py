@@ -38,6 +38,8 @@ async def test_the_picker_lists_and_switches_the_next_turns_model(
     }
     await request(client, "karyi/chat", {"sessionId": sid, "message": "again"})
     assert [r.body["model"] for r in fake_llm.requests] == ["test-model", "llava:13b"]
+    state = plain(await request(client, "karyi/modelState", {"sessionId": sid}))
+    assert state["model"] == "openai:llava:13b" and state["contextUsed"] > listed["contextUsed"]
 
 
 async def test_a_bad_model_is_refused_and_changes_nothing(

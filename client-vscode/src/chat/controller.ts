@@ -71,6 +71,7 @@ export class ChatController implements vscode.Disposable {
       server.onTurnUpdate((u) => this.onUpdate(u)),
       server.onState(({ state, message }) => {
         this.post({ type: 'server', running: state === 'running' });
+        if (state === 'running') void this.refreshModel();
         if (state === 'failed' && message) this.dispatch({ kind: 'serverStopped', message });
       }),
     );
@@ -219,7 +220,8 @@ export class ChatController implements vscode.Disposable {
   async refreshModel(): Promise<void> {
     if (!this.server.running) return;
     try {
-      await this.models();
+      const state = await this.server.request<ModelState>(Methods.modelState, { sessionId: this.state.sessionId ?? undefined });
+      this.dispatch({ kind: 'modelState', state });
     } catch {
       // an older server without karyi/models: the header keeps the model the turn named
     }

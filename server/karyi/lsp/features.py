@@ -51,6 +51,7 @@ FEATURES: dict[str, Handler] = {
     "karyi/setMode": chat.set_mode,
     # models.py: the model picker
     "karyi/models": models.models,
+    "karyi/modelState": models.model_state_of,
     "karyi/setModel": models.set_model,
     # history.py: sessions and checkpoints
     "karyi/sessions": history.sessions,

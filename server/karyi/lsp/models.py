@@ -1,4 +1,5 @@
-"""Pictures in `karyi/chat`, and the model picker: `karyi/models`, `karyi/setModel`.
+"""Pictures in `karyi/chat`, and the model picker: `karyi/models`, `karyi/modelState`,
+`karyi/setModel`.
 
 A client sends pictures as `{mimeType, data (base64), name}` objects; each is checked
 by karyi.core.images (its bytes, not its word) before the turn starts, and a bad one is
@@ -66,6 +67,15 @@ async def models(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     entries, note = await host.catalog.models(host.runtime.settings)
     listed = [{"id": e.id, "source": e.source} for e in entries]
     return {**model_state(host, live), "models": listed, "note": note}
+
+
+@rpc
+async def model_state_of(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/modelState`: the session's model and context use, without the list (what
+    the chat header shows after each turn; asks no server)."""
+    p = checked("karyi/modelState", raw)
+    host = ls.require_host()
+    return model_state(host, host.session(p["sessionId"]) if p.get("sessionId") else None)
 
 
 @rpc

@@ -73,6 +73,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "karyi/cancel": {"properties": {"sessionId": _STR}, "required": ["sessionId"]},
     "karyi/models": {"properties": {"sessionId": _OPT_STR}},
+    "karyi/modelState": {"properties": {"sessionId": _OPT_STR}},
     "karyi/setModel": {
         "properties": {
             "sessionId": _OPT_STR,
