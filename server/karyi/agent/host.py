@@ -20,7 +20,8 @@ from karyi.agent.runtime import Runtime
 from karyi.agent.session.compaction import estimate_tokens
 from karyi.agent.session.conversation import Conversation
 from karyi.agent.subagents import Subagents
-from karyi.agent.turn.loop import Agent, AgentSpec, TurnResult
+from karyi.agent.turn.loop import Agent
+from karyi.agent.turn.spec import AgentSpec, TurnResult
 from karyi.core.images import Image
 from karyi.llm.base import Provider
 from karyi.secrets.request import ValueAnswer, ValueRequest
