@@ -14,11 +14,12 @@ import type { AgentTerminal } from './terminal';
 import { lspDiagnostic, lspRange } from './lspShapes';
 import { showTools } from './toolsView';
 
-/** The tasks' instructions (the same wording as the server's `workspace/executeCommand` tasks). */
+/** The editor tasks, as the chat commands the server expands into their prompts
+ * (server/karyi/agent/prompting/tasks.py): no prompt is copied here. */
 export const TASKS = {
-  explain: 'Explain what the selected code does, how it fits into the file, and anything surprising about it. Do not change any file.',
-  fix: 'Fix the problems reported in the current file (listed below), then check that they are gone.',
-  tests: "Write tests for the selected code in the style of the project's existing tests, then run them.",
+  explain: '/explain',
+  fix: '/fix',
+  tests: '/tests',
   /** The server expands the `/init` chat command (docs/context.md#init). */
   init: '/init',
 };
