@@ -21,6 +21,7 @@ from karyi import __version__
 from karyi.acp import subcommand as acp
 from karyi.agent.frontend.startup import EXIT_FAILED, EXIT_USAGE, UsageError
 from karyi.cli import subcommands as cli
+from karyi.core.images import ElideImageData
 from karyi.gateway import subcommand as gateway
 from karyi.lsp import subcommand as lsp
 
@@ -63,6 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="karyi: %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(ElideImageData())
     func: Command | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()

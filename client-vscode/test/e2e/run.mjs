@@ -6,7 +6,8 @@
 //      run a palette task on a selection, answer a <get_value> in a password box,
 //      show the tools and restart an MCP server, restore a checkpoint, load a session
 //      from History after New chat, set the API key, plan mode with the Plan/Act toggle
-//      (a refused edit, the edited plan carried into the act turn), the live task list;
+//      (a refused edit, the edited plan carried into the act turn), the live task list,
+//      a pasted picture and the model picker (media_steps.mjs; KARYI_E2E_ONLY=media);
 //      inline diffs as real lines, decided by keyboard and lens, Reject all, inline chat
 //      (inline_steps.mjs; KARYI_E2E_ONLY=inline runs those alone);
 //   3. the one-download install (fresh.mjs): a fresh profile and HOME, the extension sets
@@ -20,6 +21,7 @@ import { format } from 'node:util';
 import { freshInstallSteps } from './fresh.mjs';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
 import { inlineSteps } from './inline_steps.mjs';
+import { mediaSteps } from './media_steps.mjs';
 
 const [codeServer, vsix] = process.argv.slice(2);
 if (!codeServer || !vsix) {
@@ -137,12 +139,14 @@ async function uiTests(context, base, ws, fake, dir) {
     if (m.type() === 'error') log(`browser console: ${m.text()}`);
   });
   try {
-    // KARYI_E2E_ONLY=inline runs the inline-diff steps alone (while working on them).
+    // KARYI_E2E_ONLY=inline or =media runs those steps alone (while working on them).
     const only = process.env.KARYI_E2E_ONLY;
-    if (only !== 'inline') await uiSteps(page, base, ws, fake, dir);
+    const all = only !== 'inline' && only !== 'media';
+    if (all) await uiSteps(page, base, ws, fake, dir);
     else await openChat(page, base, ws);
-    await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
-    if (only !== 'inline') await workflowSteps(page, ws, fake);
+    if (only !== 'media') await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
+    if (all) await workflowSteps(page, ws, fake);
+    if (only !== 'inline') await mediaSteps({ page, fake, chat: chatFrame(page), step, send, shot, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);

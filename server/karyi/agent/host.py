@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from karyi.agent.events import Event, EventStream, FileChanged, Listener, ValueRequested
+from karyi.agent.models import ModelCatalog
 from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
+from karyi.agent.session.compaction import estimate_tokens
 from karyi.agent.session.conversation import Conversation
 from karyi.agent.subagents import Subagents
 from karyi.agent.turn.loop import Agent
 from karyi.agent.turn.spec import AgentSpec, TurnResult
+from karyi.core.images import Image
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.factory import create_provider
 from karyi.secrets.request import ValueAnswer, ValueRequest
@@ -96,7 +99,8 @@ class AgentHost:
         self._model_factory = model_factory or (
             lambda settings: create_provider(settings, runtime.model_env(settings))
         )
-
+        self.catalog = ModelCatalog()
+        """The models the editor's picker offers (agent/models.py)."""
         self._spec_factory = spec_factory or runtime.spec
         self._sessions: dict[str, LiveSession] = {}
         """Loaded sessions, least recently used first."""
@@ -208,9 +212,11 @@ class AgentHost:
         text: str,
         *,
         context: str = "",
+        images: Sequence[Image] = (),
         listener: Listener | None = None,
     ) -> tuple[LiveSession, TurnResult]:
-        """Run one turn; `listener` sees every event of it."""
+        """Run one turn; `listener` sees every event of it. `images` are checked pictures
+        (karyi.core.images) sent with `text` (docs/images.md)."""
         live = self.session(session_id)
         if live.agent.busy:
             raise SessionBusy(
@@ -218,7 +224,7 @@ class AgentHost:
             )
         unsubscribe = live.events.subscribe(listener) if listener else None
         try:
-            return live, await live.agent.run(text, context=context)
+            return live, await live.agent.run(text, context=context, images=images)
         finally:
             if unsubscribe is not None:
                 unsubscribe()
@@ -229,6 +235,22 @@ class AgentHost:
             for waiting in list(live.values.values()):
                 if not waiting.done():
                     waiting.cancel()
+
+    async def set_model(self, session_id: str | None, model: str) -> LiveSession:
+        """Switch a session (a new one without id) to `model` from its next turn on
+        (docs/models.md#picker): `choose` with the model, as ACP's config option does. A
+        model that cannot be used (unknown provider, no key) raises ProviderError
+        `config` and changes nothing; SessionBusy during a turn."""
+        if session_id is None:  # no new session for a model that cannot be used
+            probe = self._model_factory(self.runtime.settings_for({"model": model}))
+            await probe.aclose()
+        live = self.session(session_id)
+        self.choose(live.id, model=model)
+        return live
+
+    def context_use(self, live: LiveSession) -> tuple[int, int]:
+        """(tokens the conversation takes, by the compaction estimate; the model's window)."""
+        return estimate_tokens(live.conversation.messages), live.agent.provider.context_window
 
     def require(self, session_id: str) -> None:
         """SessionNotFound unless the session is loaded or stored."""

@@ -234,13 +234,18 @@ class Runtime:
             max_steps=s.max_steps,
         )
 
-    def provider(self) -> Provider:
-        """The model from the settings (raises ProviderError `config` when unusable)."""
-        return create_provider(self.settings, self.model_env())
+    def provider(self, model: str | None = None) -> Provider:
+        """The model from the settings, or `model` when a session chose another (raises
+        ProviderError `config` when unusable)."""
+        settings = self.settings.for_model(model)
+        return create_provider(settings, self.model_env(settings))
 
     def settings_for(self, changes: Mapping[str, Any]) -> Settings:
-        """The settings with a session's own choices (its model, its thinking budget)."""
-        return self.settings.with_values(**changes) if changes else self.settings
+        """The settings with a session's own choices (its model, its thinking budget); a
+        model of another provider is reached at that provider's own address."""
+        settings = self.settings.for_model(changes.get("model"))
+        rest = {k: v for k, v in changes.items() if k != "model"}
+        return settings.with_values(**rest) if rest else settings
 
     def model_env(self, settings: Settings | None = None) -> dict[str, str]:
         """The environment the model's key is taken from (`key_environment`)."""

@@ -44,6 +44,13 @@ def add_run_parser(sub: Subparsers) -> None:
     add_settings_options(p)
     p.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
     p.add_argument("--yes", action="store_true", help="approve every call without asking")
+    p.add_argument(
+        "--image",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="attach a PNG, JPEG, GIF or WebP picture to the task (repeatable; docs/images.md)",
+    )
     p.add_argument("--session", metavar="ID", help="continue a stored session")
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
     p.add_argument(

@@ -22,6 +22,7 @@ from karyi.llm.base import Provider, ProviderError
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.families import FAMILIES, Family, context_window, family
 from karyi.llm.retry import RetryPolicy, Sleep
+from karyi.llm.vision import accepts_images
 
 
 class ProviderSettings(Protocol):
@@ -47,6 +48,8 @@ class ProviderSettings(Protocol):
     def prompt_caching(self) -> bool: ...
     @property
     def thinking_budget(self) -> int: ...
+    @property
+    def images(self) -> bool | None: ...
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None: ...
 
 
@@ -139,6 +142,7 @@ def endpoint_for(settings: ProviderSettings, env: Mapping[str, str] | None = Non
         max_tokens_field=fam.max_tokens_field,
         thinking_budget=settings.thinking_budget,
         prompt_caching=settings.prompt_caching,
+        images=accepts_images(name, settings.images),
     )
 
 

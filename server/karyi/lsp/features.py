@@ -24,6 +24,7 @@ from karyi.lsp import (
     editor_commands,
     history,
     lifecycle,
+    models,
     own_diagnostics,
     toolinfo,
 )
@@ -50,6 +51,10 @@ FEATURES: dict[str, Handler] = {
     "karyi/provideValue": chat.provide_value,
     "karyi/terminalInput": chat.terminal_input,
     "karyi/setMode": chat.set_mode,
+    # models.py: the model picker
+    "karyi/models": models.models,
+    "karyi/modelState": models.model_state_of,
+    "karyi/setModel": models.set_model,
     # history.py: sessions and checkpoints
     "karyi/sessions": history.sessions,
     "karyi/loadSession": history.load_session,

@@ -241,6 +241,10 @@ SCHEMA: dict[str, dict[str, Any]] = {
                 "type": "boolean",
                 "description": "Anthropic: cache the system prompt and conversation prefix",
             },
+            "images": {
+                "type": ["boolean", "null"],
+                "description": "whether the model takes pictures (null: known per model family)",
+            },
             "thinkingBudget": {
                 "type": ["integer", "null"],
                 "minimum": 1024,
@@ -303,5 +307,6 @@ DEFAULTS: dict[str, Any] = {
         "contextWindow": None,
         "thinkingBudget": None,
         "promptCaching": True,
+        "images": None,
     },
 }

@@ -93,7 +93,8 @@ class Conversation:
                 and not last.tool_call_id
             ):
                 joined = f"{last.content}\n\n{message.content}"
-                out[-1] = dataclasses.replace(last, content=joined, name=None)
+                images = last.images + message.images
+                out[-1] = dataclasses.replace(last, content=joined, name=None, images=images)
             else:
                 out.append(message)
         return out
