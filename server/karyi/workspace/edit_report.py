@@ -35,9 +35,15 @@ class PairReport:
     first_line: int = 0
     last_line: int = 0
     similarity: float = 1.0
+    detail: str = ""
+    """More for the model: what an elision stood for, or that a new file looked elided."""
 
     def describe(self) -> str:
         """`pair 2: lines 10-12, matched ignoring whitespace at line ends`."""
+        text = self._describe()
+        return f"{text}; {self.detail}" if self.detail else text
+
+    def _describe(self) -> str:
         where = (
             f"line {self.first_line}"
             if self.first_line == self.last_line

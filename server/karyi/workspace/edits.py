@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from karyi.workspace import matching
 from karyi.workspace.closest import closest
@@ -31,6 +31,8 @@ from karyi.workspace.edit_report import (
     describe_region,
     miss_message,
 )
+from karyi.workspace.elided_pairs import elided_edit, has_elision, stray_marker
+from karyi.workspace.elided_report import elided_note, new_file_note
 from karyi.workspace.matching import STRATEGY_NOTES, Found, LineLayers, Lines, Match
 from karyi.workspace.patched import FindIndex, LineIndex, PatchedText, inner_lines
 
@@ -137,7 +139,7 @@ def _with_lines(
     out = []
     for r, (a, b) in zip(reports, spans, strict=True):
         first, last = lines[a], lines[max(a, b - 1)]
-        out.append(PairReport(r.index, r.strategy, r.count, r.changed, first, last, r.similarity))
+        out.append(replace(r, first_line=first, last_line=last))
     return out
 
 
@@ -152,14 +154,59 @@ def _apply_pair(job: _Job, n: int, pair: Pair) -> PairReport:
                 pair=n,
             )
         job.spans.append(doc.replace(0, 0, job.normalise(pair.replace)))
-        return PairReport(n, "create", 1, bool(pair.replace))
+        return PairReport(n, "create", 1, bool(pair.replace), detail=new_file_note(pair.replace))
     expected = pair.expected or 1
+    if (marker := stray_marker(pair.find, pair.replace, job.path)) is not None:
+        raise EditError(
+            "elision",
+            f"pair {n}: the replacement has {marker!r}, an elision, but the find text has "
+            "none, so nothing says which lines it stands for and it would be written into "
+            f"{job.path} as is; put the same elision in the find text between lines copied "
+            "from the file, or write the lines out",
+            pair=n,
+        )
     found = _exact(job, pair)
+    if found is None and has_elision(pair.find, job.path):
+        return _elided(job, n, pair)
     if found is None:
         found = _fallback(job, n, pair)
         if found is None:
             return _already_applied(job, n, pair)
     return _replace(job, n, found, expected)
+
+
+def _elided(job: _Job, n: int, pair: Pair) -> PairReport:
+    """A find with elisions; when they cannot be placed, the find read literally (a file
+    that has such lines, copied with a slip) before the refusal."""
+    find, repl = pair.find.replace("\r\n", "\n"), job.normalise(pair.replace)
+    try:
+        edit = elided_edit(job.doc, n, find, repl, job.path)
+    except EditError as exc:
+        try:
+            found = _fallback(job, n, pair)
+        except EditError:
+            raise exc from None
+        if found is None:
+            raise exc from None
+        return _replace(job, n, found, pair.expected or 1)
+    if (pair.expected or 1) != 1:
+        raise EditError(
+            "count",
+            f"pair {n}: a find text with an elision replaces one place; it cannot be "
+            f"expected {pair.expected} times",
+            pair=n,
+        )
+    detail = elided_note(job.doc, edit)
+    changed = False
+    spans = []
+    for a, b, new in reversed(edit.pieces):
+        if job.doc.slice(a, b) == new:
+            spans.append(_base_span(job.doc, Match(a, b, new)))
+            continue
+        spans.append(job.doc.replace(a, b, new))
+        changed = True
+    job.spans.append((min(a for a, _ in spans), max(b for _, b in spans)))
+    return PairReport(n, "elided", 1, changed, detail=detail)
 
 
 def _exact_candidates(find: str, crlf: bool) -> list[tuple[str, str]]:

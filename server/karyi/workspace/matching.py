@@ -47,6 +47,7 @@ STRATEGY_NOTES = {
     "unescaped": 'matched after undoing over-escaped text (\\n, \\", \\\\); '
     "the replacement was unescaped the same way",
     "tokens": "matched ignoring whitespace between tokens",
+    "elided": "matched around the elision in the find text",
 }
 """What each strategy means, told to the model so it learns to copy text exactly."""
 
