@@ -167,3 +167,10 @@ def test_a_write_whose_span_holds_a_marker_like_line_is_refused() -> None:
     text = "def a():\n    pass\n\n\n# ... existing code ...\ndef c():\n    pass\n"
     with pytest.raises(EditError, match="looks like an elision itself"):
         merge_write(text, "def a():\n    pass\n...\ndef c():\n    return 1\n", path="m.py")
+
+
+def test_a_blank_line_ending_the_find_belongs_to_its_last_anchor() -> None:
+    find = "def a():\n# ... existing code ...\ndef b():\n    return 2\n\n"
+    repl = "def a():\n# ... existing code ...\ndef b():\n    return 20\n\n"
+    out = apply_edits(ABC.replace("    x = 2  \n\treturn x", "    return 2"), [Pair(find, repl)])
+    assert out.text == ABC.replace("    x = 2  \n\treturn x", "    return 20")

@@ -106,11 +106,8 @@ def elided_edit(doc: PatchedText, n: int, find: str, replace: str, path: str) ->
     """The pair's edit around its elisions; raises EditError (nothing applied) when unsure."""
     flines, newline = find_lines(find)
     ftok = tokens(flines, path)
-    while ftok and not ftok[-1].strip():
-        ftok.pop()
-    while ftok and not ftok[0].strip():
-        ftok.pop(0)
-    if not ftok or ELISION in (ftok[0], ftok[-1]):
+    ends = [t for t in ftok if t.strip()]
+    if not ends or ELISION in (ends[0], ends[-1]):
         raise EditError(
             "elision",
             f"pair {n}: the find text starts or ends with an elision, so nothing marks where "
@@ -127,7 +124,7 @@ def elided_edit(doc: PatchedText, n: int, find: str, replace: str, path: str) ->
         raise _unplaced(exc, n, path, segments, hay) from None
     gaps = [Spot(a.end, b.start) for a, b in itertools.pairwise(spots)]
     _check_gaps(hay, gaps, {ln.strip() for ln in flines}, n, path)
-    file_lines = [hay.doc.slice(s.start, s.end).rstrip("\n").split("\n") for s in spots]
+    file_lines = [_spot_lines(hay.doc.slice(s.start, s.end)) for s in spots]
     layer = found[0].layer
     rlines, rnewline = find_lines(replace)
     rtok = tokens(rlines if replace else [], path)
@@ -157,6 +154,11 @@ def _segments(ftok: Sequence[str]) -> list[list[str]]:
         else:
             segs[-1].append(t)
     return segs
+
+
+def _spot_lines(text: str) -> list[str]:
+    """A placed block's lines (its text ends with its last line's newline, if any)."""
+    return (text[:-1] if text.endswith("\n") else text).split("\n")
 
 
 def _line_end(spot: Spot, hay: Haystack) -> int:
