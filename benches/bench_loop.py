@@ -21,7 +21,8 @@ from karyi.agent.events import StepStarted
 from karyi.agent.review.approval import approve_all
 from karyi.agent.session.conversation import Conversation
 from karyi.agent.session.store import SessionStore
-from karyi.agent.turn.loop import Agent, AgentSpec
+from karyi.agent.turn.loop import Agent
+from karyi.agent.turn.spec import AgentSpec, TurnServices
 from karyi.llm.base import Finish, Provider, Request, StreamEvent, TextChunk
 from karyi.protocol import get_dialect
 from karyi.settings import Settings
@@ -58,7 +59,9 @@ async def run_turn(root: Path, steps: int, calls: int) -> list[float]:
         default_toolkit(builtin_registry(), "karyi"),
         max_steps=steps + 2,
     )
-    agent = Agent(spec, Instant(steps, calls), ctx, Conversation.start(store), approver=approve_all)
+    agent = Agent(
+        spec, Instant(steps, calls), ctx, Conversation.start(store), TurnServices(approve_all)
+    )
     marks: list[float] = []
     agent.events.subscribe(
         lambda e: marks.append(time.perf_counter()) if isinstance(e, StepStarted) else None

@@ -31,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -211,7 +212,7 @@ def search(root: Path, report: Callable[[str], None]) -> dict[str, float]:
     return ratios
 
 
-def _limit_reached(root: Path, directories: list[Path]) -> Backend:
+def _limit_reached(root: Path, directories: list[Path], stop: threading.Event) -> Backend:
     raise OSError("OS file watch limit reached")
 
 

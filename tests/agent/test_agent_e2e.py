@@ -23,6 +23,7 @@ from karyi.settings import Settings
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.procs import host_pid, running
 from tests.support.replies import Call, Fault, Reply
+from tests.support.waiting import eventually, pid_in
 
 
 async def _no_wait(_seconds: float) -> None:
@@ -334,11 +335,9 @@ async def test_cancel_mid_tool_leaves_no_process(
     agent = r.agent()
     pid_file = ws_root / "sleep.pid"
     task = asyncio.ensure_future(agent.run("wait"))
-    for _ in range(2000):  # no event says "the pid file is written"; bounded poll
-        if pid_file.exists() and pid_file.read_text().strip():
-            break
-        await asyncio.sleep(0.01)
-    pid = host_pid(int(pid_file.read_text()), mark)
+    # no event says "the pid file is written"
+    written = await eventually(lambda: pid_in(pid_file), "the command writes its pid")
+    pid = host_pid(written, mark)
     assert pid is not None
     agent.cancel()
     assert (await task).stop_reason == "cancelled"

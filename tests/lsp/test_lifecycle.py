@@ -20,6 +20,7 @@ from tests.lsp.conftest import Start, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.procs import host_pid, marked, running
 from tests.support.replies import Fault, Reply
+from tests.support.waiting import eventually, eventually_sync, pid_in
 
 SLEEPER = "<tools><command>sleep 300 &\necho $! > sleep.pid; wait</command></tools>"
 UNATTENDED = {
@@ -32,11 +33,8 @@ AUTO = {"permissions": {"tools": {"command": "auto"}}}
 
 
 async def pid_when_written(path: Path) -> int:
-    for _ in range(3000):  # no event says "the pid file is written": a bounded poll
-        if path.exists() and path.read_text().strip():
-            return int(path.read_text())
-        await asyncio.sleep(0.01)
-    raise AssertionError("the command never wrote its pid")
+    # no event says "the pid file is written"
+    return await eventually(lambda: pid_in(path), "the command writes its pid")
 
 
 async def test_cancel_request_cancels_the_turn(lsp: Start, fake_llm: FakeModelServer) -> None:
@@ -142,6 +140,13 @@ async def test_configuration_changes_apply_to_the_next_turn(
     assert fake_llm.requests[1].body["model"] == "other-model"
 
 
+def _connected(port: int) -> socket.socket | None:
+    try:
+        return socket.create_connection(("127.0.0.1", port), timeout=5)
+    except OSError:
+        return None
+
+
 def test_tcp_mode(ws_root: Path, _isolated_config: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -153,14 +158,7 @@ def test_tcp_mode(ws_root: Path, _isolated_config: Path) -> None:
         stderr=subprocess.DEVNULL,
     )
     try:
-        for _ in range(3000):  # the port opens when the server is ready: bounded poll
-            try:
-                conn = socket.create_connection(("127.0.0.1", port), timeout=5)
-                break
-            except OSError:
-                import time
-
-                time.sleep(0.01)
+        conn = eventually_sync(lambda: _connected(port), "the server opens its port")
         body = json.dumps(
             {
                 "jsonrpc": "2.0",

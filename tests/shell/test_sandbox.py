@@ -22,6 +22,7 @@ from karyi.shell.manager import ShellManager
 from karyi.shell.sandbox import SandboxPlan, bwrap_argv, check_bwrap, probe, secret_paths
 from karyi.tools.context import ToolContext
 from karyi.workspace.workspace import Workspace
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.skipif(probe() is not None, reason=f"no sandbox here: {probe()}")
 S = "s1"
@@ -170,7 +171,7 @@ async def test_network_when_the_user_allows_it(ws_root: Path, home: Path) -> Non
     try:
         async with server:
             o = await m.oneshot(S, _connect(port))
-            await asyncio.sleep(0.1)
+            await eventually(lambda: got, "the server receives the bytes")
         assert (o.outcome.exit_code, o.sandboxed) == (0, True) and got == [b"hello"]
     finally:
         await m.close()

@@ -11,7 +11,8 @@ from karyi.agent.review.approval import approve_all
 from karyi.agent.session.checkpoints import Checkpoints
 from karyi.agent.session.conversation import Conversation
 from karyi.agent.session.store import SessionStore
-from karyi.agent.turn.loop import Agent, AgentSpec
+from karyi.agent.turn.loop import Agent
+from karyi.agent.turn.spec import AgentSpec, TurnServices
 from karyi.core.results import Permission, ToolResult
 from karyi.protocol import get_dialect
 from karyi.tools.base import Tool
@@ -90,8 +91,7 @@ class Harness:
             self.provider,
             ctx,
             conv,
-            approver=approver,
-            checkpoints=Checkpoints(ctx.workspace.root),
+            TurnServices(approver, checkpoints=Checkpoints(ctx.workspace.root)),
         )
         agent.events.subscribe(self.events.append)
         return agent

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from karyi.core.errors import ErrorCode
-from karyi.tools.builtin import search as search_tools
+from karyi.tools.builtin import listing as listing_tools
 from karyi.tools.context import ToolContext
 from karyi.workspace import ripgrep
 from karyi.workspace.globs import Found, Matcher, recent_first
@@ -135,7 +135,7 @@ async def test_agentxml_list_file(ctx: ToolContext) -> None:
 async def test_glob_states_where_it_stopped_looking(
     ctx: ToolContext, ws_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(search_tools, "MAX_GLOB_MATCHES", 3)
+    monkeypatch.setattr(listing_tools, "MAX_GLOB_MATCHES", 3)
     for i in range(5):
         (ws_root / f"m{i}.log").write_text("x")
     r = await call("vecli.glob", {"pattern": "*.log"}, ctx)

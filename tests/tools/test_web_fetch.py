@@ -10,7 +10,7 @@ import pytest
 
 from karyi.core.results import Permission
 from karyi.settings import Settings
-from karyi.tools.builtin.web import VecliWebFetch, WebFetch
+from karyi.tools.builtin.web_fetch import VecliWebFetch, WebFetch
 from karyi.tools.context import ToolContext
 from karyi.tools.webclient.fetch import raw_github
 from karyi.workspace.workspace import Workspace

@@ -10,7 +10,7 @@ import pytest
 
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
-from karyi.tools.builtin.web import SearchWeb, VecliWebSearch, WebSearch
+from karyi.tools.builtin.web_search import SearchWeb, VecliWebSearch, WebSearch
 from karyi.tools.context import ToolContext
 from karyi.workspace.workspace import Workspace
 from tests.support.web_server import Request, WebServer, serve

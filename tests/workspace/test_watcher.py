@@ -16,7 +16,7 @@ from karyi.workspace.workspace import Workspace
 from .test_documents import external_write
 
 
-def _limit_reached(root: Path, directories: list[Path]) -> Backend:
+def _limit_reached(root: Path, directories: list[Path], stop: threading.Event) -> Backend:
     # what watchfiles raises when inotify_add_watch fails with ENOSPC
     raise OSError('OS file watch limit reached. about ["Inotify"]')
 
@@ -76,7 +76,7 @@ async def test_a_watch_limit_at_start_degrades_with_a_notice_and_reads_stay_fres
 
 async def test_a_watch_failing_later_degrades_the_same_way(ws_root: Path) -> None:
     store = Workspace.open(ws_root).documents
-    store.watcher.backend = lambda root, directories: _Breaks()
+    store.watcher.backend = lambda root, directories, stop: _Breaks()
     await _degraded(store, ws_root)
 
 
@@ -98,7 +98,7 @@ async def test_the_native_watch_is_set_up_after_a_delay_and_stop_ends_the_wait(
     store = Workspace.open(ws_root).documents
     built: list[Path] = []
 
-    def backend(root: Path, directories: list[Path]) -> Backend:
+    def backend(root: Path, directories: list[Path], stop: threading.Event) -> Backend:
         built.append(root)
         raise AssertionError("not set up before the delay")
 

@@ -24,7 +24,7 @@ from karyi.acp.kinds import tool_kind
 from karyi.acp.updates import RESULT_LIMIT, Update
 from karyi.agent.session.compaction import RESULTS
 from karyi.agent.session.store import ToolCallRecord
-from karyi.agent.turn.loop import AgentSpec
+from karyi.agent.turn.spec import AgentSpec
 from karyi.llm.base import Message
 from karyi.protocol.calls import CallReady, DialectState
 from karyi.protocol.calls import TextDelta as ParsedText

@@ -47,7 +47,7 @@ from karyi.agent.prompting.modes import MODES
 from karyi.agent.prompting.slash_commands import load_commands
 from karyi.agent.review.approval import Decision
 from karyi.agent.runtime import Runtime
-from karyi.agent.turn.loop import TurnResult
+from karyi.agent.turn.spec import TurnResult
 from karyi.protocol.calls import ToolCall
 
 log = logging.getLogger(__name__)

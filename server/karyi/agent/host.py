@@ -17,7 +17,8 @@ from karyi.agent.events import Event, EventStream, FileChanged, Listener, ValueR
 from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.conversation import Conversation
-from karyi.agent.turn.loop import Agent, AgentSpec, TurnResult
+from karyi.agent.turn.loop import Agent
+from karyi.agent.turn.spec import AgentSpec, TurnResult
 from karyi.llm.base import Provider
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.settings import Settings

@@ -35,7 +35,8 @@ from karyi.agent.session.conversation import Conversation
 from karyi.agent.session.store import SessionStore
 from karyi.agent.subagents import Subagents, definitions
 from karyi.agent.tool_context import tool_context
-from karyi.agent.turn.loop import Agent, AgentSpec
+from karyi.agent.turn.loop import Agent
+from karyi.agent.turn.spec import AgentSpec, TurnServices
 from karyi.core.atomic import sweep_leftovers
 from karyi.llm.base import Provider
 from karyi.llm.factory import create_provider
@@ -266,13 +267,15 @@ class Runtime:
             provider,
             self.context(conversation),
             conversation,
-            approver=approver,
-            events=events,
-            checkpoints=self.checkpoints,
-            rules=lambda: self.vault.redactor.redact(rules_text(self.rules(session_id))),
-            changes=self.changed_files,
-            tool_source=self.extra_tools,
-            problems=self.problems(),
+            TurnServices(
+                approver,
+                events=events,
+                checkpoints=self.checkpoints,
+                rules=lambda: self.vault.redactor.redact(rules_text(self.rules(session_id))),
+                changes=self.changed_files,
+                tool_source=self.extra_tools,
+                problems=self.problems(),
+            ),
         )
         agent.ctx.subagents = Subagents(
             self, provider=provider, approver=approver, permissions=agent.permissions

@@ -30,7 +30,8 @@ from karyi.agent.review.approval import ApprovalRequest, Approver, Decision
 from karyi.agent.review.permissions import PermissionMemory
 from karyi.agent.session.checkpoints import Checkpoints
 from karyi.agent.session.conversation import Conversation
-from karyi.agent.turn.loop import Agent, AgentSpec
+from karyi.agent.turn.loop import Agent
+from karyi.agent.turn.spec import AgentSpec, TurnServices
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.factory import create_provider
@@ -297,8 +298,10 @@ class Subagents:
             provider,
             child_ctx,
             conversation,
-            approver=approve,
-            events=events,
-            checkpoints=self.runtime.checkpoints,
-            permissions=self.permissions,
+            TurnServices(
+                approve,
+                events=events,
+                checkpoints=self.runtime.checkpoints,
+                permissions=self.permissions,
+            ),
         )

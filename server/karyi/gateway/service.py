@@ -13,7 +13,7 @@ from karyi.agent.host import AgentHost, LiveSession, NotPending
 from karyi.agent.review.approval import Decision
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.store import SessionNotFound
-from karyi.agent.turn.loop import AgentSpec
+from karyi.agent.turn.spec import AgentSpec
 from karyi.gateway.errors import GatewayError
 from karyi.gateway.models import AgentRequest, PermissionAnswer
 from karyi.gateway.owners import Owner, SessionOwners

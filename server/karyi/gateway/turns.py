@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from karyi.agent.events import Event, Notice, TurnError, TurnStarted
 from karyi.agent.host import AgentHost, LiveSession, PendingApproval
-from karyi.agent.turn.loop import TurnResult
+from karyi.agent.turn.spec import TurnResult
 
 log = logging.getLogger(__name__)
 

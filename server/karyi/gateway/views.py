@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from karyi.agent.host import PendingApproval
-from karyi.agent.turn.loop import TurnResult
+from karyi.agent.turn.spec import TurnResult
 from karyi.gateway.turns import Turn
 from karyi.tools.base import Confirmation
 

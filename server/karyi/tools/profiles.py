@@ -30,16 +30,18 @@ from karyi.tools.builtin.file_operations import (
     GetFileInfo,
     MoveFile,
 )
+from karyi.tools.builtin.grep import Grep
+from karyi.tools.builtin.listing import Glob, ListFile, Ls
 from karyi.tools.builtin.memory import SaveMemory
 from karyi.tools.builtin.read.batch import ReadTool
 from karyi.tools.builtin.read.many import ReadManyFiles
 from karyi.tools.builtin.read.single import GatewayReadFile, ReadFile, VecliReadFile
-from karyi.tools.builtin.search import Glob, Grep, ListFile, Ls
 from karyi.tools.builtin.subagents import CallSubagent
 from karyi.tools.builtin.system import GetEnvVariable, GetSystemInfo, SetEnvVariable
 from karyi.tools.builtin.todos import TodoWrite
 from karyi.tools.builtin.values import GetValue
-from karyi.tools.builtin.web import SearchWeb, VecliWebFetch, VecliWebSearch, WebFetch, WebSearch
+from karyi.tools.builtin.web_fetch import VecliWebFetch, WebFetch
+from karyi.tools.builtin.web_search import SearchWeb, VecliWebSearch, WebSearch
 from karyi.tools.builtin.write import (
     AgentxmlWriteFile,
     AppendFile,

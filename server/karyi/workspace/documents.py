@@ -22,13 +22,14 @@ from __future__ import annotations
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
 from karyi.core.atomic import write_atomic
 from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.workspace.buffers import Buffer, Changes, EditorBuffers
 from karyi.workspace.files import (
     MAX_READ_BYTES,
     SNIFF_BYTES,
@@ -36,8 +37,8 @@ from karyi.workspace.files import (
     looks_binary,
     require_file,
 )
+from karyi.workspace.folder_watchers import FolderWatchers
 from karyi.workspace.ignore import GitIgnore
-from karyi.workspace.positions import codepoint_index
 from karyi.workspace.readlog import ReadLog
 from karyi.workspace.snapshots import BOM, Snapshot, Stamp, decode_snapshot, digest
 from karyi.workspace.watcher import Listener, Watcher
@@ -48,13 +49,6 @@ stats (a bounded cost per check, however large the cache)."""
 RACY_NS = 2_000_000_000
 """Files changed this recently are re-read: a timestamp tick is 1-2 s on some file systems."""
 CACHE_BYTES = 64 * 1024 * 1024
-
-
-@dataclass
-class _Buffer:
-    text: str
-    version: int
-    snapshot: Snapshot | None = None
 
 
 @dataclass
@@ -98,50 +92,31 @@ class DocumentStore:
         self.cache_bytes = cache_bytes
         self.reads = ReadLog()
         self.stats = StoreStats()
-        self._buffers: dict[Path, _Buffer] = {}
+        self.buffers = EditorBuffers()
         self._cache: OrderedDict[Path, _Entry] = OrderedDict()
         self._cached_bytes = 0
         self._listeners: list[Listener] = []
-        self.watcher = Watcher(root, ignore, self._changed, poll=self._stale_cached)
-        self._folder_watchers: dict[Path, Watcher] = {}
-        self._watching = False
-        self._watch_folders(folders)
+        self._watchers = FolderWatchers(root, ignore, self._changed, self._stale_cached)
+        self._watchers.add(folders)
+        self.watcher = self._watchers.root_watcher
 
-    # -- editor buffers (the LSP layer feeds these) -----------------------------------
+    # -- editor buffers (the LSP layer feeds these, docs in `workspace/buffers.py`) ----
 
     def open_buffer(self, path: Path, text: str, version: int) -> None:
         """The editor opened `path` with `text` (didOpen)."""
-        self._buffers[path] = _Buffer(text, version)
+        self.buffers.open(path, text, version)
 
-    def change_buffer(
-        self,
-        path: Path,
-        text: str | Sequence[tuple[tuple[int, int, int, int] | None, str]],
-        version: int,
-    ) -> None:
-        """The editor changed `path` (didChange): the full text, or LSP-style changes.
-
-        Each change is ((start line, start char, end line, end char), text) with
-        UTF-16 columns, or (None, text) for the whole document, applied in order.
-        """
-        buf = self._buffers.get(path)
-        if buf is None:
-            raise KeyError(f"{path} is not open")
-        if isinstance(text, str):
-            buf.text = text
-        else:
-            for rng, new in text:
-                buf.text = new if rng is None else _splice(buf.text, rng, new)
-        buf.version = version
-        buf.snapshot = None
+    def change_buffer(self, path: Path, text: str | Changes, version: int) -> None:
+        """The editor changed `path` (didChange): the full text, or LSP-style changes."""
+        self.buffers.change(path, text, version)
 
     def close_buffer(self, path: Path) -> None:
         """The editor closed `path` (didClose): the disk is the truth again."""
-        self._buffers.pop(path, None)
+        self.buffers.close(path)
 
     def buffer_version(self, path: Path) -> int | None:
         """The editor's version of an open buffer, None when it is not open."""
-        buf = self._buffers.get(path)
+        buf = self.buffers.get(path)
         return buf.version if buf else None
 
     # -- reads --------------------------------------------------------------------------
@@ -151,7 +126,7 @@ class DocumentStore:
 
         Raises ToolFailure for a missing file, a directory, a binary file.
         """
-        buf = self._buffers.get(path)
+        buf = self.buffers.get(path)
         if buf is not None:
             return self._from_buffer(path, buf)
         st = require_file(path, display)
@@ -164,15 +139,15 @@ class DocumentStore:
 
     def read_optional(self, path: Path, display: str) -> Snapshot | None:
         """Like `read`, None when the file does not exist."""
-        if path not in self._buffers and not os.path.lexists(path):
+        if path not in self.buffers and not os.path.lexists(path):
             return None
         return self.read(path, display)
 
     def exists(self, path: Path) -> bool:
         """True when the path is an open buffer or exists on disk."""
-        return path in self._buffers or os.path.exists(path)
+        return path in self.buffers or os.path.exists(path)
 
-    def _from_buffer(self, path: Path, buf: _Buffer) -> Snapshot:
+    def _from_buffer(self, path: Path, buf: Buffer) -> Snapshot:
         if buf.snapshot is None:
             data = buf.text.encode("utf-8", errors="surrogatepass")
             buf.snapshot = Snapshot(
@@ -284,7 +259,7 @@ class DocumentStore:
         snap = Snapshot(path, text, digest(data[len(BOM) if keep_bom else 0 :]), "disk", len(data))
         snap = replace(snap, bom=keep_bom, stamp=Stamp.of(st))
         self._remember(path, _Entry(snap, started))
-        buf = self._buffers.get(path)
+        buf = self.buffers.get(path)
         if buf is not None:  # the LSP layer also sends the edit to the editor
             buf.text, buf.snapshot = text, None
             return self._from_buffer(path, buf)
@@ -298,7 +273,7 @@ class DocumentStore:
                 )
             return
         if base.source == "buffer":
-            buf = self._buffers.get(path)
+            buf = self.buffers.get(path)
             if buf is None or buf.text != base.text:
                 raise ToolFailure(
                     ErrorCode.CONFLICT,
@@ -344,7 +319,7 @@ class DocumentStore:
         """Files the session read that changed since; `only_new` skips announced ones."""
         out: list[Change] = []
         for path, seen in self.reads.paths(session_id):
-            buffered = path in self._buffers
+            buffered = path in self.buffers
             current = self.current_version(path)
             if current == seen:
                 continue
@@ -359,42 +334,24 @@ class DocumentStore:
 
     # -- watching -----------------------------------------------------------------------
 
-    def _wanted(self, folders: tuple[Path, ...]) -> set[Path]:
-        return {f for f in folders if f != self.root and self.root not in f.parents}
-
-    def _watch_folders(self, folders: tuple[Path, ...]) -> None:
-        for new in self._wanted(folders) - set(self._folder_watchers):
-            self._folder_watchers[new] = Watcher(
-                new, self.ignore, self._changed, poll=self._stale_cached
-            )
-
     async def set_roots(self, folders: tuple[Path, ...]) -> None:
-        """Watch these workspace folders (the root is always watched): one watcher per
-        folder outside the root, started at once if watching is on."""
-        wanted = self._wanted(folders)
-        for gone in set(self._folder_watchers) - wanted:
-            await self._folder_watchers.pop(gone).stop()
-        self._watch_folders(folders)
-        if self._watching:
-            for watcher in self._folder_watchers.values():
-                await watcher.start()
+        """Watch these workspace folders (the root is always watched)."""
+        await self._watchers.set_roots(folders)
 
     @property
     def watchers(self) -> list[Watcher]:
         """The watcher of the root, then one per other folder."""
-        return [self.watcher, *self._folder_watchers.values()]
+        return self._watchers.all
 
     async def start_watching(self) -> None:
         """Start watching every workspace folder (idempotent; returns before the watches
         are set up)."""
-        self._watching = True
-        for watcher in self.watchers:
-            await watcher.start()
+        await self._watchers.start()
 
     @property
     def watch_notice(self) -> str | None:
         """Why file watching is degraded (a watcher's on-demand mode), or None."""
-        return next((w.notice for w in self.watchers if w.notice), None)
+        return self._watchers.notice
 
     def _stale_cached(self) -> set[Path]:
         """Cached files (the most recently used `POLL_FILES`) whose stat changed."""
@@ -412,9 +369,7 @@ class DocumentStore:
 
     async def stop_watching(self) -> None:
         """Stop the watchers."""
-        self._watching = False
-        for watcher in self.watchers:
-            await watcher.stop()
+        await self._watchers.stop()
 
     def add_listener(self, listener: Listener) -> None:
         """Call `listener(paths)` after the watcher reports changed paths."""
@@ -431,19 +386,3 @@ class DocumentStore:
 
 def _racy(entry: _Entry, st: os.stat_result) -> bool:
     return max(st.st_mtime_ns, st.st_ctime_ns) >= entry.loaded_ns - RACY_NS
-
-
-def _splice(text: str, rng: tuple[int, int, int, int], new: str) -> str:
-    """Apply one LSP range change (UTF-16 columns) to `text`."""
-    sl, sc, el, ec = rng
-    lines = text.split("\n")
-    starts = [0]
-    for ln in lines[:-1]:
-        starts.append(starts[-1] + len(ln) + 1)
-
-    def offset(line: int, col: int) -> int:
-        if line >= len(lines):
-            return len(text)
-        return starts[line] + codepoint_index(lines[line], col)
-
-    return text[: offset(sl, sc)] + new + text[offset(el, ec) :]

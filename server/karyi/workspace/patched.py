@@ -16,12 +16,14 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 
-import ahocorasick
+from ahocorasick_rs import AhoCorasick, MatchKind
 
 MAX_LINE_HITS = 64
 """A line occurring more often than this is no good for finding candidates."""
 MAX_FIND_HITS = 50_000
 """A `FindIndex` pass gives up past this many occurrences in all (finds as short as `x`)."""
+_SLICE = 1 << 18
+"""Characters of the file searched at once."""
 
 
 class LineIndex:
@@ -64,21 +66,29 @@ class FindIndex:
     @classmethod
     def build(cls, text: str, finds: Iterable[str], limit: int) -> FindIndex | None:
         """The index, or None when the finds occur too often for one pass to pay."""
-        automaton = ahocorasick.Automaton()
         where: dict[str, list[int]] = {}
         for find in finds:
-            if find and find not in where:
-                where[find] = []
-                automaton.add_word(find, find)
+            if find:
+                where.setdefault(find, [])
         if not where:
             return None
-        automaton.make_automaton()
-        for seen, (end, find) in enumerate(automaton.iter(text), 1):
-            if seen > MAX_FIND_HITS:
-                return None
-            hits = where[find]
-            if len(hits) <= limit:
-                hits.append(end - len(find) + 1)
+        patterns = list(where)
+        automaton = AhoCorasick(patterns, matchkind=MatchKind.Standard)
+        longest = max(len(p) for p in patterns)
+        seen = 0
+        # In slices, so a find that occurs everywhere costs a bounded list, not one
+        # entry per hit of the whole file; a slice overlaps the next by a find's length.
+        for start in range(0, len(text), _SLICE):
+            piece = text[start : start + _SLICE + longest - 1]
+            for index, begin, _end in automaton.find_matches_as_indexes(piece, overlapping=True):
+                if begin >= _SLICE:
+                    continue  # the next slice has it
+                seen += 1
+                if seen > MAX_FIND_HITS:
+                    return None
+                hits = where[patterns[index]]
+                if len(hits) <= limit:
+                    hits.append(start + begin)
         # A find with more than `limit` hits is left to a scan: some hits may lie in text
         # earlier pairs replace, and only a scan counts the limit among the valid ones.
         return cls({find: hits for find, hits in where.items() if len(hits) <= limit})

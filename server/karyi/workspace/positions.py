@@ -70,3 +70,19 @@ class TextEdit:
     def to_json(self) -> dict[str, Any]:
         """LSP's JSON form."""
         return {"range": self.range.to_json(), "newText": self.new_text}
+
+
+def splice_range(text: str, rng: tuple[int, int, int, int], new: str) -> str:
+    """Apply one LSP range change (UTF-16 columns) to `text`."""
+    sl, sc, el, ec = rng
+    lines = text.split("\n")
+    starts = [0]
+    for ln in lines[:-1]:
+        starts.append(starts[-1] + len(ln) + 1)
+
+    def offset(line: int, col: int) -> int:
+        if line >= len(lines):
+            return len(text)
+        return starts[line] + codepoint_index(lines[line], col)
+
+    return text[: offset(sl, sc)] + new + text[offset(el, ec) :]

@@ -5,7 +5,7 @@ stat); the watcher drops stale entries early, frees their memory, and lets liste
 (the agent's "X changed since you read it" notice, the LSP layer) hear of changes
 made by other programs. Paths git ignores, `.git/` and `node_modules/` are skipped.
 
-Native mode, through watchfiles' Rust backend. Where the platform watches a tree
+Native mode, through watchfiles' public `watch` generator. Where the platform watches a tree
 natively (FSEvents on macOS, ReadDirectoryChangesW on Windows), one recursive watch on
 the root. Elsewhere (inotify, one watch per directory, a limited number), a watch on
 each directory a listing would enter: ripgrep lists the files, so `.git/`,
@@ -37,8 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from watchfiles import Change
-from watchfiles._rust_notify import RustNotify
+from watchfiles import Change, watch
 
 from karyi.workspace.ignore import GitIgnore
 from karyi.workspace.ripgrep import find_files
@@ -64,7 +63,7 @@ Poll = Callable[[], set[Path]]
 
 
 class Backend(Protocol):
-    """What the watcher needs of `RustNotify` (a test may give a failing one)."""
+    """What the watcher needs of a native watch (a test may give a failing one)."""
 
     def watch(
         self, debounce_ms: int, step_ms: int, timeout_ms: int, stop_event: threading.Event
@@ -73,12 +72,53 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-def native_backend(root: Path, directories: list[Path]) -> Backend:
+class NativeWatch:
+    """watchfiles' `watch` over given paths, set up when made: it waits for the first
+    batch (or `TIMEOUT_MS` without one), so the watches exist before `wait_ready`
+    returns and a change right after it is never missed."""
+
+    def __init__(self, paths: list[str], recursive: bool, stop: threading.Event) -> None:
+        self._changes = watch(
+            *paths,
+            watch_filter=None,
+            debounce=DEBOUNCE_MS,
+            step=STEP_MS,
+            stop_event=stop,
+            rust_timeout=TIMEOUT_MS,
+            yield_on_timeout=True,
+            debug=False,
+            raise_interrupt=False,
+            force_polling=False,
+            recursive=recursive,
+            ignore_permission_denied=True,
+        )
+        self._first: set[tuple[int, str]] | str = self._next()
+
+    def _next(self) -> set[tuple[int, str]] | str:
+        try:
+            batch = next(self._changes)
+        except StopIteration:
+            return "stop"
+        return {(int(change), path) for change, path in batch} or "timeout"
+
+    def watch(
+        self, debounce_ms: int, step_ms: int, timeout_ms: int, stop_event: threading.Event
+    ) -> set[tuple[int, str]] | str:
+        """The next batch of changes, "timeout" when none came, "stop" once stopped."""
+        first, self._first = self._first, "timeout"
+        return first if first != "timeout" else self._next()
+
+    def close(self) -> None:
+        """Remove the watches."""
+        self._changes.close()
+
+
+def native_backend(root: Path, directories: list[Path], stop: threading.Event) -> Backend:
     """Native watches on `directories`, each without its subdirectories; with none,
     one recursive watch on `root` (blocks while they are set up)."""
     if not directories:
-        return RustNotify([str(root)], False, False, 300, True, True)
-    return RustNotify([str(d) for d in directories], False, False, 300, False, True)
+        return NativeWatch([str(root)], True, stop)
+    return NativeWatch([str(d) for d in directories], False, stop)
 
 
 async def watched_directories(root: Path) -> list[Path]:
@@ -107,7 +147,7 @@ class Watcher:
         on_change: Listener,
         *,
         poll: Poll | None = None,
-        backend: Callable[[Path, list[Path]], Backend] = native_backend,
+        backend: Callable[[Path, list[Path], threading.Event], Backend] = native_backend,
     ) -> None:
         self.root = root
         self.ignore = ignore
@@ -183,7 +223,7 @@ class Watcher:
             try:
                 if not (self.recursive or directories):
                     directories = await watched_directories(self.root)
-                backend = await asyncio.to_thread(self.backend, self.root, directories)
+                backend = await asyncio.to_thread(self.backend, self.root, directories, stop)
             except Exception as exc:
                 await self._on_demand(_why(exc), stopped)
                 return

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from karyi.agent.diagnostics.problems import ProblemSource, render_all
 from karyi.core.errors import ToolFailure
-from karyi.tools.builtin.web import fetch_page, render_page
+from karyi.tools.builtin.web_fetch import fetch_page, render_page
 from karyi.tools.context import ToolContext
 from karyi.workspace.ripgrep import list_files
 

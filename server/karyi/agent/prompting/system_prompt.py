@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from string import Template
 
+from karyi.agent.prompting.modes import PLAN, offered
 from karyi.protocol.base import Dialect
 from karyi.tools.prompt import tool_prompt
 from karyi.tools.registry import Toolkit
@@ -126,3 +127,44 @@ def system_prompt(
         **(facts or workspace_facts(workspace)),
     )
     return text.strip() + "\n"
+
+
+class SystemPromptCache:
+    """The system prompt of a turn's model calls, rebuilt only when the session's mode or
+    the rules in force change (a rule file the agent just read, a switch to plan)."""
+
+    def __init__(self) -> None:
+        self._key = ""
+        self._prompt = ""
+
+    def clear(self) -> None:
+        """Forget the prompt: a new turn rebuilds it (the tools or the facts changed)."""
+        self._key = self._prompt = ""
+
+    def get(
+        self,
+        *,
+        instructions: str,
+        dialect: Dialect,
+        toolkit: Toolkit,
+        workspace: Workspace,
+        mode: str,
+        rules: str,
+        facts: dict[str, str],
+    ) -> str:
+        """The prompt for a call in `mode` with `rules` in force."""
+        key = f"{mode}\n{rules}"
+        if self._prompt and self._key == key:
+            return self._prompt
+        if mode == PLAN:
+            instructions = f"{instructions}\n\n{template('plan_mode').safe_substitute()}"
+        self._prompt = system_prompt(
+            instructions=instructions,
+            dialect=dialect,
+            toolkit=offered(toolkit, mode),
+            workspace=workspace,
+            rules=rules,
+            facts=facts,
+        )
+        self._key = key
+        return self._prompt

@@ -74,6 +74,25 @@ class Conversation:
         """The history without turn ids."""
         return [m for _, m in self.history]
 
+    def for_request(self) -> list[Message]:
+        """The history as a request may carry it: a user message that follows another (the
+        turn before failed without a reply, or stopped after tool results) joins it, so the
+        roles alternate as every provider and chat template expects. The store keeps both."""
+        out: list[Message] = []
+        for message in self.messages:
+            last = out[-1] if out else None
+            if (
+                last is not None
+                and message.role == "user" == last.role
+                and not message.tool_call_id
+                and not last.tool_call_id
+            ):
+                joined = f"{last.content}\n\n{message.content}"
+                out[-1] = dataclasses.replace(last, content=joined, name=None)
+            else:
+                out.append(message)
+        return out
+
     def add(self, turn_id: str, message: Message) -> None:
         """Append a message (and persist it)."""
         self.history.append((turn_id, message))

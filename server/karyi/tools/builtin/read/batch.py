@@ -16,8 +16,9 @@ from karyi.core.results import ToolResult
 from karyi.protocol.xmltext import start_tag
 from karyi.tools.base import Tool
 from karyi.tools.builtin.document_io import file_keys
+from karyi.tools.builtin.grep import search_targets, search_text
+from karyi.tools.builtin.listing import list_entries, listing_lines
 from karyi.tools.builtin.read.window import read_file
-from karyi.tools.builtin.search import list_entries, listing_lines, search_targets, search_text
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size
 from karyi.workspace.ripgrep import MAX_MATCHES

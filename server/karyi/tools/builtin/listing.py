@@ -1,42 +1,29 @@
-"""Searching and listing the workspace: grep, glob and directory listings.
+"""Listing the workspace: `glob` and `ls` (vecli, Gemini CLI's sentences), `list_file`
+(agentxml), and the directory listing behind the `karyi` profile's `read`.
 
-- vecli (Gemini CLI): `grep`, `glob`, `ls`; parameters and sentences follow Gemini
-  CLI, file paths in results are relative to the workspace root (usable as they are in
-  the next call), and every cap is stated in the result.
-- agentxml: `list_file`.
-- karyi: `read` lists directories and searches too (see `read/batch.py`), through
-  `list_entries` and `search_text` here.
-
-ripgrep is the engine of the searches; `.gitignore` hides entries unless told not to.
+Entries hidden by `.gitignore` are left out unless told not to; every cap is stated.
 """
 
 from __future__ import annotations
 
 import fnmatch
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
+from karyi.tools.builtin.grep import DIR_PATH, search_roots
 from karyi.tools.context import ToolContext
 from karyi.workspace.files import Entry, human_size, list_dir
 from karyi.workspace.globs import Found, Matcher, recent_first, with_mtimes
-from karyi.workspace.ripgrep import MAX_MATCHES, GrepMatch, GrepResult, find_matching, grep
+from karyi.workspace.ripgrep import find_matching
 
 MAX_GLOB_FILES = 1000
 """Files a glob result lists."""
 MAX_GLOB_MATCHES = 20_000
 """Matching files a glob sorts by modification time; past this it stops looking."""
-DIR_PATH = (
-    "The absolute path to the directory to search within (relative paths are taken from "
-    "the workspace root; default: the workspace root)"
-)
-
-
-# -- the shared implementations -----------------------------------------------------------
 
 
 def list_entries(
@@ -52,156 +39,10 @@ def listing_lines(entries: list[Entry]) -> list[str]:
     return [f"{e.name}/" if e.is_dir else f"{e.name}  ({human_size(e.size)})" for e in entries]
 
 
-@dataclass(frozen=True)
-class TextHits:
-    """The matches of one search, grouped by file as the model sees the file's path."""
-
-    result: GrepResult
-    files: dict[str, list[GrepMatch]]
-
-
-def search_targets(ctx: ToolContext, raw: object) -> list[Path]:
-    """Where a search or listing runs: the path given, or every workspace folder when
-    none is (`.` too: with several folders the workspace is all of them)."""
-    if raw in (None, "", ".", "./") and len(ctx.workspace.folders) > 1:
-        return list(ctx.workspace.folders)
-    return [ctx.workspace.resolve(str(raw or "."), param="path")]
-
-
-async def search_text(
-    ctx: ToolContext,
-    target: Path | list[Path],
-    pattern: str,
-    *,
-    include: str | None,
-    case_sensitive: bool,
-) -> TextHits:
-    """The lines matching `pattern` in `target` (a file or a directory, or several), by
-    file."""
-    merged = GrepResult()
-    files: dict[str, list[GrepMatch]] = {}
-    for one in target if isinstance(target, list) else [target]:
-        result = await grep(pattern, one, include=include, case_sensitive=case_sensitive)
-        merged.matches += result.matches
-        merged.capped = merged.capped or result.capped
-        merged.warnings += result.warnings
-        files.update(_by_shown_file(ctx, one, result).files)
-    return TextHits(merged, files)
-
-
-def _by_shown_file(ctx: ToolContext, target: Path, result: GrepResult) -> TextHits:
-    base = target if target.is_dir() else target.parent
-    files = {ctx.workspace.display(base / rel): ms for rel, ms in result.by_file().items()}
-    return TextHits(result, files)
-
-
 def _search_root(ctx: ToolContext, params: Mapping[str, Any]) -> tuple[Path, str]:
     raw = params.get("path") or "."
     path = ctx.workspace.resolve(str(raw), param="path")
     return path, ctx.workspace.display(path)
-
-
-def _search_roots(ctx: ToolContext, params: Mapping[str, Any]) -> tuple[list[Path], str]:
-    targets = search_targets(ctx, params.get("path"))
-    return targets, ", ".join(ctx.workspace.display(t) for t in targets)
-
-
-# -- the faces ------------------------------------------------------------------------------
-
-
-class Grep(Tool):
-    """vecli (Gemini CLI) `search_file_content`, named `grep` in that profile."""
-
-    plan_safe = True
-
-    name = "grep"
-    display_name = "SearchText"
-    description = (
-        "Searches for a regular expression pattern within the content of files in a "
-        "specified directory (or the workspace root). Can filter files by a glob pattern. "
-        "Returns the lines containing matches, with their file paths and line numbers, "
-        f"grouped by file. Case-insensitive unless case_sensitive is true; at most "
-        f"{MAX_MATCHES} matches are shown. The regex syntax is ripgrep's (Rust regex: no "
-        "look-around or backreferences)."
-    )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "pattern": {
-                "type": "string",
-                "minLength": 1,
-                "description": "The regular expression (regex) pattern to search for within "
-                "file contents (e.g., 'function\\s+myFunction', "
-                "'import\\s+\\{.*\\}\\s+from\\s+.*').",
-            },
-            "path": {"type": "string", "description": DIR_PATH},
-            "include": {
-                "type": "string",
-                "description": "A glob pattern to filter which files are searched (e.g., "
-                "'*.js', '*.{ts,tsx}', 'src/**'). If omitted, searches all files (respecting "
-                "potential ignores).",
-            },
-            "case_sensitive": {
-                "type": "boolean",
-                "default": False,
-                "description": "Match case exactly (default false: case-insensitive)",
-            },
-        },
-        "required": ["pattern"],
-        "additionalProperties": False,
-    }
-    example = {"pattern": "TODO", "path": "src", "include": "*.py"}
-
-    def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
-        """See `Tool.scans_tree`: a search."""
-        return True
-
-    def describe(self, params: Mapping[str, Any]) -> str:
-        """See `Tool.describe`."""
-        where = f" in {params['path']}" if params.get("path") else ""
-        filt = f" ({params['include']})" if params.get("include") else ""
-        return f"Search for '{params.get('pattern')}'{where}{filt}"
-
-    async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        """Gemini's `Found N matches for pattern "P" in path "D":` then `File:`/`L<n>:` blocks."""
-        target, shown = _search_roots(ctx, params)
-        pattern = str(params["pattern"])
-        include = params.get("include")
-        found = await search_text(
-            ctx,
-            target,
-            pattern,
-            include=str(include) if include else None,
-            case_sensitive=bool(params.get("case_sensitive", False)),
-        )
-        result = found.result
-        where = f'in path "{shown}"' + (f' (filter: "{include}")' if include else "")
-        if not result.matches:
-            return ToolResult.ok(
-                f'No matches found for pattern "{pattern}" {where}.',
-                display="No matches found",
-                data={"matches": [], "capped": False},
-            )
-        n = len(result.matches)
-        term = "match" if n == 1 else "matches"
-        lines = [f'Found {n} {term} for pattern "{pattern}" {where}:', "---"]
-        matches: list[dict[str, Any]] = []
-        for file_shown, group in found.files.items():
-            lines.append(f"File: {file_shown}")
-            for m in group:
-                lines.append(f"L{m.line}: {m.text}")
-                matches.append({"file": file_shown, "line": m.line, "text": m.text})
-            lines.append("---")
-        if result.capped:
-            lines.append(
-                f"(results capped at {MAX_MATCHES} matches; more exist: narrow the pattern, "
-                "path or include to see them)"
-            )
-        return ToolResult.ok(
-            "\n".join(lines),
-            display=f"Found {n}{'+' if result.capped else ''} {term}",
-            data={"matches": matches, "capped": result.capped},
-        )
 
 
 class Glob(Tool):
@@ -255,7 +96,7 @@ class Glob(Tool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini's `Found N file(s) matching "P" within D, sorted by modification time`."""
-        roots, _shown = _search_roots(ctx, params)
+        roots, _shown = search_roots(ctx, params)
         every: list[Found] = []
         capped = False
         for root in roots:
