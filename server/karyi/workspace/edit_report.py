@@ -102,6 +102,7 @@ class EditError(Exception):
 
 
 def miss_message(n: int, path: str, region: Region | None, find: str) -> str:
+    """The refusal of a find that matched nowhere, with the closest region."""
     msg = f"pair {n}: the find text was not found in {path}"
     if region is None:
         return msg + ", and no part of the file resembles it; read the file again"

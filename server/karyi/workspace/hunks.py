@@ -105,9 +105,11 @@ class Locator:
             self.found[off] = (line, text.rfind("\n", 0, off) + 1)
 
     def line(self, off: int) -> int:
+        """The 0-based line of an offset given at construction."""
         return self.found[off][0]
 
     def position(self, off: int) -> Position:
+        """The LSP position of an offset given at construction."""
         line, start = self.found[off]
         return Position(line, utf16_len(self.text[start:off]))
 
@@ -152,12 +154,15 @@ class Builder:
         self.loc = loc
 
     def raw(self, off: int) -> int:
+        """An offset of the LF text as an offset of the raw (CRLF) text."""
         return off + self.loc.line(off) if self.crlf else off
 
     def out(self, s: str) -> str:
+        """Text in the file's own line endings."""
         return s.replace("\n", "\r\n") if self.crlf else s
 
     def hunks(self, changes: list[Change]) -> list[Hunk]:
+        """The changes grouped into hunks (close changes share one)."""
         batches: list[list[Change]] = []
         for ch in changes:
             if (
@@ -211,6 +216,7 @@ class Builder:
         )
 
     def text_edits(self, edits: Sequence[tuple[int, int, str]]) -> list[TextEdit]:
+        """The replacements as LSP text edits on the raw text."""
         return [
             TextEdit(Range(self.loc.position(a), self.loc.position(b)), self.out(new))
             for a, b, new in edits

@@ -27,6 +27,7 @@ def find_lines(find: str) -> tuple[list[str], bool]:
 
 
 def indent_of(line: str) -> str:
+    """The line's leading spaces and tabs."""
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
@@ -80,10 +81,12 @@ def merge(
 
 
 def same(line: str, _index: int) -> str:
+    """A line kept as the model wrote it."""
     return line
 
 
 def with_newline(lines: Sequence[str], newline: bool) -> str:
+    """Lines joined, with a final newline when `newline`."""
     return "\n".join(lines) + ("\n" if newline else "")
 
 
@@ -137,6 +140,7 @@ def level_map(pairs: Sequence[tuple[str, str]]) -> Reindent | None:
 
 
 def shift_map(shift: tuple[str, str]) -> Reindent:
+    """The reindent of a block shifted by a constant prefix (added or removed)."""
     how, p = shift
 
     def reindent(line: str, _index: int) -> str:
