@@ -174,3 +174,16 @@ def test_a_blank_line_ending_the_find_belongs_to_its_last_anchor() -> None:
     repl = "def a():\n# ... existing code ...\ndef b():\n    return 20\n\n"
     out = apply_edits(ABC.replace("    x = 2  \n\treturn x", "    return 2"), [Pair(find, repl)])
     assert out.text == ABC.replace("    x = 2  \n\treturn x", "    return 20")
+
+
+def test_a_marker_in_another_languages_comment_form_is_refused_not_written() -> None:
+    with pytest.raises(EditError, match=r"not a comment in x\.js's language"):
+        merge_write(
+            "function a() {}\nfunction b() {}\n",
+            "function a() {}\n# ... existing code ...\n",
+            path="x.js",
+        )
+    with pytest.raises(EditError, match="an elision, but the find text has none"):
+        apply_edits(
+            "a();\nb();\n", [Pair("a();\n", "a();\n# ... rest unchanged ...\n")], path="x.js"
+        )

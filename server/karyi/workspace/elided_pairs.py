@@ -28,7 +28,7 @@ from karyi.workspace import anchors
 from karyi.workspace.anchors import AFTER, Block, Haystack, Spot, Unplaced
 from karyi.workspace.closest import closest
 from karyi.workspace.edit_report import EditError, describe_region
-from karyi.workspace.elision import comment_forms, elided_lines, is_elision
+from karyi.workspace.elision import comment_forms, elided_lines, is_elision, looks_elided
 from karyi.workspace.patched import PatchedText
 from karyi.workspace.reindent import (
     Reindent,
@@ -62,13 +62,14 @@ def has_elision(find: str, path: str) -> bool:
 
 
 def stray_marker(find: str, replace: str, path: str) -> str | None:
-    """A comment elision in the replacement of a find that has no elision (written as is,
-    it would put the marker into the file), or None. A bare `...` may be code (a stub)."""
+    """A comment elision (in any language's form) in the replacement of a find that has no
+    elision: written as is, it would put the marker into the file. None when there is none;
+    a bare `...` may be code (a stub), and a line the find has is the file's own."""
     if ("..." not in replace and "…" not in replace) or has_elision(find, path):
         return None
     written = {ln.strip() for ln in find.split("\n")}
     lines = replace.split("\n")
-    for i in elided_lines(lines, path):
+    for i in looks_elided(lines):
         s = lines[i].strip()
         if s not in ("...", "…") and s not in written:
             return s

@@ -24,7 +24,7 @@ from karyi.workspace.anchors import AFTER, SAME_SEGMENT, Block, Haystack, Spot, 
 from karyi.workspace.edit_report import EditError
 from karyi.workspace.elided_pairs import ELISION, tokens
 from karyi.workspace.elided_report import new_file_note
-from karyi.workspace.elision import comment_forms, elided_lines, is_elision
+from karyi.workspace.elision import comment_forms, elided_lines, is_elision, looks_elided
 from karyi.workspace.patched import PatchedText
 from karyi.workspace.reindent import indent_of
 
@@ -52,6 +52,7 @@ def merge_write(original: str | None, content: str, *, path: str) -> MergedWrite
     marked = elided_lines(lines, path) if ("..." in lf or "…" in lf) else []
     stubs = _new_stubs(lines, marked, original, path)
     marked = [i for i in marked if i not in stubs]
+    _refuse_foreign(lines, marked, original, path)
     if not marked:
         return MergedWrite(content)
     crlf = original.count("\n") > 0 and original.count("\r\n") == original.count("\n")
@@ -61,6 +62,22 @@ def merge_write(original: str | None, content: str, *, path: str) -> MergedWrite
     segments = _segments(tokens(body, path, literal=stubs))
     merged, note = _merge(base, segments, newline, {lines[i].strip() for i in marked}, path)
     return MergedWrite(merged.replace("\n", "\r\n") if crlf else merged, note)
+
+
+def _refuse_foreign(lines: Sequence[str], marked: Sequence[int], original: str, path: str) -> None:
+    """Refuse a comment elision in another language's form (`# ...` in a JavaScript file),
+    which would be written into the file as is, unless the file has that very line."""
+    have = {ln.strip() for ln in original.split("\n")}
+    for i in looks_elided(lines):
+        s = lines[i].strip()
+        if i not in marked and s not in ("...", "…") and s not in have:
+            raise EditError(
+                "elision",
+                f"line {i + 1} of your content, {s!r}, looks like an elision but is not a "
+                f"comment in {path}'s language, so it would be written into the file as is; "
+                "write it as a comment of the file's language, or write the lines out "
+                "(nothing was written)",
+            )
 
 
 def _new_stubs(lines: Sequence[str], marked: Sequence[int], original: str, path: str) -> set[int]:
