@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from karyi.workspace.edits import EditError, Pair, apply_edits
 from karyi.workspace.elided_write import merge_write
@@ -187,3 +189,23 @@ def test_a_marker_in_another_languages_comment_form_is_refused_not_written() -> 
         apply_edits(
             "a();\nb();\n", [Pair("a();\n", "a();\n# ... rest unchanged ...\n")], path="x.js"
         )
+
+
+PIECES = st.sampled_from(
+    ["a", "b", "x = 1", "", "  y", "\tz", "...", "# ...", "}", "return a", "c\r"]
+)
+TEXTS = st.lists(PIECES, max_size=12).map("\n".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS, TEXTS, TEXTS, st.booleans())
+def test_an_elided_edit_lands_or_is_refused_never_crashes(
+    text: str, find: str, repl: str, write: bool
+) -> None:
+    try:
+        if write:
+            merge_write(text + "\n", find + "\n...\n" + repl, path="m.py")
+        else:
+            apply_edits(text + "\n", [Pair(find + "\n...\n" + repl, repl)], path="m.py")
+    except EditError:
+        pass

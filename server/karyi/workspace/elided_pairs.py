@@ -125,7 +125,10 @@ def elided_edit(doc: PatchedText, n: int, find: str, replace: str, path: str) ->
         raise _unplaced(exc, n, path, segments, hay) from None
     gaps = [Spot(a.end, b.start) for a, b in itertools.pairwise(spots)]
     _check_gaps(hay, gaps, {ln.strip() for ln in flines}, n, path)
-    file_lines = [_spot_lines(hay.doc.slice(s.start, s.end)) for s in spots]
+    file_lines = [
+        hay.doc.slice(s.start, s.end).split("\n")[: len(seg)]
+        for s, seg in zip(spots, segments, strict=True)
+    ]
     layer = found[0].layer
     rlines, rnewline = find_lines(replace)
     rtok = tokens(rlines if replace else [], path)
@@ -155,11 +158,6 @@ def _segments(ftok: Sequence[str]) -> list[list[str]]:
         else:
             segs[-1].append(t)
     return segs
-
-
-def _spot_lines(text: str) -> list[str]:
-    """A placed block's lines (its text ends with its last line's newline, if any)."""
-    return (text[:-1] if text.endswith("\n") else text).split("\n")
 
 
 def _line_end(spot: Spot, hay: Haystack) -> int:
