@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+EXT        := client-vscode
+EXT_STAMP  := $(EXT)/node_modules/.installed
 
 .PHONY: run test lint bench install clean vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
@@ -21,11 +23,12 @@ run: $(STAMP)
 	$(BIN)/karyi run --workspace $(DEMO) --model script:examples/demo/fix.yaml --yes \
 		"The boiling point test fails in src/; fix the bug and run the tests."
 
-lint: $(STAMP)
+lint: $(STAMP) $(EXT_STAMP)
 	$(BIN)/ruff check server tests benches
 	$(BIN)/ruff format --check server tests benches
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	node $(EXT)/scripts/check-cycles.mjs
 
 test: lint vscode-test
 	$(BIN)/python -m pytest -q
@@ -38,8 +41,6 @@ clean:
 	rm -rf $(EXT)/node_modules $(EXT)/dist $(EXT)/out $(EXT)/*.vsix
 
 # ---- the VS Code extension (client-vscode/) -----------------------------------------
-EXT        := client-vscode
-EXT_STAMP  := $(EXT)/node_modules/.installed
 EXT_SRC    := $(shell find $(EXT)/src $(EXT)/media -type f 2>/dev/null) $(EXT)/package.json $(EXT)/esbuild.mjs
 EXT_VER     = $(shell node -p "require('./$(EXT)/package.json').version")
 VSIX        = $(EXT)/karyi-$(EXT_VER).vsix

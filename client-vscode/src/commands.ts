@@ -10,13 +10,15 @@ import type { PreviewManager } from './preview/manager';
 import type { Secrets } from './secrets';
 import type { KaryiServer } from './server';
 import type { AgentTerminal } from './terminal';
+import { lspDiagnostic, lspRange } from './lspShapes';
 import { showTools } from './toolsView';
 
-/** The tasks' instructions (the same wording as the server's `workspace/executeCommand` tasks). */
+/** The editor tasks, as the chat commands the server expands into their prompts
+ * (server/karyi/agent/prompting/tasks.py): no prompt is copied here. */
 export const TASKS = {
-  explain: 'Explain what the selected code does, how it fits into the file, and anything surprising about it. Do not change any file.',
-  fix: 'Fix the problems reported in the current file (listed below), then check that they are gone.',
-  tests: "Write tests for the selected code in the style of the project's existing tests, then run them.",
+  explain: '/explain',
+  fix: '/fix',
+  tests: '/tests',
   /** The server expands the `/init` chat command (docs/context.md#init). */
   init: '/init',
 };
@@ -34,23 +36,6 @@ interface TaskArgs {
   uri?: string;
   range?: { start: { line: number; character: number }; end: { line: number; character: number } };
   diagnostics?: unknown[];
-}
-
-const SEVERITY: Record<number, number> = {
-  [vscode.DiagnosticSeverity.Error]: 1,
-  [vscode.DiagnosticSeverity.Warning]: 2,
-  [vscode.DiagnosticSeverity.Information]: 3,
-  [vscode.DiagnosticSeverity.Hint]: 4,
-};
-
-function lspRange(r: vscode.Range) {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
-}
-
-/** A diagnostic as LSP JSON (what the server's context block reads). */
-export function lspDiagnostic(d: vscode.Diagnostic) {
-  const code = typeof d.code === 'object' ? d.code.value : d.code;
-  return { range: lspRange(d.range), severity: SEVERITY[d.severity], message: d.message, source: d.source, code };
 }
 
 /** File, selection and its text for a task: from the arguments (a code action) or the active editor. */

@@ -8,7 +8,7 @@
  * documents already open are answered at once: they have settled on the current text. No URIs: every diagnostic the editor has, at once.
  */
 import * as vscode from 'vscode';
-import { lspDiagnostic } from './commands';
+import { lspDiagnostic } from './lspShapes';
 import { settled } from './settle';
 
 export interface DiagnosticsParams {

@@ -80,3 +80,15 @@ async def test_a_custom_command_expands_with_its_arguments_in_a_turn(
         assert started.message == "/review src/main.py"
     finally:
         await runtime.aclose()
+
+
+def test_the_editor_tasks_are_chat_commands_expanded_by_the_server() -> None:
+    from karyi.agent.prompting.builtin_slash import expand
+    from karyi.agent.prompting.tasks import TASKS
+
+    prompts = {task.name: task.prompt for task in TASKS}
+    assert expand("/explain") == prompts["explain"]
+    assert expand("/tests use pytest fixtures") == f"{prompts['tests']}\n\nuse pytest fixtures"
+    assert expand("/fix\nsee below") == f"{prompts['fix']}\n\nsee below"
+    assert expand("please /explain") == "please /explain"
+    assert expand("/explainer") == "/explainer"

@@ -1,5 +1,5 @@
 """Karyi's tasks as ACP slash commands (`available_commands_update`): `/explain` and
-`/tests` ask the model what the language server's commands ask (agent/frontend/tasks.py); the
+`/tests` ask the model what the language server's commands ask (agent/prompting/tasks.py); the
 text after the command is passed on. Tasks that need the editor's diagnostics are left
 out: ACP carries none. `/plan`, `/act` and the custom commands are listed too; the
 agent expands them (agent/prompting/modes.py, agent/prompting/slash_commands.py)."""
@@ -15,9 +15,9 @@ from acp.schema import (
     UnstructuredCommandInput,
 )
 
-from karyi.agent.frontend.tasks import TASKS
 from karyi.agent.prompting.modes import MODES
 from karyi.agent.prompting.slash_commands import CustomCommand
+from karyi.agent.prompting.tasks import TASKS
 
 OFFERED = {task.name: task for task in TASKS if not task.needs_diagnostics}
 

@@ -188,6 +188,18 @@ def create_app(
     app.state.gateway = gateway
     _install_handlers(app)
 
+    _install_routes(app, gateway)
+    app.add_middleware(BodyLimit, limit=config.max_request_bytes)
+    if config.token is not None:
+        app.add_middleware(BearerAuth, token=config.token)
+    else:
+        app.add_middleware(LoopbackHost)
+    return app
+
+
+def _install_routes(app: FastAPI, gateway: Gateway) -> None:
+    """The routes: the one endpoint, the tool list, health, the docs and the schema."""
+
     @app.post("/agent/process", summary="Run a tool or an agent turn")
     async def agent_process(request: Request) -> Response:
         media = request.headers.get("content-type")
@@ -222,9 +234,3 @@ def create_app(
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    app.add_middleware(BodyLimit, limit=config.max_request_bytes)
-    if config.token is not None:
-        app.add_middleware(BearerAuth, token=config.token)
-    else:
-        app.add_middleware(LoopbackHost)
-    return app

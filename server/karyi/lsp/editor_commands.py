@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from karyi.agent.frontend.tasks import TASKS as ALL_TASKS
+from karyi.agent.prompting.tasks import TASKS as ALL_TASKS
 from karyi.lsp.chat import run_chat
 from karyi.lsp.editor_context import uri_path
 from karyi.lsp.errors import rpc

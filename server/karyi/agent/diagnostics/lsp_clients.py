@@ -150,21 +150,7 @@ class ServerClient:
         client._async_tasks.append(asyncio.ensure_future(self._watch_exit(process, client)))
         result: Any = await client.protocol.send_request_async(
             types.INITIALIZE,
-            types.InitializeParams(
-                process_id=os.getpid(),
-                root_uri=self.root.as_uri(),
-                workspace_folders=[types.WorkspaceFolder(self.root.as_uri(), self.root.name)],
-                capabilities=types.ClientCapabilities(
-                    text_document=types.TextDocumentClientCapabilities(
-                        synchronization=types.TextDocumentSyncClientCapabilities(),
-                        publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
-                            version_support=True
-                        ),
-                        diagnostic=types.DiagnosticClientCapabilities(),
-                    ),
-                    workspace=types.WorkspaceClientCapabilities(configuration=True),
-                ),
-            ),
+            _initialize_params(self.root),
         )
         capabilities = (_plain(result) or {}).get("capabilities") or {}
         self._pull = bool(capabilities.get("diagnosticProvider"))
@@ -299,3 +285,22 @@ class LanguageServers:
         """Stop every server started."""
         for client in self.clients:
             await client.aclose()
+
+
+def _initialize_params(root: Path) -> types.InitializeParams:
+    """What Karyi's client says it is: one root, diagnostics pushed or pulled."""
+    return types.InitializeParams(
+        process_id=os.getpid(),
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(root.as_uri(), root.name)],
+        capabilities=types.ClientCapabilities(
+            text_document=types.TextDocumentClientCapabilities(
+                synchronization=types.TextDocumentSyncClientCapabilities(),
+                publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                    version_support=True
+                ),
+                diagnostic=types.DiagnosticClientCapabilities(),
+            ),
+            workspace=types.WorkspaceClientCapabilities(configuration=True),
+        ),
+    )

@@ -1,6 +1,4 @@
-"""What the front ends share and nothing below them uses.
-
-`startup` parses what every subcommand needs (exit codes, the workspace, settings, the
-tool profile); `tasks` holds the editor tasks (explain, fix, write tests) that the
-language server's editor commands and ACP's slash commands both offer.
+"""What the front ends share and nothing below them uses: `startup` parses what every
+subcommand needs (exit codes, the workspace, settings, the tool profile). The editor
+tasks they all offer are prompts, so they live in `agent/prompting/tasks.py`.
 """
