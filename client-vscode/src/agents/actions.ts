@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { type ApplyResult, Methods, type TaskDetail, type TaskRecord } from '../protocol';
 import type { KaryiServer } from '../server';
-import { ACTIVE, REVIEWABLE, taskRow } from './rows';
+import { ACTIVE, REVIEWABLE, shownStatus, taskRow } from './rows';
 import type { AgentsView } from './view';
 
 /** The scheme of a task's before and after texts in the review's diff editors. */
@@ -35,8 +35,8 @@ export function registerAgentCommands(server: KaryiServer, view: AgentsView): vs
     reg('karyi.agents.open', (t) => ACTIVE.has(t.status) || REVIEWABLE.has(t.status), 'open', async (t) => {
       await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(t.worktree), { forceNewWindow: true });
     }),
-    reg('karyi.agents.review', (t) => REVIEWABLE.has(t.status), 'review', (t) => review(server, t, texts)),
-    reg('karyi.agents.apply', (t) => REVIEWABLE.has(t.status), 'apply', async (t) => {
+    reg('karyi.agents.review', (t) => REVIEWABLE.has(shownStatus(t)), 'review', (t) => review(server, t, texts)),
+    reg('karyi.agents.apply', (t) => REVIEWABLE.has(shownStatus(t)), 'apply', async (t) => {
       const result = await act<ApplyResult>(Methods.applyTask, t);
       view.update(result.task);
       const merged = `${result.merged.length} file${result.merged.length === 1 ? '' : 's'} merged`;
@@ -44,16 +44,16 @@ export function registerAgentCommands(server: KaryiServer, view: AgentsView): vs
         void vscode.window.showWarningMessage(`Karyi: applied with conflicts in ${result.conflicts.join(', ')} (${merged}).`);
       } else void vscode.window.showInformationMessage(`Karyi: applied "${taskRow(t, 0).label}": ${merged}.`);
     }),
-    reg('karyi.agents.keep', (t) => REVIEWABLE.has(t.status), 'keep as a branch', async (t) => {
+    reg('karyi.agents.keep', (t) => REVIEWABLE.has(shownStatus(t)), 'keep as a branch', async (t) => {
       const kept = await act<TaskRecord>(Methods.keepTask, t);
       view.update(kept);
       void vscode.window.showInformationMessage(`Karyi: the task's work stays on branch ${kept.branch}.`);
     }),
-    reg('karyi.agents.discard', (t) => REVIEWABLE.has(t.status) || t.status === 'kept', 'discard', async (t) => {
+    reg('karyi.agents.discard', (t) => REVIEWABLE.has(shownStatus(t)) || t.status === 'kept', 'discard', async (t) => {
       const ok = await vscode.window.showWarningMessage(`Discard "${taskRow(t, 0).label}"? Its worktree and branch are removed.`, { modal: true }, 'Discard');
       if (ok) view.update(await act<TaskRecord>(Methods.discardTask, t));
     }),
-    reg('karyi.agents.stop', (t) => ACTIVE.has(t.status), 'stop', async (t) => view.update(await act<TaskRecord>(Methods.stopTask, t))),
+    reg('karyi.agents.stop', (t) => ACTIVE.has(shownStatus(t)), 'stop', async (t) => view.update(await act<TaskRecord>(Methods.stopTask, t))),
     vscode.commands.registerCommand('karyi.agents.answer', async (t: TaskRecord, allow: boolean) => {
       await server.request(Methods.answerTask, { taskId: t.id, allow });
     }),

@@ -10,6 +10,13 @@ export const ACTIVE = new Set<TaskRecord['status']>(['queued', 'running', 'waiti
 /** Finished with work to review, apply, keep or discard. */
 export const REVIEWABLE = new Set<TaskRecord['status']>(['done', 'failed', 'stopped']);
 
+/** The status to show: the server marks a task `done` (or `failed`) when its turn ends,
+ * before its check command has run; until it has finished it is still running. */
+export function shownStatus(t: TaskRecord): TaskRecord['status'] {
+  if (REVIEWABLE.has(t.status) && t.status !== 'stopped' && t.started !== null && t.finished === null) return 'running';
+  return t.status;
+}
+
 /** Elapsed seconds as `7s`, `2m 05s`, `1h 02m`. */
 export function formatElapsed(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
@@ -51,13 +58,14 @@ export function elapsedNow(t: TaskRecord, nowSeconds: number): number {
 export function taskRow(t: TaskRecord, nowSeconds: number): { label: string; description: string; contextValue: string } {
   const first = t.task.split('\n')[0].trim();
   const label = first.length > 60 ? `${first.slice(0, 59)}…` : first;
-  const parts: string[] = [t.status];
-  const step = ACTIVE.has(t.status) ? t.step.trim() : finishedNote(t);
+  const status = shownStatus(t);
+  const parts: string[] = [status];
+  const step = ACTIVE.has(status) ? t.step.trim() : finishedNote(t);
   if (step) parts.push(step.length > 50 ? `${step.slice(0, 49)}…` : step);
   parts.push(formatElapsed(elapsedNow(t, nowSeconds)));
   const cost = formatCost(t.cost);
   if (cost) parts.push(cost);
-  return { label, description: parts.join(' · '), contextValue: `task-${t.status}` };
+  return { label, description: parts.join(' · '), contextValue: `task-${status}` };
 }
 
 /** After a task: its files changed and its check, e.g. `2 files, check passed`. */
@@ -72,13 +80,14 @@ function finishedNote(t: TaskRecord): string {
 /** The notification worth showing for this update, if the task just finished or
  * started waiting for the user (`previous`: the status last seen). */
 export function notice(t: TaskRecord, previous: TaskRecord['status'] | undefined): string | undefined {
-  if (previous === t.status) return undefined;
+  const status = shownStatus(t);
+  if (previous === status) return undefined;
   const name = `"${taskRow(t, 0).label}"`;
-  if (t.status === 'waiting') return `Karyi: background task ${name} waits for you: ${t.question?.description ?? t.step}`;
-  if (t.status === 'done') {
+  if (status === 'waiting') return `Karyi: background task ${name} waits for you: ${t.question?.description ?? t.step}`;
+  if (status === 'done') {
     const note = finishedNote(t);
     return `Karyi: background task ${name} finished${note ? ` (${note})` : ''}.`;
   }
-  if (t.status === 'failed') return `Karyi: background task ${name} failed: ${t.error ?? 'see the server log'}`;
+  if (status === 'failed') return `Karyi: background task ${name} failed: ${t.error ?? 'see the server log'}`;
   return undefined;
 }

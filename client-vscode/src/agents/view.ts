@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { Methods, type TaskRecord } from '../protocol';
 import type { KaryiServer } from '../server';
-import { ACTIVE, notice, REVIEWABLE, statusIcon, taskRow } from './rows';
+import { ACTIVE, notice, REVIEWABLE, shownStatus, statusIcon, taskRow } from './rows';
 
 export const AGENTS_VIEW_ID = 'karyi.agents';
 
@@ -48,7 +48,8 @@ export class AgentsView implements vscode.TreeDataProvider<TaskRecord>, vscode.D
 
   /** One task's new record (from an update or an action's answer). */
   update(t: TaskRecord): void {
-    const message = notice(t, this.tasks.get(t.id)?.status);
+    const before = this.tasks.get(t.id);
+    const message = notice(t, before && shownStatus(before));
     this.tasks.set(t.id, t);
     this.changed.fire(undefined);
     this.tick();
@@ -68,7 +69,7 @@ export class AgentsView implements vscode.TreeDataProvider<TaskRecord>, vscode.D
 
   /** While a task runs, the elapsed times move every second. */
   private tick(): void {
-    const active = this.all().some((t) => ACTIVE.has(t.status) && t.started !== null);
+    const active = this.all().some((t) => ACTIVE.has(shownStatus(t)) && t.started !== null);
     if (active && !this.ticker) this.ticker = setInterval(() => this.changed.fire(undefined), 1000);
     if (!active && this.ticker) {
       clearInterval(this.ticker);
@@ -82,11 +83,11 @@ export class AgentsView implements vscode.TreeDataProvider<TaskRecord>, vscode.D
     item.id = t.id;
     item.description = row.description;
     item.contextValue = row.contextValue;
-    item.iconPath = new vscode.ThemeIcon(statusIcon(t.status));
+    item.iconPath = new vscode.ThemeIcon(statusIcon(shownStatus(t)));
     item.tooltip = new vscode.MarkdownString(
       `**${t.status}** · \`${t.branch}\`\n\n${t.task}${t.final_answer ? `\n\n---\n\n${t.final_answer}` : ''}`,
     );
-    if (REVIEWABLE.has(t.status)) item.command = { command: 'karyi.agents.review', title: 'Review', arguments: [t] };
+    if (REVIEWABLE.has(shownStatus(t))) item.command = { command: 'karyi.agents.review', title: 'Review', arguments: [t] };
     return item;
   }
 

@@ -66,8 +66,18 @@ describe('a background task row in the Agents view', () => {
     assert.equal(notice(waiting, 'running'), 'Karyi: background task "Fix the Fahrenheit conversion" waits for you: Run `pytest -q`');
     assert.equal(notice(waiting, 'waiting'), undefined);
     assert.equal(notice(task(), 'queued'), undefined);
-    const done = task({ status: 'done', files: ['src/convert.py'] });
+    const done = task({ status: 'done', files: ['src/convert.py'], finished: 1009 });
     assert.equal(notice(done, 'running'), 'Karyi: background task "Fix the Fahrenheit conversion" finished (1 file).');
-    assert.match(notice(task({ status: 'failed', error: 'model unreachable' }), 'running') ?? '', /failed: model unreachable/);
+    assert.match(notice(task({ status: 'failed', error: 'model unreachable', finished: 1001 }), 'running') ?? '', /failed: model unreachable/);
+  });
+});
+
+describe('a task whose check is still running', () => {
+  it('shows as running with the check as its step, and notifies only when the check is done', () => {
+    const checking = task({ status: 'done', step: 'check: pytest -q', files: ['src/convert.py'] });
+    assert.equal(taskRow(checking, 1003).description, 'running · check: pytest -q · 3s · $0.0123');
+    assert.equal(notice(checking, 'running'), undefined);
+    const finished = { ...checking, step: '', finished: 1004, check_result: { command: 'pytest -q', exit_code: 0, passed: true, output: '' } };
+    assert.match(notice(finished, 'running') ?? '', /finished \(1 file, check passed\)/);
   });
 });
