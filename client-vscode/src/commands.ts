@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ChatController, SendOptions } from './chat/controller';
+import { imageFrom } from './chat/images';
 import type { ChatViewProvider } from './chat/view';
 import { inlineChat } from './chat/inlineChat';
 import { discardDraft, editProposal, useDraft } from './preview/drafts';
@@ -106,6 +107,17 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
       if (!target) return;
       await p.view.reveal();
       p.view.post({ type: 'insertMention', path: vscode.workspace.asRelativePath(target, false) });
+    }),
+    reg('karyi.attachImage', async () => {
+      const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Attach', filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } });
+      if (!picked?.length) return;
+      await p.view.reveal();
+      for (const uri of picked) {
+        const name = uri.path.split('/').pop() ?? 'image';
+        const image = imageFrom(await vscode.workspace.fs.readFile(uri), name);
+        if (typeof image === 'string') void vscode.window.showErrorMessage(`Karyi: ${image}`);
+        else p.view.post({ type: 'attachImage', image });
+      }
     }),
     reg('karyi.acceptAll', (arg?: unknown) => p.previews.acceptAll(typeof arg === 'string' ? arg : undefined)),
     reg('karyi.rejectAll', (arg?: unknown) => p.previews.rejectAll(typeof arg === 'string' ? arg : undefined)),

@@ -70,6 +70,8 @@ class FakeModelServer:
         self.faults: deque[Fault] = deque()
         self.requests: list[Received] = []
         self.chunk_delay = 0.0
+        self.listed_models: list[str] = ["fake-model"]
+        """What `GET /v1/models` lists (the model picker's server list)."""
         self.closing = threading.Event()
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
@@ -148,6 +150,15 @@ class _Handler(BaseHTTPRequestHandler):
     @property
     def fake(self) -> FakeModelServer:
         return self.server.fake  # type: ignore[attr-defined,no-any-return]
+
+    def do_GET(self) -> None:
+        if self.path != "/v1/models":
+            return self._json(404, error_body("openai", 404, f"no route {self.path}"))
+        data = [
+            {"id": m, "object": "model", "created": 0, "owned_by": "fake"}
+            for m in self.fake.listed_models
+        ]
+        self._json(200, {"object": "list", "data": data})
 
     def do_POST(self) -> None:
         length = int(self.headers.get("content-length", "0"))

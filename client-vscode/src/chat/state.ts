@@ -4,7 +4,7 @@
  * survives a reloaded webview and a restarted server); the webview runs the same
  * reducer on the same actions to render incrementally.
  */
-import type { ChatResult, Confirmation, LoadedSession, Mode, TodoItem, TurnUpdate, Usage } from '../protocol';
+import type { ChatResult, Confirmation, ImageData, LoadedSession, Mode, ModelState, TodoItem, TurnUpdate, Usage } from '../protocol';
 
 /** A turn's usage from an event (`cachedTokens` only when some input was cached). */
 function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number; turnCost?: number | null; sessionCost?: number | null }): Usage {
@@ -67,6 +67,8 @@ export interface UserItem {
   id: string;
   text: string;
   context?: string;
+  /** Pictures sent with the message, shown as thumbnails (docs/images.md). */
+  images?: ImageData[];
 }
 
 export interface TurnItem {
@@ -107,11 +109,14 @@ export interface ChatState {
   plan: string;
   /** What the session cost so far in USD (null: the model has no price). */
   cost: number | null;
+  /** Tokens the conversation takes of the model's window (`karyi/models`), when known. */
+  contextUse?: { used: number; window: number };
 }
 
 export type Action =
   | { kind: 'reset' }
-  | { kind: 'user'; text: string; context?: string }
+  | { kind: 'user'; text: string; context?: string; images?: ImageData[] }
+  | { kind: 'modelState'; state: ModelState }
   | { kind: 'update'; update: TurnUpdate }
   | { kind: 'turnEnded'; result?: ChatResult; error?: string }
   | { kind: 'fileState'; callId: string; path: string; state: FileState; note?: string }
@@ -389,7 +394,7 @@ function loaded(state: ChatState, session: LoadedSession): ChatState {
     if (m.role === 'user' && m.content.trim() && !m.toolCallId && !m.content.startsWith('<tool_result')) {
       const [id, seq] = nextId(s, 'u');
       s = closeOpenTurn({ ...s, seq, items: [...s.items] }, 'end_turn');
-      s = { ...s, items: [...s.items, { kind: 'user', id, text: m.content }] };
+      s = { ...s, items: [...s.items, { kind: 'user', id, text: m.content, images: m.images?.length ? m.images : undefined }] };
     } else if (m.role === 'assistant') {
       if (m.content.trim()) s = appendText(s, '', 'text', m.content);
       for (const tc of m.toolCalls ?? []) {
@@ -411,13 +416,20 @@ function loaded(state: ChatState, session: LoadedSession): ChatState {
   return closeOpenTurn(s, 'end_turn');
 }
 
+/** The state as the workspace keeps it across windows: pictures by name only (their
+ * bytes stay in the session store, and `karyi/loadSession` brings them back). */
+export function storable(state: ChatState): ChatState {
+  const items = state.items.map((i) => (i.kind === 'user' && i.images ? { ...i, images: i.images.map((img) => ({ ...img, data: '' })) } : i));
+  return { ...state, items };
+}
+
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.kind) {
     case 'reset':
       return { ...emptyState(state.model), mode: state.mode };
     case 'user': {
       const [id, seq] = nextId(state, 'u');
-      const item: UserItem = { kind: 'user', id, text: action.text, context: action.context };
+      const item: UserItem = { kind: 'user', id, text: action.text, context: action.context, images: action.images?.length ? action.images : undefined };
       return { ...state, seq, busy: true, items: [...state.items, item] };
     }
     case 'update':
@@ -456,6 +468,11 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return loaded(state, action.session);
     case 'model':
       return { ...state, model: action.model };
+    case 'modelState': {
+      const m = action.state;
+      if (state.sessionId && m.sessionId !== state.sessionId) return state;
+      return { ...state, sessionId: m.sessionId ?? state.sessionId, model: m.model, contextUse: { used: m.contextUsed, window: m.contextWindow } };
+    }
     case 'mode':
       return { ...state, mode: action.mode, plan: action.plan ?? state.plan };
     default:

@@ -47,6 +47,7 @@ export async function startFakeModel() {
     script: (...texts) => post('/script', { replies: texts.map((t) => (typeof t === 'string' ? { text: t } : t)) }),
     fault: (f) => post('/fault', f),
     reset: () => post('/reset', {}),
+    listModels: (models) => post('/models', { models }),
     requests: async () => (await fetch(`${control}/requests`)).json(),
     headers: async () => (await fetch(`${control}/headers`)).json(),
     stop: () => proc.stdin.end(),

@@ -6,7 +6,8 @@
 //      run a palette task on a selection, answer a <get_value> in a password box,
 //      show the tools and restart an MCP server, restore a checkpoint, load a session
 //      from History after New chat, set the API key, plan mode with the Plan/Act toggle
-//      (a refused edit, the edited plan carried into the act turn), the live task list;
+//      (a refused edit, the edited plan carried into the act turn), the live task list,
+//      a pasted picture and the model picker (media_steps.mjs; KARYI_E2E_ONLY=media);
 //      inline diffs as real lines, decided by keyboard and lens, Reject all, inline chat
 //      (inline_steps.mjs; KARYI_E2E_ONLY=inline runs those alone); a background task
 //      started from the palette, running then done in the Agents view, reviewed and
@@ -23,6 +24,7 @@ import { agentsSteps } from './agents_steps.mjs';
 import { freshInstallSteps } from './fresh.mjs';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
 import { inlineSteps } from './inline_steps.mjs';
+import { mediaSteps } from './media_steps.mjs';
 
 const [codeServer, vsix] = process.argv.slice(2);
 if (!codeServer || !vsix) {
@@ -140,14 +142,15 @@ async function uiTests(context, base, ws, fake, dir) {
     if (m.type() === 'error') log(`browser console: ${m.text()}`);
   });
   try {
-    // KARYI_E2E_ONLY=inline runs the inline-diff steps alone (while working on them).
+    // KARYI_E2E_ONLY=inline or =media runs those steps alone (while working on them).
     const only = process.env.KARYI_E2E_ONLY;
     // KARYI_E2E_ONLY=agents runs the background-task steps alone.
     if (!only) await uiSteps(page, base, ws, fake, dir);
     else await openChat(page, base, ws);
-    if (only !== 'agents') await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
+    if (!only || only === 'inline') await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
     if (!only) await workflowSteps(page, ws, fake);
-    if (only !== 'inline') await agentsSteps(page, ws, fake, { step, shot, palette, WAIT });
+    if (!only || only === 'media') await mediaSteps({ page, fake, chat: chatFrame(page), step, send, shot, WAIT });
+    if (!only || only === 'agents') await agentsSteps(page, ws, fake, { step, shot, palette, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);

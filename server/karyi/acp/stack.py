@@ -20,6 +20,10 @@ MODULES = (
     "karyi.acp.replay",
     "karyi.acp.editor",
     "karyi.acp.terminals",
+    "karyi.acp.config_options",
+    "karyi.acp.listing",
+    "karyi.acp.stored",
+    "karyi.acp.elicitation",
 )
 """What a session needs; `tests/acp/test_startup.py` checks none loads before."""
 

@@ -44,6 +44,13 @@ def add_run_parser(sub: Subparsers) -> None:
     add_settings_options(p)
     p.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
     p.add_argument("--yes", action="store_true", help="approve every call without asking")
+    p.add_argument(
+        "--image",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="attach a PNG, JPEG, GIF or WebP picture to the task (repeatable; docs/images.md)",
+    )
     p.add_argument("--session", metavar="ID", help="continue a stored session")
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
     p.add_argument(
@@ -98,6 +105,19 @@ def add_var_parser(sub: Subparsers) -> None:
     actions.add_parser("list", help="names, notes and where values live (never values)")
     r = actions.add_parser("rm", help="remove a value")
     r.add_argument("name", metavar="NAME")
+
+
+def add_login_parser(sub: Subparsers) -> None:
+    """Register `karyi login`: store the model provider's API key in the keyring."""
+    p = sub.add_parser(
+        "login",
+        help="sign in: store the model's API key in the keyring",
+        description="Ask for the API key of the model (hidden input) and keep it in the OS "
+        "keyring under the provider's usual variable name, where Karyi finds it when the "
+        "environment has none. Editors with terminal sign-in run this (docs/acp.md).",
+    )
+    p.add_argument("--model", metavar="M", help="provider:name (default: the settings' model)")
+    p.set_defaults(func=_login)
 
 
 def add_mcp_parser(sub: Subparsers) -> None:
@@ -222,6 +242,12 @@ def _var(args: argparse.Namespace) -> int:
     from karyi.cli.var import cmd_var
 
     return cmd_var(args)
+
+
+def _login(args: argparse.Namespace) -> int:
+    from karyi.cli.login import cmd_login
+
+    return cmd_login(args)
 
 
 def _mcp(args: argparse.Namespace) -> int:

@@ -24,6 +24,8 @@ from karyi.lsp import (
     editor_commands,
     history,
     lifecycle,
+    models,
+    own_diagnostics,
     toolinfo,
 )
 from karyi.lsp.server import KaryiServer
@@ -49,6 +51,10 @@ FEATURES: dict[str, Handler] = {
     "karyi/provideValue": chat.provide_value,
     "karyi/terminalInput": chat.terminal_input,
     "karyi/setMode": chat.set_mode,
+    # models.py: the model picker
+    "karyi/models": models.models,
+    "karyi/modelState": models.model_state_of,
+    "karyi/setModel": models.set_model,
     # history.py: sessions and checkpoints
     "karyi/sessions": history.sessions,
     "karyi/loadSession": history.load_session,
@@ -71,17 +77,21 @@ FEATURES: dict[str, Handler] = {
     "karyi/discardTask": background_tasks.discard_task,
     # code_actions.py: the tasks offered where they fit
     types.TEXT_DOCUMENT_CODE_ACTION: code_actions.code_actions,
+    # own_diagnostics.py: what Karyi's own language servers report, pulled by the client
+    types.TEXT_DOCUMENT_DIAGNOSTIC: own_diagnostics.pull,
 }
 """LSP method -> handler; a handler takes the server and the params."""
 
 FEATURE_OPTIONS: dict[str, Any] = {
     types.TEXT_DOCUMENT_CODE_ACTION: code_actions.OPTIONS,
+    types.TEXT_DOCUMENT_DIAGNOSTIC: own_diagnostics.OPTIONS,
 }
 """The capability options a method declares in the `initialize` result."""
 
 COMMANDS: dict[str, Handler] = {
     # commands.py: `workspace/executeCommand` for clients without Karyi's UI
     "karyi.chat": editor_commands.chat,
+    "karyi.newChat": editor_commands.new_chat,
     "karyi.explainSelection": editor_commands.explain_selection,
     "karyi.fixDiagnostics": editor_commands.fix_diagnostics,
     "karyi.writeTests": editor_commands.write_tests,

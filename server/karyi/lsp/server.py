@@ -49,6 +49,8 @@ class KaryiServer(LanguageServer):
         self.init_options: dict[str, Any] = {}
         self.task_manager: TaskManager | None = None
         """Background tasks of the workspace (lsp/background_tasks.py), made on first use."""
+        self.current_session: str | None = None
+        """The session task commands continue (lsp/conversation.py)."""
 
     async def ready(self) -> None:
         """Wait until the agent host is built. It is built after the client has the
