@@ -32,7 +32,7 @@ async def test_initialize_negotiates_and_declares_capabilities(karyi_acp: Start)
         protocol_version=PROTOCOL_VERSION,
         agent_capabilities=AgentCapabilities(
             load_session=True,
-            prompt_capabilities=PromptCapabilities(image=False, audio=False, embedded_context=True),
+            prompt_capabilities=PromptCapabilities(image=True, audio=False, embedded_context=True),
             mcp_capabilities=McpCapabilities(http=True, sse=True),
             session_capabilities=SessionCapabilities(
                 list=SessionListCapabilities(),

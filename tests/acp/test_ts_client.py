@@ -63,3 +63,6 @@ async def test_the_typescript_library_accepts_every_message(
     assert "validated against @agentclientprotocol/sdk" in text
     # The model picked in the first process is kept by the session in the second.
     assert [r.body["model"] for r in fake_llm.requests] == ["other-model"] * 4
+    assert any(
+        "data:image/png;base64," in json.dumps(r.body["messages"]) for r in fake_llm.requests
+    )

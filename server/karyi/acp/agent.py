@@ -78,7 +78,7 @@ class KaryiAgent:
         (capabilities.py; every capability there works)."""
         self.caps = client_capabilities or ClientCapabilities()
         self._later(agent_stack.load())  # the agent stack, once this answer is on its way
-        return initialize_response(protocol_version, self.caps, image=False)
+        return initialize_response(protocol_version, self.caps, image=True)
 
     async def new_session(
         self,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from acp import tool_terminal_ref, update_tool_call
+from acp import RequestError, tool_terminal_ref, update_tool_call
 from acp.schema import (
     AvailableCommandsUpdate,
     ConfigOptionUpdate,
@@ -34,7 +34,7 @@ from karyi.acp.editor import AcpEditor
 from karyi.acp.kinds import tool_kind
 from karyi.acp.listing import iso_time
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
-from karyi.acp.prompts import Block, prompt_text
+from karyi.acp.prompts import Block, prompt_images, prompt_text
 from karyi.acp.slash_commands import available_commands, expand
 from karyi.acp.terminals import TerminalMirror
 from karyi.acp.updates import Content, Update, UpdateMapper, mode_update, plan_update
@@ -54,6 +54,7 @@ from karyi.agent.prompting.slash_commands import load_commands
 from karyi.agent.review.approval import Decision
 from karyi.agent.runtime import Runtime
 from karyi.agent.turn.spec import TurnResult
+from karyi.core.images import ImageError
 from karyi.llm.unconfigured import UnconfiguredProvider
 from karyi.protocol.calls import ToolCall
 
@@ -216,12 +217,18 @@ class AcpSession:
             raise SessionBusy(f"session {self.id} is already running a turn: cancel it first")
         self._signed_in()
         text, context = prompt_text(blocks)
+        try:
+            images = prompt_images(blocks)
+        except ImageError as exc:
+            raise RequestError.invalid_params({"field": "prompt", "message": str(exc)}) from None
         text = expand(text)
         self.cancelled = False
         self.mapper.reset_usage()
         pump = asyncio.ensure_future(self._pump())
         try:
-            _, result = await self.host.chat(self.id, text, context=context, listener=self._on)
+            _, result = await self.host.chat(
+                self.id, text, context=context, images=images, listener=self._on
+            )
         finally:
             for task in list(self._asks):
                 task.cancel()

@@ -164,6 +164,8 @@ const clientCapabilities = {
   elicitation: { form: {} },
 };
 let sessionId;
+// A 1x1 PNG: an image prompt reaches the model as an image part (test_ts_client.py checks).
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==';
 
 await withKaryi({}, async (ctx, updates) => {
   const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities });
@@ -171,7 +173,7 @@ await withKaryi({}, async (ctx, updates) => {
   const sc = init.agentCapabilities.sessionCapabilities;
   for (const cap of ["list", "resume", "close", "delete", "additionalDirectories"]) check(sc[cap], `sessionCapabilities.${cap}`);
   check(init.authMethods.some((m) => m.type === "terminal" && m.args[0] === "login"), "terminal sign-in offered");
-  check(init.agentCapabilities.promptCapabilities.image === false, "image: false (no image support yet)");
+  check(init.agentCapabilities.promptCapabilities.image === true, "image: true (pictures reach the model)");
 
   const created = await ctx.request(acp.methods.agent.session.new, { cwd: WS, mcpServers: [], additionalDirectories: [EXTRA] });
   sessionId = created.sessionId;
@@ -207,8 +209,9 @@ await withKaryi({}, async (ctx, updates) => {
   const model = resumed.configOptions.find((o) => o.id === "model");
   check(model.currentValue === "openai:other-model", "the session's model is kept");
   await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "act" });
-  const answer = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Again" }] });
-  check(answer.stopReason === "end_turn", "resumed prompt");
+  const picture = { type: "image", mimeType: "image/png", data: PNG };
+  const answer = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Again" }, picture] });
+  check(answer.stopReason === "end_turn", "resumed prompt with an image");
   check(asked.length === 1 && asked[0].mode === "form" && asked[0].sessionId === sessionId, "a plain value asked by a form");
   check(!updates.some((u) => u.sessionUpdate === "user_message_chunk"), "resume replays no history");
   await ctx.request(acp.methods.agent.session.delete, { sessionId });
