@@ -25,7 +25,7 @@ import type { KaryiServer } from '../server';
 import { WorkspaceFiles } from '../workspaceFiles';
 import { isSpecial } from './mentions';
 import type { FromWebview, PermissionChoice, ToWebview } from './messages';
-import { type Action, type ChatState, emptyState, reduce, storable, type ToolCard, valueCallId } from './state';
+import { type Action, type ChatState, emptyState, reduce, storable, type ToolCard, turnState, valueCallId } from './state';
 
 export interface EditDecider {
   acceptAll(callId?: string): Promise<void>;
@@ -367,6 +367,9 @@ export class ChatController implements vscode.Disposable {
           this.post({ type: 'commands', items: await this.slashCommands() });
           break;
         case 'stop':
+          // The host's state is ahead of the webview's: a proposal it already shows in the
+          // editor is never thrown away by an Escape the webview sent before it knew.
+          if (m.key === 'escape' && turnState(this.state) === 'awaiting') break;
           await this.stop();
           break;
         case 'newChat':

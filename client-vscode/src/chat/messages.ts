@@ -34,7 +34,8 @@ export type FromWebview =
   | { type: 'setModel'; model: string }
   | { type: 'setMode'; mode: Mode }
   | { type: 'listCommands' }
-  | { type: 'stop' }
+  /** `escape`: the chat input's Escape, which never ends a turn that waits for the user. */
+  | { type: 'stop'; key?: 'escape' }
   | { type: 'newChat' }
   | { type: 'permission'; callId: string; choice: PermissionChoice; feedback?: string }
   | { type: 'edits'; callId: string; action: 'acceptAll' | 'rejectAll' | 'show'; path?: string }
@@ -86,6 +87,8 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
       return str('path') ? (raw as FromWebview) : undefined;
     case 'copy':
       return str('text') ? (raw as FromWebview) : undefined;
+    case 'stop':
+      return m.key === undefined || m.key === 'escape' ? (raw as FromWebview) : undefined;
     default:
       return raw as FromWebview;
   }

@@ -392,7 +392,7 @@ input.addEventListener('keydown', (e) => {
     // A proposal waiting for the user is never thrown away by a stray Escape (one meant
     // for the editor, say): then only Shift+Escape or the Stop button end the turn.
     e.preventDefault();
-    post({ type: 'stop' });
+    post(e.shiftKey ? { type: 'stop' } : { type: 'stop', key: 'escape' });
   }
 });
 
