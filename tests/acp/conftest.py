@@ -218,8 +218,13 @@ async def karyi_acp(
     async with contextlib.AsyncExitStack() as stack:
 
         async def start(
-            *, fs: bool = False, terminal: bool = False, initialize: bool = True
+            *,
+            fs: bool = False,
+            terminal: bool = False,
+            initialize: bool = True,
+            env: dict[str, str] | None = None,
         ) -> Agent:
+            more = env or {}
             client = RecordingClient()
             env = {
                 **os.environ,
@@ -227,6 +232,7 @@ async def karyi_acp(
                 "KARYI_MODEL": "openai:test-model",
                 "KARYI_BASE_URL": fake_llm.openai_url,
                 "OPENAI_API_KEY": "sk-test",
+                **more,
             }
             log = stack.enter_context((tmp_path / "acp-stderr.log").open("ab"))
             conn, _process = await stack.enter_async_context(

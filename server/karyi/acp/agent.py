@@ -39,6 +39,7 @@ from karyi.agent.host import AgentHost, SessionBusy
 from karyi.agent.prompting.modes import UnknownMode
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.store import SessionNotFound
+from karyi.llm.base import ProviderError
 from karyi.settings import load_settings
 
 log = logging.getLogger(__name__)
@@ -147,6 +148,10 @@ class KaryiAgent:
         except SessionBusy as exc:
             raise RequestError.invalid_request(
                 {"sessionId": session_id, "message": str(exc)}
+            ) from None
+        except ProviderError as exc:  # no usable model: the setting to fix, not a traceback
+            raise RequestError.internal_error(
+                {"message": f"model provider: {exc.message}", "kind": exc.kind}
             ) from None
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:

@@ -19,7 +19,8 @@ from karyi.agent.runtime import Runtime
 from karyi.agent.session.conversation import Conversation
 from karyi.agent.turn.loop import Agent
 from karyi.agent.turn.spec import AgentSpec, TurnResult
-from karyi.llm.base import Provider
+from karyi.llm.base import Provider, ProviderError
+from karyi.llm.unconfigured import Unconfigured
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.settings import Settings
 from karyi.workspace.editor import PlannedWrite
@@ -100,9 +101,14 @@ class AgentHost:
         conversation = self.runtime.conversation(session_id)
         try:
             provider = self._provider_factory()
+        except ProviderError as exc:
+            if session_id is None:
+                self._drop_new(conversation)
+                raise
+            provider = Unconfigured(exc)  # its history is readable without a model
         except Exception:
-            if session_id is None and conversation.store is not None:
-                conversation.store.delete(conversation.id)  # no empty session per failed try
+            if session_id is None:
+                self._drop_new(conversation)
             raise
         events = EventStream()
         live: LiveSession
@@ -124,6 +130,16 @@ class AgentHost:
         self._sessions[live.id] = live
         self._unload_idle()
         return live
+
+    @staticmethod
+    def _drop_new(conversation: Conversation) -> None:
+        if conversation.store is not None:
+            conversation.store.delete(conversation.id)  # no empty session per failed try
+
+    def require_model(self, live: LiveSession) -> None:
+        """Give a session loaded without a model one now, or raise why there is none."""
+        if isinstance(live.agent.provider, Unconfigured):
+            live.agent.provider = self._provider_factory()
 
     def _unload_idle(self) -> None:
         """Unload the least recently used idle sessions beyond MAX_IDLE_SESSIONS, so a
@@ -168,6 +184,7 @@ class AgentHost:
     ) -> tuple[LiveSession, TurnResult]:
         """Run one turn; `listener` sees every event of it."""
         live = self.session(session_id)
+        self.require_model(live)
         if live.agent.busy:
             raise SessionBusy(
                 f"session {live.id} is already running a turn: wait for it or cancel it first"
