@@ -77,7 +77,7 @@ class ReplyReader:
         elif isinstance(event, Finish):
             reply.finish = event.reason
         elif isinstance(event, Retrying):
-            note = f"retrying in {event.delay:.1f}s (attempt {event.attempt}): {event.error}"
+            note = f"{event.error}, retrying in {event.delay:.1f}s (attempt {event.attempt})"
             self.emit(Notice("retry", note))
 
     def _on_native_call(self, event: ToolCallChunk | ToolCallEnd) -> None:
