@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from karyi.core.storage import storage_unavailable
 from karyi.llm.base import Message, NativeCall
 from karyi.workspace.localdir import local_dir
 
@@ -128,14 +129,17 @@ class SessionStore:
     def __init__(self, path: Path, redact: Redactor = _no_redaction) -> None:
         self.path = path
         self.redact = redact
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # WAL stays consistent on a crash
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(SCHEMA)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL stays consistent on a crash
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise storage_unavailable(path, exc, "open the session store") from exc
         self._upgrade()
 
     def _upgrade(self) -> None:
@@ -148,7 +152,12 @@ class SessionStore:
     @classmethod
     def for_workspace(cls, root: Path, redact: Redactor = _no_redaction) -> SessionStore:
         """The store at `<root>/.karyi/sessions.db` (the folder is kept out of git)."""
-        return cls(local_dir(root) / "sessions.db", redact)
+        try:
+            folder = local_dir(root)
+        except OSError as exc:
+            where = root / ".karyi" / "sessions.db"
+            raise storage_unavailable(where, exc, "open the session store") from exc
+        return cls(folder / "sessions.db", redact)
 
     def close(self) -> None:
         """Close the database."""
@@ -156,13 +165,19 @@ class SessionStore:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
         try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except (sqlite3.OperationalError, OSError) as exc:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise storage_unavailable(self.path, exc, "save the session") from exc
 
     # -- sessions ------------------------------------------------------------------------
 
