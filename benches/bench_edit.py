@@ -6,6 +6,10 @@ Baselines in the same run: a chain of `str.replace(find, repl, 1)` (no uniquenes
 check, no diff: the least any edit must do) and the same chain with the uniqueness
 check a correct edit needs (`str.count` before each replace).
 
+An elided edit (docs/tools.md#elided-edits): one pair over 40 lines, written out in full
+and with its middle left out (`# ... existing code ...`); the elided one must cost at most
+twice the full one (`ELIDED_LIMIT`).
+
 Two mixes of pairs: "typical" (3 in 4 finds span several lines, as models are told to
 write them, found through an index of lines) and "single-line" (every find inside one
 line: no line to index, so all finds are located in one Aho-Corasick pass; a scan per
@@ -23,6 +27,10 @@ from karyi.workspace.edits import Pair, apply_edits
 SIZE = 5_000_000
 PAIRS = 100
 RUNS = 5
+SMOKE: dict[str, object] = {"SIZE": 50_000, "PAIRS": 10, "RUNS": 1, "ELIDED_LIMIT": 1e9}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`); no time limit there."""
+ELIDED_LIMIT = 2.0
+ELIDED_BLOCKS = 10
 
 
 def make_file() -> tuple[str, list[str]]:
@@ -76,6 +84,38 @@ def checked_chain(text: str, pairs: list[Pair]) -> str:
     return text
 
 
+def elided_pairs(blocks: list[str], rng: random.Random) -> tuple[Pair, Pair]:
+    """The same edit of a 40-line region: written out in full, and elided in the middle."""
+    j = rng.randrange(len(blocks) // 3, 2 * len(blocks) // 3)
+    region = "".join(blocks[j : j + ELIDED_BLOCKS])
+    changed = region[:-1].rsplit("compute(", 1)
+    full = Pair(region, "compute_v2(".join(changed) + "\n")
+    lines = region.split("\n")
+    head, tail = lines[:2], lines[-5:-1]
+    marker = ["        # ... existing code ..."]
+    new_tail = [ln.replace("compute(", "compute_v2(") for ln in tail]
+    elided = Pair(
+        "\n".join(head + marker + tail) + "\n", "\n".join(head + marker + new_tail) + "\n"
+    )
+    return full, elided
+
+
+def compare_elided(text: str, blocks: list[str], report: Callable[[str], None]) -> float:
+    """Milliseconds of the elided edit; asserts it lands as the full one and within the limit."""
+    full, elided = elided_pairs(blocks, random.Random(11))
+    want = apply_edits(text, [full], path="big.py")
+    got = apply_edits(text, [elided], path="big.py")
+    assert got.text == want.text and got.pairs[0].strategy == "elided", "elided edit differs"
+    t_full = best(lambda: apply_edits(text, [full], path="big.py"))
+    t_elided = best(lambda: apply_edits(text, [elided], path="big.py"))
+    report(
+        f"{'elided':<13}{t_elided * 1000:>8.1f}ms  written out in full {t_full * 1000:.1f}ms, "
+        f"ratio {t_elided / t_full:.2f}x (target <= {ELIDED_LIMIT:.0f}x)"
+    )
+    assert t_elided <= ELIDED_LIMIT * t_full, "the elided edit costs more than twice the full one"
+    return t_elided * 1000
+
+
 def main(report: Callable[[str], None] = print) -> dict[str, float]:
     """Run the benchmark; returns engine milliseconds per mix."""
     text, blocks = make_file()
@@ -105,6 +145,7 @@ def main(report: Callable[[str], None] = print) -> dict[str, float]:
     report(
         "target: < 100 ms for either mix (the engine also builds the diff, text edits and hunks)"
     )
+    out["elided"] = compare_elided(text, blocks, report)
     return out
 
 

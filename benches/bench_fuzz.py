@@ -17,13 +17,17 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SCALE = 40
+"""Times the fuzz tests' example counts (`--scale`)."""
+SMOKE: dict[str, object] = {"SCALE": 1, "TESTS": ["tests/protocol/test_recovery.py"]}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 TESTS = ["tests/protocol/test_fuzz.py", "tests/protocol/test_recovery.py"]
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run the fuzz tests at `--scale` times their example counts."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--scale", type=int, default=40)
+    parser.add_argument("--scale", type=int, default=SCALE)
     args = parser.parse_args(argv if argv is not None else [])
     env = {**os.environ, "KARYI_FUZZ_SCALE": str(args.scale)}
     started = time.perf_counter()

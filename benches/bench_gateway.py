@@ -36,6 +36,8 @@ from karyi.settings import Settings
 CONNECTIONS = 16
 REQUESTS = 4000
 WARMUP = 300
+SMOKE: dict[str, object] = {"CONNECTIONS": 2, "REQUESTS": 40, "WARMUP": 4}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 FILE_BYTES = 4096
 BODY = json.dumps(
     {"biz_params": {"tool": {"name": "read_file", "input": {"path": "docs/contracts.md"}}}}

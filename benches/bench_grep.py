@@ -29,6 +29,8 @@ from karyi.workspace.workspace import Workspace
 DIRS = 500
 PER_DIR = 100
 RUNS = 3
+SMOKE: dict[str, object] = {"DIRS": 5, "PER_DIR": 10, "RUNS": 1}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 WORDS = ["alpha", "beta", "gamma", "delta", "value", "compute", "item", "result", "config"]
 
 

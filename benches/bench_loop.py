@@ -32,6 +32,8 @@ from karyi.workspace.workspace import Workspace
 
 STEPS = 200
 CALLS_PER_REPLY = 20
+SMOKE: dict[str, object] = {"STEPS": 5, "CALLS_PER_REPLY": 2}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 READ = '<read><file src="README.md"/></read>'
 
 

@@ -27,6 +27,8 @@ from pygls.lsp.client import BaseLanguageClient
 
 RUNS = 5
 STEPS = 100
+SMOKE: dict[str, object] = {"RUNS": 1, "STEPS": 5}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 EMPTY_SERVER = """
 from pygls.lsp.server import LanguageServer
 LanguageServer("empty", "0").start_io()

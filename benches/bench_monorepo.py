@@ -51,11 +51,22 @@ from karyi.workspace.watcher import Backend
 from karyi.workspace.workspace import Workspace
 from monorepo_tree import directories, tree
 
+FILES = 200_000
+"""Files in the large tree (`--files N`)."""
 SMALL = 1_000
 RUNS = 3
 READS = 1_000
 PER_REPLY = 100
 CHANGES = 1_000
+SMOKE: dict[str, object] = {
+    "FILES": 1_500,
+    "SMALL": 300,
+    "RUNS": 1,
+    "READS": 20,
+    "PER_REPLY": 10,
+    "CHANGES": 20,
+}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 
 
 def _sources(root: Path, count: int) -> list[str]:
@@ -252,8 +263,10 @@ async def freshness(root: Path, degraded: bool) -> tuple[list[float], int, str, 
     return delays, stale, mode, ready_s, store.watch_notice
 
 
-def main(report: Callable[[str], None] = print, files: int = 200_000) -> dict[str, float]:
-    """Run the benchmark on a tree of `files` files; returns the headline figures."""
+def main(report: Callable[[str], None] = print, files: int | None = None) -> dict[str, float]:
+    """Run the benchmark on a tree of `files` files (default FILES); returns the headline
+    figures."""
+    files = FILES if files is None else files
     started = time.perf_counter()
     big, small = tree(files), tree(SMALL)
     report(
@@ -300,5 +313,5 @@ def main(report: Callable[[str], None] = print, files: int = 200_000) -> dict[st
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=200_000, help="files in the large tree")
+    parser.add_argument("--files", type=int, default=FILES, help="files in the large tree")
     main(files=parser.parse_args().files)

@@ -24,6 +24,8 @@ from karyi.protocol.calls import CallReady
 SIZE = 200_000
 CHUNK = 8
 SMALL = (10_000, 20_000)
+SMOKE: dict[str, object] = {"SIZE": 4_000, "SMALL": (1_000, 2_000)}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 
 CODE = """export function Row<T extends object>({ item }: { item: T }) {
   return <div className="row">{item && <span>{String(item)}</span>}</div>;

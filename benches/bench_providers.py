@@ -33,6 +33,8 @@ from karyi.llm.script import ScriptProvider, parse_script
 
 DELTAS = 3000
 RUNS = 5
+SMOKE: dict[str, object] = {"DELTAS": 50, "RUNS": 1}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 HELLO = Request([Message("user", "hello")])
 
 

@@ -5,6 +5,12 @@ Each figure is compared with a baseline measured in the same run:
   `bash -c` per command (what a tool without a persistent shell pays);
 - one-shot overhead: `ShellManager.oneshot` (new session, tag, output log, cleanup
   scan of /proc) vs a bare asyncio subprocess;
+- the public path (issue [fast-paths]): `karyi exec` running one `<command>` that
+  prints ~100 MB (`seq 1 13000000`), sandbox on, plain and with 20 secure variables
+  to redact, vs a bare pty with output post-processing off (OPOST cleared) read by a
+  fresh Python, and vs a raw pipe; wall and CPU time (the process and its children)
+  and the peak RSS of `karyi exec`; checked: the output file holds every byte, the
+  result keeps head and tail (target: within 1.5x of the bare pty, RSS < 300 MB);
 - output throughput (issue [scale]): 2,000,000 lines (15 MB) through the terminal,
   cleaned, cut, logged and redacted against 20 secrets, vs a bare pty reading the same
   output with no processing, and vs a raw pipe; rounds alternate, medians are printed
@@ -20,15 +26,20 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import os
 import random
+import shutil
 import statistics
 import string
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from karyi.secrets.redact import Redactor
+from karyi.secrets.store import SecretStore
 from karyi.secrets.vault import Vault
 from karyi.settings import DEFAULTS, Settings
 from karyi.shell.manager import ShellManager
@@ -38,6 +49,16 @@ from karyi.workspace.workspace import Workspace
 ROUNDS = 200
 LINES = 2_000_000
 REPEATS = 5
+EXEC_LINES = 13_000_000
+EXEC_REPEATS = 3
+SMOKE: dict[str, object] = {
+    "ROUNDS": 8,
+    "LINES": 2_000,
+    "REPEATS": 1,
+    "EXEC_LINES": 20_000,
+    "EXEC_REPEATS": 1,
+}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 
 
 def report(line: str) -> None:
@@ -243,9 +264,130 @@ async def sandbox_vs_plain(root: Path) -> None:
         report(f"sandboxed {name:26} {b:8.2f} ms vs plain {p:8.2f} ms   ({b / p:.2f}x)")
 
 
+BARE_PTY = """
+import os, subprocess, sys, termios
+master, slave = os.openpty()
+attrs = termios.tcgetattr(slave)
+attrs[1] &= ~termios.OPOST
+termios.tcsetattr(slave, termios.TCSANOW, attrs)
+proc = subprocess.Popen(sys.argv[1:], stdin=slave, stdout=slave, stderr=slave)
+os.close(slave)
+size = 0
+while True:
+    try:
+        data = os.read(master, 65536)
+    except OSError:
+        break
+    if not data:
+        break
+    size += len(data)
+proc.wait()
+print(size)
+"""
+RAW_PIPE = """
+import subprocess, sys
+proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE)
+size = 0
+while data := proc.stdout.read(65536):
+    size += len(data)
+proc.wait()
+print(size)
+"""
+
+
+def _timed(argv: list[str], env: dict[str, str]) -> tuple[float, float, float, str]:
+    """(wall s, CPU s of the process and its children, peak RSS MB, stdout) of `argv`."""
+    with tempfile.TemporaryFile() as out:
+        began = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=out)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - began
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode()
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{argv[:4]} exited {proc.returncode}: {text[-500:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
+
+
+def _exec_setup(root: Path) -> tuple[list[str], dict[str, str], dict[str, str], str]:
+    """`karyi exec` argv, its env without and with 20 secure variables, sandbox state."""
+    ws = root / "exec-ws"
+    ws.mkdir()
+    reply = root / "reply.xml"
+    reply.write_text(f"<tools><command>seq 1 {EXEC_LINES}</command></tools>")
+    confs = []
+    for name in ("plain", "secrets"):
+        conf = root / f"conf-{name}"
+        conf.mkdir()
+        (conf / "settings.json").write_text(json.dumps({"shell": {"sandbox": {"mode": "on"}}}))
+        confs.append(conf)
+    store = SecretStore(confs[1], find_keyring=lambda: None)
+    for key, value in _secrets().items():
+        store.set(key, value)
+    argv = [sys.executable, "-m", "karyi", "exec", "--workspace", str(ws), "--yes", "--json"]
+    base = {**os.environ, "KARYI_SECRETS_BACKEND": "file"}
+    problem = _manager(root).sandbox_problem
+    return (
+        [*argv, str(reply)],
+        {**base, "KARYI_CONFIG_DIR": str(confs[0])},
+        {**base, "KARYI_CONFIG_DIR": str(confs[1])},
+        f"sandbox not available ({problem}): run without it" if problem else "sandbox on",
+    )
+
+
+def _check_exec(text: str, ws: Path, size: int) -> int:
+    """The result keeps head and tail; returns the bytes the output file holds."""
+    [item] = json.loads(text)
+    content = item["llm_content"]
+    assert content.startswith("1\n2\n3\n"), content[:200]
+    assert f"\n{EXEC_LINES}\n" in content, content[-300:]
+    logs = list((ws / ".karyi" / "tmp").glob("*/cmd-*.log"))
+    return sum(p.stat().st_size for p in logs) if logs else size
+
+
+def public_path(root: Path) -> None:
+    """`karyi exec` on ~100 MB vs a bare pty and a raw pipe, rounds alternating."""
+    argv, plain_env, secret_env, sandbox = _exec_setup(root)
+    command = ["seq", "1", str(EXEC_LINES)]
+    rows: dict[str, list[tuple[float, float, float]]] = {}
+    lost: dict[str, str] = {}
+    size = 0
+    for _ in range(EXEC_REPEATS):
+        wall, cpu, rss, text = _timed([sys.executable, "-c", BARE_PTY, *command], os.environ.copy())
+        size = int(text)
+        rows.setdefault("bare pty, OPOST off", []).append((wall, cpu, rss))
+        wall, cpu, rss, _ = _timed([sys.executable, "-c", RAW_PIPE, *command], os.environ.copy())
+        rows.setdefault("raw pipe", []).append((wall, cpu, rss))
+        for name, env in (("karyi exec", plain_env), ("karyi exec, 20 secrets", secret_env)):
+            shutil.rmtree(root / "exec-ws" / ".karyi", ignore_errors=True)
+            wall, cpu, rss, text = _timed(argv, env)
+            kept = _check_exec(text, root / "exec-ws", size)
+            if kept != size:
+                lost[name] = f"{size - kept:,} bytes"
+            rows.setdefault(name, []).append((wall, cpu, rss))
+    bare = rows["bare pty, OPOST off"]
+    report(
+        f"public path: `karyi exec` of `seq 1 {EXEC_LINES}` ({size / 1e6:.0f} MB), {sandbox}, "
+        f"median of {EXEC_REPEATS}; ratios to the bare pty (target <= 1.5x, RSS < 300 MB)"
+    )
+    for name, runs in rows.items():
+        wall = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        rss = max(r[2] for r in runs)
+        w_ratio = statistics.median(r[0] / b[0] for r, b in zip(runs, bare, strict=True))
+        c_ratio = statistics.median(r[1] / b[1] for r, b in zip(runs, bare, strict=True))
+        report(
+            f"  {name:<24} wall {wall:7.2f} s ({w_ratio:5.2f}x)   CPU {cpu:6.2f} s "
+            f"({c_ratio:5.2f}x)   peak RSS {rss:6.1f} MB"
+            + (f"   LOST to the output file: {lost[name]}" if name in lost else "")
+        )
+
+
 def main() -> None:
     """Print every figure."""
     with tempfile.TemporaryDirectory() as tmp:
+        public_path(Path(tmp))
         asyncio.run(terminal_vs_fresh(Path(tmp)))
         asyncio.run(throughput(Path(tmp)))
         asyncio.run(sandbox_vs_plain(Path(tmp)))

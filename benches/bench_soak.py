@@ -30,6 +30,9 @@ from support.replies import Fault, Reply
 REPORT_EVERY = 1000
 PER_SESSION = 10
 TARGET_MB = 20.0
+TURNS = 10_000
+SMOKE: dict[str, object] = {"TURNS": 24, "REPORT_EVERY": 8}
+"""Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 
 
 def rss_mb(pid: int) -> float:
@@ -173,7 +176,7 @@ async def soak(turns: int, report: Any) -> dict[str, float]:
 def main(argv: list[str] | None = None, report: Any = print) -> dict[str, float]:
     """Run the soak (`benches/run.py` calls it with no arguments: 10,000 turns)."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--turns", type=int, default=10_000)
+    parser.add_argument("--turns", type=int, default=TURNS)
     args = parser.parse_args(argv if argv is not None else [])
     return asyncio.run(soak(args.turns, report))
 

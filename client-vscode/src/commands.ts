@@ -5,7 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { ChatController, SendOptions } from './chat/controller';
+import { imageFrom } from './chat/images';
 import type { ChatViewProvider } from './chat/view';
+import { inlineChat } from './chat/inlineChat';
+import { discardDraft, editProposal, useDraft } from './preview/drafts';
 import type { PreviewManager } from './preview/manager';
 import type { Secrets } from './secrets';
 import type { KaryiServer } from './server';
@@ -105,15 +108,31 @@ export function registerCommands(p: Parts): vscode.Disposable[] {
       await p.view.reveal();
       p.view.post({ type: 'insertMention', path: vscode.workspace.asRelativePath(target, false) });
     }),
+    reg('karyi.attachImage', async () => {
+      const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Attach', filters: { Images: ['png', 'jpg', 'jpeg', 'gif', 'webp'] } });
+      if (!picked?.length) return;
+      await p.view.reveal();
+      for (const uri of picked) {
+        const name = uri.path.split('/').pop() ?? 'image';
+        const image = imageFrom(await vscode.workspace.fs.readFile(uri), name);
+        if (typeof image === 'string') void vscode.window.showErrorMessage(`Karyi: ${image}`);
+        else p.view.post({ type: 'attachImage', image });
+      }
+    }),
     reg('karyi.acceptAll', (arg?: unknown) => p.previews.acceptAll(typeof arg === 'string' ? arg : undefined)),
     reg('karyi.rejectAll', (arg?: unknown) => p.previews.rejectAll(typeof arg === 'string' ? arg : undefined)),
-    reg('karyi.acceptHunk', (callId: string, key: string, hunk: string) => p.previews.decideHunk(callId, key, hunk, 'accepted')),
-    reg('karyi.rejectHunk', (callId: string, key: string, hunk: string) => p.previews.decideHunk(callId, key, hunk, 'rejected')),
+    reg('karyi.acceptHunk', (callId?: string, key?: string, hunk?: string) =>
+      callId && key && hunk ? p.previews.decideHunk(callId, key, hunk, 'accepted') : p.previews.decideAtCursor('accepted')),
+    reg('karyi.rejectHunk', (callId?: string, key?: string, hunk?: string) =>
+      callId && key && hunk ? p.previews.decideHunk(callId, key, hunk, 'rejected') : p.previews.decideAtCursor('rejected')),
+    reg('karyi.inlineChat', () => inlineChat(p.chat)),
+    reg('karyi.nextHunk', () => p.previews.goToHunk(1)),
+    reg('karyi.previousHunk', () => p.previews.goToHunk(-1)),
     reg('karyi.acceptFile', (callId: string, key: string) => p.previews.decideFile(callId, key, 'accepted')),
     reg('karyi.rejectFile', (callId: string, key: string) => p.previews.decideFile(callId, key, 'rejected')),
-    reg('karyi.editProposal', (callId: string, key: string) => p.previews.editProposal(callId, key)),
-    reg('karyi.useDraft', (callId: string, key: string) => p.previews.useDraft(callId, key)),
-    reg('karyi.discardDraft', (callId: string, key: string) => p.previews.discardDraft(callId, key)),
+    reg('karyi.editProposal', (callId: string, key: string) => editProposal(p.previews, callId, key)),
+    reg('karyi.useDraft', (callId: string, key: string) => useDraft(p.previews, callId, key)),
+    reg('karyi.discardDraft', (callId: string, key: string) => discardDraft(p.previews, callId, key)),
     reg('karyi.showProposalDiff', (callId: string, key: string) => p.previews.showDiff(callId, key)),
     reg('karyi.cancel', () => p.chat.stop()),
     reg('karyi.planMode', async () => {

@@ -77,7 +77,7 @@ export function compareVersions(a: string, b: string): number {
 export const MIN_SERVER_VERSION = '0.1.0';
 
 /** `karyi.*` keys passed to the server as its editor settings layer (SPEC §10). */
-export const SERVER_KEYS = ['model', 'baseUrl', 'apiKeyEnv', 'dialect', 'profile', 'permissions', 'maxSteps'] as const;
+export const SERVER_KEYS = ['model', 'models', 'baseUrl', 'apiKeyEnv', 'dialect', 'profile', 'permissions', 'maxSteps'] as const;
 /** Keys that only the user's own settings may set (a workspace must not redirect the API key). */
 export const USER_ONLY = new Set(['baseUrl', 'apiKeyEnv']);
 

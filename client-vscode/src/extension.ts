@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { ChatController } from './chat/controller';
 import { ChatViewProvider, VIEW_ID } from './chat/view';
 import { registerCommands } from './commands';
+import { ChangesView } from './preview/changesView';
 import { PreviewManager } from './preview/manager';
 import { saveSynced } from './saver';
 import { Secrets } from './secrets';
@@ -30,6 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
     server,
     chat,
     previews,
+    new ChangesView(previews),
     view,
     terminal,
     new StatusItem(chat, server),

@@ -3,6 +3,8 @@
 
 export type Mode = 'plan' | 'act';
 
+export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
 export type ConfirmOutcome = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectAlways';
 
 export type Scope = 'session' | 'workspace' | 'user';
@@ -31,18 +33,35 @@ export interface ChatContext {
   files?: string[];
 }
 
+/**
+ * A picture sent with a message (docs/images.md): base64 `data`; its type is read
+ * from its bytes, `mimeType` only has to agree.
+ */
+export interface ImageParam {
+  mimeType?: ImageType;
+  data: string;
+  name?: string;
+}
+
 /** `karyi/chat`: run a turn (in a new session without `sessionId`). */
 export interface ChatParams {
   sessionId?: string | null;
   message: string;
   mode?: Mode;
   plan?: string | null;
+  images?: ImageParam[];
   context?: ChatContext | null;
 }
 
 /** `karyi/cancel`: end the session's running turn. */
 export interface CancelParams {
   sessionId: string;
+}
+
+/** `karyi/setModel`: the session's model from its next turn (docs/models.md#picker). */
+export interface SetModelParams {
+  sessionId?: string | null;
+  model: string;
 }
 
 /** `karyi/setMode`: plan or act, optionally with the plan the next act turn carries. */
@@ -114,10 +133,33 @@ export interface TerminalInputParams {
   data: string;
 }
 
+/** `karyi/startTask`: a background task in its own worktree (docs/parallel.md). */
+export interface StartTaskParams {
+  task: string;
+  ref?: string | null;
+  check?: string | null;
+  model?: string | null;
+}
+
+/** A method about one background task (its id, or a unique prefix of it). */
+export interface TaskParams {
+  taskId: string;
+}
+
+/** `karyi/answerTask`: the user's answer to the question a waiting task asks. */
+export interface AnswerTaskParams {
+  taskId: string;
+  allow: boolean;
+  feedback?: string | null;
+}
+
 /** The custom methods, by name. */
 export const Methods = {
   chat: 'karyi/chat',
   cancel: 'karyi/cancel',
+  models: 'karyi/models',
+  modelState: 'karyi/modelState',
+  setModel: 'karyi/setModel',
   confirmTool: 'karyi/confirmTool',
   fileDiffs: 'karyi/fileDiffs',
   provideValue: 'karyi/provideValue',
@@ -133,6 +175,15 @@ export const Methods = {
   terminalInput: 'karyi/terminalInput',
   setMode: 'karyi/setMode',
   commands: 'karyi/commands',
+  startTask: 'karyi/startTask',
+  tasks: 'karyi/tasks',
+  task: 'karyi/task',
+  answerTask: 'karyi/answerTask',
+  stopTask: 'karyi/stopTask',
+  applyTask: 'karyi/applyTask',
+  keepTask: 'karyi/keepTask',
+  discardTask: 'karyi/discardTask',
+  taskUpdate: 'karyi/taskUpdate',
   turnUpdate: 'karyi/turnUpdate',
   terminalOutput: 'karyi/terminalOutput',
 } as const;

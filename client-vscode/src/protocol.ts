@@ -138,6 +138,31 @@ export interface StoredMessage {
   name: string | null;
   toolCallId: string | null;
   toolCalls: { id: string; name: string; params?: Record<string, unknown> }[];
+  /** The pictures the user sent with the message (docs/images.md). */
+  images?: ImageData[];
+}
+
+/** A picture in a chat message: base64 bytes, checked by the server (docs/images.md). */
+export interface ImageData {
+  mimeType: string;
+  data: string;
+  name: string;
+}
+
+/** The session's model and its context use (`karyi/models`, `karyi/setModel`). */
+export interface ModelState {
+  /** null: no session yet (the configured model). */
+  sessionId: string | null;
+  model: string;
+  contextWindow: number;
+  contextUsed: number;
+  acceptsImages: boolean;
+}
+
+/** `karyi/models`: the models on offer (docs/models.md#the-model-picker). */
+export interface ModelList extends ModelState {
+  models: { id: string; source: 'settings' | 'server' }[];
+  note: string;
 }
 
 export interface StoredCall {

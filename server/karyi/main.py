@@ -21,6 +21,7 @@ from karyi import __version__
 from karyi.acp import subcommand as acp
 from karyi.agent.frontend.startup import EXIT_FAILED, EXIT_USAGE, UsageError
 from karyi.cli import subcommands as cli
+from karyi.core.images import ElideImageData
 from karyi.core.storage import StorageUnavailable
 from karyi.gateway import subcommand as gateway
 from karyi.lsp import subcommand as lsp
@@ -44,7 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     gateway.add_parser(sub)
     cli.add_tools_parser(sub)
     cli.add_var_parser(sub)
+    cli.add_login_parser(sub)
     cli.add_mcp_parser(sub)
+    cli.add_task_parser(sub)
+    cli.add_batch_parser(sub)
     return top
 
 
@@ -61,6 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="karyi: %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(ElideImageData())
     func: Command | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()

@@ -20,10 +20,14 @@ from acp import PROTOCOL_VERSION, spawn_agent_process
 from acp.client.connection import ClientSideConnection
 from acp.connection import StreamEvent
 from acp.schema import (
+    AcceptElicitationResponse,
     AllowedOutcome,
     ClientCapabilities,
     CreateTerminalResponse,
+    DeclineElicitationResponse,
     DeniedOutcome,
+    ElicitationCapabilities,
+    ElicitationFormCapabilities,
     FileSystemCapabilities,
     InitializeResponse,
     PermissionOption,
@@ -81,6 +85,9 @@ class RecordingClient:
         self.terminals: dict[str, Terminal] = {}
         self.raw: list[dict[str, Any]] = []
         """Every message from the agent, as JSON, in arrival order."""
+        self.elicitations: list[tuple[str, Any]] = []
+        self.form_answer: dict[str, Any] | None = None
+        """What the user types into an elicitation form (None: they decline)."""
 
     def observe(self, event: StreamEvent) -> None:
         if event.direction.value == "incoming":
@@ -103,6 +110,12 @@ class RecordingClient:
             await asyncio.Event().wait()  # never answered: the agent withdraws it
         outcome = AllowedOutcome(outcome="selected", option_id=self.answer or "")
         return RequestPermissionResponse(outcome=outcome)
+
+    async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
+        self.elicitations.append((message, mode))
+        if self.form_answer is None:
+            return DeclineElicitationResponse(action="decline")
+        return AcceptElicitationResponse(action="accept", content=self.form_answer)
 
     async def read_text_file(
         self,
@@ -190,9 +203,15 @@ class Agent:
         self.client = client
         self.root = root
 
-    async def initialize(self, fs: bool = False, terminal: bool = False) -> InitializeResponse:
+    async def initialize(
+        self, fs: bool = False, terminal: bool = False, forms: bool = False
+    ) -> InitializeResponse:
         caps = ClientCapabilities(
-            fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs), terminal=terminal
+            fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs),
+            terminal=terminal,
+            elicitation=ElicitationCapabilities(form=ElicitationFormCapabilities())
+            if forms
+            else None,
         )
         return await self.conn.initialize(
             protocol_version=PROTOCOL_VERSION, client_capabilities=caps
@@ -210,6 +229,19 @@ class Agent:
 Start = Callable[..., Awaitable[Agent]]
 
 
+@contextlib.asynccontextmanager
+async def _spawned(client: RecordingClient, *argv: str, **kwargs: Any) -> AsyncIterator[Any]:
+    """`spawn_agent_process`, whose teardown closes stdin, gives the process two seconds
+    to exit, then terminates it: on a loaded machine `karyi acp` can exit on its own right
+    in between, and the SDK's `terminate` then raises ProcessLookupError for a process
+    that ended as it should."""
+    try:
+        async with spawn_agent_process(client, *argv, **kwargs) as spawned:
+            yield spawned
+    except ProcessLookupError:
+        pass
+
+
 @pytest_asyncio.fixture
 async def karyi_acp(
     fake_llm: FakeModelServer, ws_root: Path, _isolated_config: Path, tmp_path: Path
@@ -222,9 +254,8 @@ async def karyi_acp(
             fs: bool = False,
             terminal: bool = False,
             initialize: bool = True,
-            env: dict[str, str] | None = None,
+            env_changes: dict[str, str | None] | None = None,
         ) -> Agent:
-            more = env or {}
             client = RecordingClient()
             env = {
                 **os.environ,
@@ -232,11 +263,14 @@ async def karyi_acp(
                 "KARYI_MODEL": "openai:test-model",
                 "KARYI_BASE_URL": fake_llm.openai_url,
                 "OPENAI_API_KEY": "sk-test",
-                **more,
             }
+            for name, value in (env_changes or {}).items():  # None: not set at all
+                env.pop(name, None)
+                if value is not None:
+                    env[name] = value
             log = stack.enter_context((tmp_path / "acp-stderr.log").open("ab"))
             conn, _process = await stack.enter_async_context(
-                spawn_agent_process(
+                _spawned(
                     client,
                     sys.executable,
                     "-m",
@@ -246,6 +280,7 @@ async def karyi_acp(
                     cwd=ws_root,
                     transport_kwargs={"stderr": log.fileno()},
                     observers=[client.observe],
+                    use_unstable_protocol=True,  # the SDK routes elicitation/create only so
                 )
             )
             agent = Agent(conn, client, ws_root)

@@ -7,13 +7,21 @@ import pytest
 from acp import PROTOCOL_VERSION, RequestError, text_block
 from acp.schema import (
     AgentCapabilities,
+    ClientCapabilities,
     Implementation,
     InitializeResponse,
     McpCapabilities,
     PromptCapabilities,
+    SessionAdditionalDirectoriesCapabilities,
+    SessionCapabilities,
+    SessionCloseCapabilities,
+    SessionDeleteCapabilities,
+    SessionListCapabilities,
+    SessionResumeCapabilities,
 )
 
 from karyi import __version__
+from karyi.acp.capabilities import auth_methods
 from tests.acp.conftest import Start
 
 
@@ -24,12 +32,20 @@ async def test_initialize_negotiates_and_declares_capabilities(karyi_acp: Start)
         protocol_version=PROTOCOL_VERSION,
         agent_capabilities=AgentCapabilities(
             load_session=True,
-            prompt_capabilities=PromptCapabilities(image=False, audio=False, embedded_context=True),
+            prompt_capabilities=PromptCapabilities(image=True, audio=False, embedded_context=True),
             mcp_capabilities=McpCapabilities(http=True, sse=True),
+            session_capabilities=SessionCapabilities(
+                list=SessionListCapabilities(),
+                resume=SessionResumeCapabilities(),
+                close=SessionCloseCapabilities(),
+                delete=SessionDeleteCapabilities(),
+                additional_directories=SessionAdditionalDirectoriesCapabilities(),
+            ),
         ),
         agent_info=Implementation(name="karyi", title="Karyi", version=__version__),
-        auth_methods=[],
+        auth_methods=auth_methods(ClientCapabilities()),
     )
+    assert [m.id for m in answer.auth_methods or []] == ["api-key"]  # no terminal auth offered
 
 
 async def test_new_session_uses_cwd_as_the_workspace(karyi_acp: Start) -> None:

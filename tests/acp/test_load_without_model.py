@@ -10,7 +10,12 @@ from tests.acp.conftest import Start
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
 
-NO_MODEL = {"KARYI_MODEL": "openai:gpt-4.1", "KARYI_BASE_URL": "", "OPENAI_API_KEY": ""}
+NO_MODEL: dict[str, str | None] = {
+    "KARYI_MODEL": "openai:gpt-4.1",
+    "KARYI_BASE_URL": None,
+    "OPENAI_API_KEY": None,
+    "KARYI_API_KEY": None,
+}
 
 
 async def test_load_replays_the_history_without_a_model(
@@ -21,10 +26,10 @@ async def test_load_replays_the_history_without_a_model(
     sid = await first.new_session()
     await first.say(sid, "What does the README say?")
 
-    second = await karyi_acp(env=NO_MODEL)
+    second = await karyi_acp(env_changes=NO_MODEL)
     await second.conn.load_session(cwd=str(second.root), session_id=sid, mcp_servers=[])
     assert second.client.message_text() == "It says hello."
     with pytest.raises(RequestError) as refused:
         await second.say(sid, "And now?")
-    assert refused.value.data["message"].startswith("model provider: no API key for openai:gpt-4.1")
+    assert "no API key for openai:gpt-4.1" in refused.value.data["message"]
     assert len(fake_llm.requests) == 1

@@ -27,9 +27,14 @@ async def test_plan_mode_over_acp(karyi_acp: Start, fake_llm: FakeModelServer) -
     (switched,) = await agent.client.wait_for(lambda: agent.client.of("current_mode_update"))
     assert switched.current_mode_id == "plan"
     await agent.say(sid, "say hello")
-    failed = [u for u in agent.client.of("tool_call_update") if u.status == "failed"]
-    assert len(failed) == 1
-    assert "edit is not available in plan mode" in failed[0].content[-1].content.text
+    # A refused call is announced with `tool_call` (failed, with the reason), never only
+    # as an update for a call the client was not told of.
+    (failed,) = agent.client.of("tool_call")
+    assert failed.status == "failed" and failed.kind == "edit"
+    assert "edit is not available in plan mode" in failed.content[-1].content.text
+    assert not [
+        u for u in agent.client.of("tool_call_update") if u.tool_call_id == failed.tool_call_id
+    ]
     assert (agent.root / "src/main.py").read_text() == "print('hi')\n"
     await agent.say(sid, "/act")
     assert [u.current_mode_id for u in agent.client.of("current_mode_update")] == ["plan", "act"]

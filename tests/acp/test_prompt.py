@@ -26,7 +26,9 @@ async def test_a_read_streams_message_and_tool_updates(
     answer = await agent.say(sid, "What does the README say?")
     client = agent.client
     assert answer.stop_reason == "end_turn"
-    assert answer.usage is not None and answer.usage.input_tokens == 22
+    # The stable schema has no `usage` in the answer: it is under `_meta`.
+    assert answer.usage is None and answer.field_meta is not None
+    assert answer.field_meta["usage"]["inputTokens"] == 22
     assert client.message_text().startswith("Let me look.")
     assert client.message_text().endswith("The README says hello.")
     assert "hmm" in "".join(u.content.text for u in client.of("agent_thought_chunk"))

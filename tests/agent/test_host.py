@@ -68,3 +68,30 @@ async def test_sessions_held_in_memory_stay_bounded_over_many_turns(ws_root: Pat
         assert again.id == first and len(again.conversation.messages) == 4
     finally:
         await host.close()
+
+
+async def test_a_session_switches_its_model_for_the_next_turn_and_keeps_it(
+    ws_root: Path,
+) -> None:
+    first = ws_root / "first.json"
+    first.write_text('{"replies": ["from the first model"]}')
+    second = ws_root / "second.json"
+    second.write_text('{"replies": ["from the second model"]}')
+    runtime = Runtime.open(ws_root, Settings().with_values(model=f"script:{first}"))
+    host = AgentHost(runtime)
+    try:
+        live = host.session(None)
+        with pytest.raises(ProviderError):
+            host.choose(live.id, model="nosuch:model")
+        assert host.choices(live.id) == {}  # nothing changed
+        host.choose(live.id, model=f"script:{second}")
+        _, result = await host.chat(live.id, "hello")
+        assert result.final_answer == "from the second model"
+    finally:
+        await host.close()
+    again = AgentHost(Runtime.open(ws_root, Settings().with_values(model=f"script:{first}")))
+    try:  # a new host (a new process) loads the session with its own model
+        assert again.choices(live.id) == {"model": f"script:{second}"}
+        assert again.session(live.id).agent.provider.label.startswith("script:")
+    finally:
+        await again.close()

@@ -31,7 +31,13 @@ NOTIFICATIONS = {
 
 BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
     # method: [(params, a word the error message must contain)]
-    "karyi/chat": [({}, "message"), ({"message": 5}, "message"), ("hi", "object")],
+    "karyi/chat": [
+        ({}, "message"),
+        ({"message": 5}, "message"),
+        ("hi", "object"),
+        ({"message": "hi", "images": [{"data": "iVBOR"}]}, "images"),
+        ({"message": "hi", "images": "x"}, "images"),
+    ],
     "karyi/cancel": [({}, "sessionId"), ({"sessionId": "nope"}, "nope")],
     "karyi/confirmTool": [({"sessionId": "s"}, "toolCallId"), ([1], "object")],
     "karyi/fileDiffs": [({"sessionId": 1}, "sessionId")],
@@ -47,6 +53,17 @@ BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
     "karyi/rules": [({"sessionId": 5}, "sessionId")],
     "karyi/commands": [({"x": 1}, "x")],
     "karyi/setMode": [({"mode": "fly"}, "mode"), ({"mode": "act", "plan": 3}, "plan")],
+    "karyi/startTask": [({}, "task"), ({"task": "x", "ref": 3}, "ref")],
+    "karyi/tasks": [({"x": 1}, "x")],
+    "karyi/task": [({}, "taskId")],
+    "karyi/answerTask": [({"taskId": "t"}, "allow"), ({"taskId": "t", "allow": "y"}, "allow")],
+    "karyi/stopTask": [({"taskId": 1}, "taskId")],
+    "karyi/applyTask": [({}, "taskId")],
+    "karyi/keepTask": [({"taskId": ""}, "taskId")],
+    "karyi/discardTask": [({"id": "t"}, "taskId")],
+    "karyi/models": [({"sessionId": 5}, "sessionId"), ({"sessionId": "nope"}, "nope")],
+    "karyi/modelState": [({"sessionId": 5}, "sessionId"), ({"sessionId": "nope"}, "nope")],
+    "karyi/setModel": [({}, "model"), ({"model": "no-prefix"}, "model"), ({"model": 3}, "model")],
     types.TEXT_DOCUMENT_CODE_ACTION: [
         ({"textDocument": 5}, "textDocument"),
         (
@@ -58,6 +75,7 @@ BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
             "range.start.line",
         ),
     ],
+    types.TEXT_DOCUMENT_DIAGNOSTIC: [({"textDocument": 5}, "textDocument")],
     types.SHUTDOWN: [],  # takes no params: anything is accepted
     types.INITIALIZE: [],  # covered by test_initialize_with_malformed_params
 }

@@ -71,3 +71,13 @@ def test_gateway_settings_from_the_user_file(user_file: Path) -> None:
     )
     write(user_file, {"gateway": {"token": "short"}})
     assert [w.key for w in load(None, user_file).warnings] == ["gateway"]
+
+
+def test_models_a_session_may_switch_to_and_where_the_key_may_be() -> None:
+    settings = Settings().with_values(
+        model="anthropic:claude-x", models=["openai:gpt-4.1", "anthropic:claude-x"]
+    )
+    assert settings.models == ["openai:gpt-4.1", "anthropic:claude-x"]
+    assert settings.key_variables() == ["KARYI_API_KEY", "ANTHROPIC_API_KEY"]
+    named = settings.with_values(apiKeyEnv="MY_KEY", model="ollama:llama3")
+    assert named.key_variables() == ["KARYI_API_KEY", "MY_KEY"]

@@ -22,6 +22,15 @@ def test_the_decoder_holds_cut_sequences_and_characters() -> None:
     assert d.feed(b"", final=True) == "\r"
 
 
+def test_pieces_without_escapes_are_cleaned_as_those_with_them() -> None:
+    plain = b"build\x07 ok\x00\tdone\r\nnext caf\xc3"
+    d = TextDecoder()
+    assert d.feed(plain) == "build ok\tdone\nnext caf"  # é cut in two waits
+    assert d.feed(b"\xa9\x7f\r") == "é"  # the CR may start a CRLF
+    assert d.feed(b"\n\x1b[1mbold\x1b[0m") == "\nbold"
+    assert d.feed(b"\r\x01x") == "\rx"
+
+
 def test_carriage_returns_keep_the_last_form_of_a_line() -> None:
     assert collapse_cr("10%\r50%\r100%\ndone\r\n") == "100%\ndone\n"
 

@@ -192,6 +192,12 @@ async def test_a_flood_is_cut_and_kept_whole_in_a_file(ws_root: Path) -> None:
         await m.close()
 
 
+async def test_the_terminal_does_no_output_post_processing(manager: ShellManager) -> None:
+    # OPOST off: the kernel does not turn LF into CRLF (a loud command's main cost).
+    r = await manager.command(S, "stty -a | tr ' ' '\\n' | grep -x -- '-opost'")
+    assert r.state == "done" and r.output.text.strip().endswith("-opost"), r.output.text
+
+
 async def test_an_endless_flood_returns_and_can_be_stopped(ws_root: Path) -> None:
     m = make_manager(ws_root, inactivitySeconds=30, outputLimit=1000)
     try:

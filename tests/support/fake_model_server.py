@@ -24,7 +24,7 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
@@ -70,10 +70,15 @@ class FakeModelServer:
         self.faults: deque[Fault] = deque()
         self.requests: list[Received] = []
         self.chunk_delay = 0.0
+        self.listed_models: list[str] = ["fake-model"]
+        """What `GET /v1/models` lists (the model picker's server list)."""
         self.closing = threading.Event()
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
         self._httpd: QuietHTTPServer | None = None
+        self.responder: Callable[[Received], Reply] | None = None
+        """When set, answers every request instead of the script (called in the request's
+        thread, so it may wait): for many clients at once whose order is not known."""
 
     @property
     def url(self) -> str:
@@ -125,6 +130,10 @@ class FakeModelServer:
             fault = self.faults.popleft() if self.faults else None
             if fault is not None and not fault.streams:
                 return fault, None
+            responder = self.responder
+        if responder is not None:
+            return fault, responder(received)
+        with self._arrived:
             reply = self.replies[0] if self.replies else None
             if reply is not None and fault is None:
                 self.replies.popleft()
@@ -141,6 +150,15 @@ class _Handler(BaseHTTPRequestHandler):
     @property
     def fake(self) -> FakeModelServer:
         return self.server.fake  # type: ignore[attr-defined,no-any-return]
+
+    def do_GET(self) -> None:
+        if self.path != "/v1/models":
+            return self._json(404, error_body("openai", 404, f"no route {self.path}"))
+        data = [
+            {"id": m, "object": "model", "created": 0, "owned_by": "fake"}
+            for m in self.fake.listed_models
+        ]
+        self._json(200, {"object": "list", "data": data})
 
     def do_POST(self) -> None:
         length = int(self.headers.get("content-length", "0"))

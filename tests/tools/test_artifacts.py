@@ -166,3 +166,23 @@ async def test_secrets_are_redacted_before_storage(
 async def test_without_a_session_the_tools_say_so(ctx: ToolContext) -> None:
     result = await CreateArtifact().run({"id": "p", "title": "t", "content": ""}, ctx)
     assert result.error is not None and result.error.code == "tool_disabled"
+
+
+async def test_an_elided_old_str_keeps_what_it_left_out(
+    ws_root: Path, stores: tuple[SessionStore, ArtifactStore]
+) -> None:
+    sessions, artifacts = stores
+    ctx = context(ws_root, artifacts, sessions.create())
+    await call(CreateArtifact(), ctx, id="task_plan", title="Plan", content=PLAN)
+    updated = await call(
+        UpdateArtifact(),
+        ctx,
+        id="task_plan",
+        old_str="## Tasks\n...\n## Progress\n- Overall: 0%",
+        new_str="## Tasks\n...\n## Progress\n- Overall: 50%",
+    )
+    assert updated.success, updated.llm_content
+    assert "the elision stood for lines 4-7, kept as they are" in updated.llm_content
+    shown = await call(ReadArtifact(), ctx, id="task_plan")
+    assert shown.llm_content.count("Search for recent papers") == 1
+    assert "- Overall: 50%" in shown.llm_content

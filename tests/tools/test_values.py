@@ -7,7 +7,7 @@ import base64
 import dataclasses
 from pathlib import Path
 
-from karyi.secrets.request import ValueAnswer, ValueRequest
+from karyi.secrets.request import CannotAsk, ValueAnswer, ValueRequest
 from karyi.tools.context import ToolContext
 from tests.support.command_calls import SECRET, Recorder, call, run
 
@@ -77,3 +77,33 @@ async def test_get_value_without_anyone_to_ask_or_when_refused(sctx: ToolContext
         call(0, "get_value", key="X_KEY", reason="r"),
     )
     assert done.result.error is not None and done.result.error.code == "rejected"
+
+
+async def test_a_plain_value_comes_back_to_the_model_and_is_not_kept(sctx: ToolContext) -> None:
+    requests: list[ValueRequest] = []
+
+    async def ask(request: ValueRequest) -> ValueAnswer | None:
+        requests.append(request)
+        return ValueAnswer("https://staging.example")
+
+    ctx = dataclasses.replace(sctx, ask_value=ask)
+    [done] = await run(
+        ctx, "karyi", call(0, "get_value", key="STAGING_URL", reason="which?", secret=False)
+    )
+    assert done.result.llm_content == "STAGING_URL: https://staging.example"
+    assert [r.secret for r in requests] == [False]
+    assert sctx.secrets is not None and sctx.secrets.lookup("STAGING_URL") is None
+
+
+async def test_a_front_end_that_cannot_ask_for_a_secret_says_how_to_store_it(
+    sctx: ToolContext,
+) -> None:
+    async def forms_only(request: ValueRequest) -> ValueAnswer | None:
+        raise CannotAsk(f"{request.key} is a secret and an editor form is not a place for one")
+
+    ctx = dataclasses.replace(sctx, ask_value=forms_only)
+    [done] = await run(ctx, "karyi", call(0, "get_value", key="TOKEN", reason="deploy"))
+    assert done.result.llm_content == (
+        "TOKEN is a secret and an editor form is not a place for one; the user can store it "
+        "with `karyi var set TOKEN`, then $KARYI{TOKEN} works"
+    )

@@ -8,6 +8,9 @@ import * as vscode from 'vscode';
 import {
   type ChatContext,
   type ChatResult,
+  type ImageData,
+  type ModelList,
+  type ModelState,
   type CheckpointInfo,
   type ConfirmParams,
   type LoadedSession,
@@ -22,13 +25,15 @@ import type { KaryiServer } from '../server';
 import { WorkspaceFiles } from '../workspaceFiles';
 import { isSpecial } from './mentions';
 import type { FromWebview, PermissionChoice, ToWebview } from './messages';
-import { type Action, type ChatState, emptyState, reduce, type ToolCard, valueCallId } from './state';
+import { type Action, type ChatState, emptyState, reduce, storable, type ToolCard, valueCallId } from './state';
 
 export interface EditDecider {
   acceptAll(callId?: string): Promise<void>;
   rejectAll(callId?: string, feedback?: string): Promise<void>;
   reveal(callId: string, path?: string): Promise<void>;
   forget(callId: string): void;
+  /** Take the call's preview lines out of the editor before the server runs the tool. */
+  handBack(callId: string): Promise<void>;
   open(sessionId: string, update: TurnUpdate): void;
 }
 
@@ -42,6 +47,8 @@ export interface SendOptions {
   display?: string;
   /** The plan as the user edited it, for an act turn after a plan (docs/workflow.md). */
   plan?: string;
+  /** Pictures pasted, dropped or attached (docs/images.md). */
+  images?: ImageData[];
 }
 
 export class ChatController implements vscode.Disposable {
@@ -66,6 +73,7 @@ export class ChatController implements vscode.Disposable {
       server.onTurnUpdate((u) => this.onUpdate(u)),
       server.onState(({ state, message }) => {
         this.post({ type: 'server', running: state === 'running' });
+        if (state === 'running') void this.refreshModel();
         if (state === 'failed' && message) this.dispatch({ kind: 'serverStopped', message });
       }),
     );
@@ -87,7 +95,7 @@ export class ChatController implements vscode.Disposable {
     if (!this.saveTimer) {
       this.saveTimer = setTimeout(() => {
         this.saveTimer = undefined;
-        void this.memento.update(STATE_KEY, this.state);
+        void this.memento.update(STATE_KEY, storable(this.state));
       }, 500);
     }
   }
@@ -117,7 +125,7 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'prefill', text });
       return undefined;
     }
-    this.dispatch({ kind: 'user', text: options.display ?? text, context: options.contextLabel });
+    this.dispatch({ kind: 'user', text: options.display ?? text, context: options.contextLabel, images: options.images });
     this.waitingNewSession = !this.state.sessionId;
     const cts = new vscode.CancellationTokenSource();
     this.request = cts;
@@ -130,11 +138,13 @@ export class ChatController implements vscode.Disposable {
           context: options.context,
           mode: this.state.mode,
           plan: this.state.mode === 'act' && this.state.plan ? (options.plan ?? this.state.plan) : undefined,
+          images: options.images?.length ? options.images : undefined,
         },
         cts.token,
       );
       this.dispatch({ kind: 'turnEnded', result });
       void this.showRules();
+      void this.refreshModel();
       return result;
     } catch (err) {
       if (this.state.busy) {
@@ -198,6 +208,35 @@ export class ChatController implements vscode.Disposable {
   newChat(): void {
     if (this.state.busy) void this.stop();
     this.dispatch({ kind: 'reset' });
+    void this.refreshModel();
+  }
+
+  /** The models on offer and the session's (docs/models.md#the-model-picker). */
+  async models(): Promise<ModelList> {
+    const list = await this.server.request<ModelList>(Methods.models, { sessionId: this.state.sessionId ?? undefined });
+    this.dispatch({ kind: 'modelState', state: list });
+    return list;
+  }
+
+  /** The header's model and context use, after a turn or a change of session. */
+  async refreshModel(): Promise<void> {
+    if (!this.server.running) return;
+    try {
+      const state = await this.server.request<ModelState>(Methods.modelState, { sessionId: this.state.sessionId ?? undefined });
+      this.dispatch({ kind: 'modelState', state });
+    } catch {
+      // an older server without karyi/models: the header keeps the model the turn named
+    }
+  }
+
+  /** Switch the session's model from its next turn on (a new chat gets its session now). */
+  async setModel(model: string): Promise<void> {
+    if (this.state.busy) {
+      void vscode.window.showWarningMessage('Karyi is working: pick the model when the turn ends.');
+      return;
+    }
+    const state = await this.server.request<ModelState>(Methods.setModel, { sessionId: this.state.sessionId ?? undefined, model });
+    this.dispatch({ kind: 'modelState', state });
   }
 
   async confirm(params: Omit<ConfirmParams, 'sessionId'>): Promise<boolean> {
@@ -218,6 +257,7 @@ export class ChatController implements vscode.Disposable {
       await this.edits?.rejectAll(callId, choice === 'rejectFeedback' ? feedback : undefined);
       return;
     }
+    if (card?.files?.length) await this.edits?.handBack(callId);
     if (choice === 'allowOnce') await this.confirm({ toolCallId: callId, outcome: 'allowOnce' });
     else if (choice === 'allowAlways') await this.confirm({ toolCallId: callId, outcome: 'allowAlways', scope: 'session' });
     else if (choice === 'reject') await this.confirm({ toolCallId: callId, outcome: 'reject' });
@@ -277,6 +317,7 @@ export class ChatController implements vscode.Disposable {
     const session = await this.server.request<LoadedSession>(Methods.loadSession, { sessionId });
     this.dispatch({ kind: 'loaded', session });
     this.sync();
+    void this.refreshModel();
   }
 
   async deleteSession(sessionId: string): Promise<void> {
@@ -301,6 +342,7 @@ export class ChatController implements vscode.Disposable {
         case 'ready':
           this.sync();
           void this.showRules();
+          void this.refreshModel();
           break;
         case 'send': {
           const sel = m.withSelection ? selectionContext() : undefined;
@@ -309,11 +351,17 @@ export class ChatController implements vscode.Disposable {
           const fileUris = m.mentions.filter((p) => !isSpecial(p)).map((p) => WorkspaceFiles.toUri(p)).filter((u): u is string => !!u);
           if (fileUris.length) context.files = fileUris;
           const labels = [sel?.contextLabel, ...m.mentions.map((p) => `@${p}`)].filter(Boolean);
-          await this.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined, plan: m.plan });
+          await this.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined, plan: m.plan, images: m.images });
           break;
         }
         case 'setMode':
           await this.setMode(m.mode);
+          break;
+        case 'listModels':
+          this.post({ type: 'models', list: await this.models() });
+          break;
+        case 'setModel':
+          await this.setModel(m.model);
           break;
         case 'listCommands':
           this.post({ type: 'commands', items: await this.slashCommands() });
@@ -382,7 +430,7 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     if (this.saveTimer) clearTimeout(this.saveTimer);
-    void this.memento.update(STATE_KEY, this.state);
+    void this.memento.update(STATE_KEY, storable(this.state));
     this.changed.dispose();
     for (const d of this.disposables) d.dispose();
   }

@@ -1,5 +1,5 @@
 /** The messages between the chat webview and the extension host, both ways. */
-import type { CheckpointInfo, Mode, RuleInfo, SessionInfo, SlashCommand } from '../protocol';
+import type { CheckpointInfo, ImageData, Mode, ModelList, RuleInfo, SessionInfo, SlashCommand } from '../protocol';
 import type { Action, ChatState } from './state';
 
 export interface EditorContextInfo {
@@ -20,14 +20,18 @@ export type ToWebview =
   | { type: 'prefill'; text: string }
   | { type: 'server'; running: boolean }
   | { type: 'rules'; rules: RuleInfo[] }
-  | { type: 'focus' };
+  | { type: 'focus' }
+  | { type: 'attachImage'; image: ImageData }
+  | { type: 'models'; list: ModelList };
 
 export type PermissionChoice = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectFeedback';
 
 /** Webview → extension host. */
 export type FromWebview =
   | { type: 'ready' }
-  | { type: 'send'; text: string; mentions: string[]; withSelection: boolean; plan?: string }
+  | { type: 'send'; text: string; mentions: string[]; withSelection: boolean; plan?: string; images?: ImageData[] }
+  | { type: 'listModels' }
+  | { type: 'setModel'; model: string }
   | { type: 'setMode'; mode: Mode }
   | { type: 'listCommands' }
   | { type: 'stop' }
@@ -47,7 +51,7 @@ export type FromWebview =
 
 const FROM_TYPES = new Set([
   'ready', 'send', 'setMode', 'listCommands', 'stop', 'newChat', 'permission', 'edits', 'value', 'completeFiles', 'listSessions',
-  'loadSession', 'deleteSession', 'listCheckpoints', 'restoreCheckpoint', 'command', 'openFile', 'copy',
+  'loadSession', 'deleteSession', 'listCheckpoints', 'restoreCheckpoint', 'command', 'openFile', 'copy', 'listModels', 'setModel',
 ]);
 
 /** A message from the webview, or undefined when it is not one we know (it is dropped). */
@@ -59,7 +63,9 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
   const str = (k: string) => typeof m[k] === 'string';
   switch (type) {
     case 'send':
-      return str('text') && Array.isArray(m.mentions) ? (raw as FromWebview) : undefined;
+      return str('text') && Array.isArray(m.mentions) && (m.images === undefined || Array.isArray(m.images)) ? (raw as FromWebview) : undefined;
+    case 'setModel':
+      return str('model') ? (raw as FromWebview) : undefined;
     case 'permission':
       return str('callId') && ['allowOnce', 'allowAlways', 'reject', 'rejectFeedback'].includes(m.choice as string)
         ? (raw as FromWebview)

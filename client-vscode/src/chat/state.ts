@@ -4,7 +4,7 @@
  * survives a reloaded webview and a restarted server); the webview runs the same
  * reducer on the same actions to render incrementally.
  */
-import type { ChatResult, Confirmation, LoadedSession, Mode, TodoItem, TurnUpdate, Usage } from '../protocol';
+import type { ChatResult, Confirmation, ImageData, LoadedSession, Mode, ModelState, TodoItem, TurnUpdate, Usage } from '../protocol';
 
 /** A turn's usage from an event (`cachedTokens` only when some input was cached). */
 function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number; turnCost?: number | null; sessionCost?: number | null }): Usage {
@@ -29,7 +29,7 @@ export interface FileCard {
   note?: string;
 }
 
-export type ToolStatus = 'writing' | 'queued' | 'awaiting' | 'value' | 'running' | 'done' | 'failed' | 'rejected';
+export type ToolStatus = 'writing' | 'queued' | 'awaiting' | 'value' | 'running' | 'done' | 'failed' | 'rejected' | 'cancelled';
 
 export interface ValueRequest {
   key: string;
@@ -67,6 +67,8 @@ export interface UserItem {
   id: string;
   text: string;
   context?: string;
+  /** Pictures sent with the message, shown as thumbnails (docs/images.md). */
+  images?: ImageData[];
 }
 
 export interface TurnItem {
@@ -107,11 +109,14 @@ export interface ChatState {
   plan: string;
   /** What the session cost so far in USD (null: the model has no price). */
   cost: number | null;
+  /** Tokens the conversation takes of the model's window (`karyi/models`), when known. */
+  contextUse?: { used: number; window: number };
 }
 
 export type Action =
   | { kind: 'reset' }
-  | { kind: 'user'; text: string; context?: string }
+  | { kind: 'user'; text: string; context?: string; images?: ImageData[] }
+  | { kind: 'modelState'; state: ModelState }
   | { kind: 'update'; update: TurnUpdate }
   | { kind: 'turnEnded'; result?: ChatResult; error?: string }
   | { kind: 'fileState'; callId: string; path: string; state: FileState; note?: string }
@@ -297,10 +302,12 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
     case 'toolDone': {
       s = ensureCard(s, turnId, ev.call, ev.call.name);
       const rejected = /^(rejected|denied)/.test(ev.decision) || ev.result.status === 'rejected';
-      const status: ToolStatus = rejected ? 'rejected' : ev.result.success ? 'done' : 'failed';
+      const cancelled = !ev.result.success && ev.result.error?.code === 'cancelled';
+      const status: ToolStatus = rejected ? 'rejected' : cancelled ? 'cancelled' : ev.result.success ? 'done' : 'failed';
       const card = s.tools[ev.call.id];
+      // A file still pending when the call ends was not written: accepted only by a success.
       const files = card.files?.map((f) =>
-        f.state === 'pending' ? { ...f, state: (rejected ? 'rejected' : 'accepted') as FileState } : f,
+        f.state === 'pending' ? { ...f, state: (!rejected && ev.result.success ? 'accepted' : 'rejected') as FileState } : f,
       );
       return patchTool(s, ev.call.id, {
         status,
@@ -368,7 +375,11 @@ function settleTools(state: ChatState): ChatState {
   for (const [id, card] of Object.entries(state.tools)) {
     if (['writing', 'queued', 'awaiting', 'value', 'running'].includes(card.status)) {
       changed = true;
-      tools[id] = { ...card, status: 'failed', error: card.error ?? 'the turn ended before this call finished' };
+      const asked = card.status === 'awaiting' || card.status === 'value';
+      const files = card.files?.map((f) => (f.state === 'pending' ? { ...f, state: 'rejected' as FileState } : f));
+      tools[id] = asked
+        ? { ...card, files, status: 'cancelled', error: card.error ?? 'the turn ended before you answered; nothing was changed' }
+        : { ...card, files, status: 'failed', error: card.error ?? 'the turn ended before this call finished' };
     } else tools[id] = card;
   }
   return changed ? { ...state, tools } : state;
@@ -393,7 +404,7 @@ function loaded(state: ChatState, session: LoadedSession): ChatState {
     if (m.role === 'user' && m.content.trim() && !m.toolCallId && !m.content.startsWith('<tool_result')) {
       const [id, seq] = nextId(s, 'u');
       s = closeOpenTurn({ ...s, seq, items: [...s.items] }, 'end_turn');
-      s = { ...s, items: [...s.items, { kind: 'user', id, text: m.content }] };
+      s = { ...s, items: [...s.items, { kind: 'user', id, text: m.content, images: m.images?.length ? m.images : undefined }] };
     } else if (m.role === 'assistant') {
       if (m.content.trim()) s = appendText(s, '', 'text', m.content);
       for (const tc of m.toolCalls ?? []) {
@@ -415,13 +426,20 @@ function loaded(state: ChatState, session: LoadedSession): ChatState {
   return closeOpenTurn(s, 'end_turn');
 }
 
+/** The state as the workspace keeps it across windows: pictures by name only (their
+ * bytes stay in the session store, and `karyi/loadSession` brings them back). */
+export function storable(state: ChatState): ChatState {
+  const items = state.items.map((i) => (i.kind === 'user' && i.images ? { ...i, images: i.images.map((img) => ({ ...img, data: '' })) } : i));
+  return { ...state, items };
+}
+
 export function reduce(state: ChatState, action: Action): ChatState {
   switch (action.kind) {
     case 'reset':
       return { ...emptyState(state.model), mode: state.mode };
     case 'user': {
       const [id, seq] = nextId(state, 'u');
-      const item: UserItem = { kind: 'user', id, text: action.text, context: action.context };
+      const item: UserItem = { kind: 'user', id, text: action.text, context: action.context, images: action.images?.length ? action.images : undefined };
       return { ...state, seq, busy: true, items: [...state.items, item] };
     }
     case 'update':
@@ -460,6 +478,11 @@ export function reduce(state: ChatState, action: Action): ChatState {
       return loaded(state, action.session);
     case 'model':
       return { ...state, model: action.model };
+    case 'modelState': {
+      const m = action.state;
+      if (state.sessionId && m.sessionId !== state.sessionId) return state;
+      return { ...state, sessionId: m.sessionId ?? state.sessionId, model: m.model, contextUse: { used: m.contextUsed, window: m.contextWindow } };
+    }
     case 'mode':
       return { ...state, mode: action.mode, plan: action.plan ?? state.plan };
     default:

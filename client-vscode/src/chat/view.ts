@@ -112,6 +112,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 <body>
 <div id="app">
   <header>
+    <button id="model" class="link model" title="Pick the model for the next message"></button>
     <span id="status"></span>
     <button id="history" class="link" title="Sessions">History</button>
     <button id="checkpoints" class="link" title="Restore files from a checkpoint">Checkpoints</button>
@@ -129,6 +130,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     </div>
     <details id="plan" hidden open><summary>Plan for the next message (edit it freely)</summary><textarea id="plan-text" rows="6" aria-label="Plan"></textarea></details>
     <div id="chips"></div>
+    <div id="attachments" aria-label="Pictures to send" hidden></div>
     <div class="row">
       <textarea id="input" rows="1" placeholder="Ask Karyi… (@ to mention a file, @problems, @diff…)" aria-label="Message"></textarea>
       <button id="send" class="primary">Send</button>

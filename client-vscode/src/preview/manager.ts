@@ -1,11 +1,12 @@
 /**
  * Inline edit previews. A proposed edit (a `toolAwaitingPermission` whose confirmation
- * lists `files`) opens each file without taking focus, marks the lines each hunk
- * removes, shows the lines it adds next to them (the full hunk in the hover and in a
- * diff view), and puts Accept / Reject CodeLens on every hunk. The user's buffer is
- * never changed before acceptance; the hunks follow the user's own typing. When every
- * hunk is decided (or on Accept all / Reject all) the answer goes to the server with
- * `karyi/confirmTool`; the server applies the accepted hunks and writes the disk.
+ * lists `files`) opens each file without taking focus and shows each hunk as real lines:
+ * its proposed lines are inserted below the lines it removes (green and red; see
+ * `inlineBuffer.ts`), with Accept / Reject CodeLens and keys on every hunk and a diff
+ * view on demand. The hunks follow the user's own typing. When every hunk is decided
+ * (or on Accept all / Reject all) the buffer is handed back as it was plus the user's
+ * typing and the answer goes to the server with `karyi/confirmTool`; the server applies
+ * the accepted hunks and writes the disk (docs/vscode.md, "Inline diffs").
  */
 import * as vscode from 'vscode';
 import type { EditDecider } from '../chat/controller';
@@ -13,20 +14,27 @@ import type { ChatController } from '../chat/controller';
 import type { FileState } from '../chat/state';
 import type { TurnUpdate } from '../protocol';
 import { allDecided, applyEdits, confirmation, type FileDecision, type HunkState, mapRangeThrough } from './hunks';
+import { InlineBuffer } from './inlineBuffer';
+import { hunkAfter, hunkAt, pendingHunks, revealHunk } from './navigate';
+import { saveSynced } from '../saver';
 import { lensesFor } from './lenses';
 import { PreviewPainter } from './painter';
 import { PROPOSAL_SCHEME } from './scheme';
 import type { CallView, FileView } from './views';
 
-
 export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly calls = new Map<string, CallView>();
-  private readonly lensChanged = new vscode.EventEmitter<void>();
+  readonly lensChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensChanged.event;
   private readonly proposalChanged = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.proposalChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly painter = new PreviewPainter();
+  readonly inline = new InlineBuffer();
+  private readonly shown = new Map<string, Promise<void>>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when a preview opens, a decision is made or a call is over (the Changes view). */
+  readonly onDidChangePending = this.changed.event;
 
   constructor(private readonly chat: ChatController) {
     this.disposables.push(
@@ -37,7 +45,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
       vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => this.onDeleted(u))),
       vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: PROPOSAL_SCHEME }, { scheme: 'untitled' }], this),
       vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this),
-      this.painter, this.lensChanged, this.proposalChanged,
+      this.painter, this.lensChanged, this.proposalChanged, this.changed,
     );
   }
 
@@ -51,13 +59,18 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
         proposal: p,
         uri,
         key: uri.toString(),
-        hunks: p.hunks.map((h) => ({ id: h.id, range: h.range, newText: h.newText, state: 'pending' as HunkState, touched: false })),
+        hunks: p.hunks.map((h) => ({ id: h.id, range: h.range, newText: h.newText, state: 'pending' as HunkState, shown: 'pending' as HunkState, touched: false })),
       };
     });
     const call: CallView = { sessionId, callId: ev.call.id, files, sent: false };
     this.calls.set(call.callId, call);
     for (const f of files) this.watchDeletion(call, f);
-    void this.showFiles(call);
+    this.shown.set(call.callId, this.showFiles(call));
+  }
+
+  /** Resolves once the call's files are open and its hunks shown (for tests). */
+  async whenShown(callId: string): Promise<void> {
+    await this.shown.get(callId);
   }
 
   private watchDeletion(call: CallView, f: FileView): void {
@@ -80,6 +93,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
           await vscode.window.showTextDocument(this.proposalUri(call, f), { preserveFocus: true, preview: false });
         } else {
           await vscode.window.showTextDocument(f.uri, { preserveFocus: true, preview: false });
+          if (!call.sent) await this.inline.place(f);
         }
       } catch (err) {
         this.setFileState(call, f, 'gone', `cannot open: ${err instanceof Error ? err.message : String(err)}`);
@@ -87,6 +101,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     }
     this.paintAll();
     this.updateContext();
+    this.changed.fire();
   }
 
   proposalUri(call: CallView, f: FileView): vscode.Uri {
@@ -97,6 +112,8 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   proposedText(f: FileView): string {
     if (f.modified !== undefined) return f.modified;
     if (f.proposal.created) return f.proposal.proposed;
+    const inline = this.inline.proposed(f);
+    if (inline !== undefined) return inline;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.key);
     if (!doc) return f.proposal.proposed;
     const hunks = f.hunks.filter((h) => h.state !== 'rejected').map((h) => ({ range: h.range, newText: h.newText }));
@@ -106,6 +123,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   provideTextDocumentContent(uri: vscode.Uri): string {
     const call = this.calls.get(uri.query);
     const f = call?.files.find((x) => '/' + x.proposal.path === uri.path);
+    if (f && uri.fragment === 'original') return this.inline.original(f) ?? '';
     return f ? this.proposedText(f) : '(this proposal is no longer pending)';
   }
 
@@ -150,6 +168,11 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     const views = this.fileViews(e.document.uri);
     if (!views.length) return;
     for (const [call, f] of views) {
+      if (f.inline) {
+        this.inline.follow(f, e.contentChanges.map((c) => ({ range: c.range, text: c.text })));
+        this.proposalChanged.fire(this.proposalUri(call, f));
+        continue;
+      }
       for (const h of f.hunks) {
         const m = mapRangeThrough(h.range, e.contentChanges.map((c) => ({ range: c.range, text: c.text })));
         h.range = m.range;
@@ -179,14 +202,15 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
       f.gone = true;
       this.setFileState(call, f, 'gone', 'the file was deleted while its edit was previewed; nothing of it will be applied');
       void vscode.window.showWarningMessage(`Karyi: ${f.proposal.path} was deleted while its proposed edit was open; that part of the edit is rejected.`);
-      this.maybeSend(call, `The user deleted ${f.proposal.path} while the edit was being reviewed.`);
+      void this.maybeSend(call, `The user deleted ${f.proposal.path} while the edit was being reviewed.`);
     }
     this.paintAll();
   }
 
   // ---- decisions -----------------------------------------------------------------------
 
-  private find(callId: string, key?: string): [CallView, FileView | undefined] | undefined {
+  /** The pending call `callId` and its file `key` (drafts.ts too). */
+  find(callId: string, key?: string): [CallView, FileView | undefined] | undefined {
     const call = this.calls.get(callId);
     if (!call || call.sent) return undefined;
     return [call, key ? call.files.find((f) => f.key === key) : undefined];
@@ -201,28 +225,51 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     return 'partial';
   }
 
-  private setFileState(call: CallView, f: FileView, state?: FileState, note?: string): void {
+  setFileState(call: CallView, f: FileView, state?: FileState, note?: string): void {
     this.chat.dispatch({ kind: 'fileState', callId: call.callId, path: f.proposal.path, state: state ?? this.fileState(f), note });
   }
 
-  decideHunk(callId: string, key: string, hunkId: string, state: HunkState): void {
+  async decideHunk(callId: string, key: string, hunkId: string, state: HunkState): Promise<void> {
     const found = this.find(callId, key);
     const f = found?.[1];
     const h = f?.hunks.find((x) => x.id === hunkId);
-    if (!found || !f || !h) return;
+    if (!found || !f || !h || h.state !== 'pending') return;
     h.state = state;
+    await this.inline.decide(f, h);
     this.setFileState(found[0], f);
     this.paintAll();
-    this.maybeSend(found[0]);
+    this.changed.fire();
+    await this.maybeSend(found[0]);
   }
 
-  decideFile(callId: string, key: string, state: HunkState): void {
+  /** Accept or reject the hunk under the cursor (or the next one), then go to the next. */
+  async decideAtCursor(state: HunkState): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return;
+    const ref = hunkAt(pendingHunks(this.fileViews(editor.document.uri)), editor.selection.active.line);
+    if (!ref) return;
+    await this.decideHunk(ref[0].callId, ref[1].key, ref[2].id, state);
+    revealHunk(editor, hunkAt(pendingHunks(this.fileViews(editor.document.uri)), editor.selection.active.line));
+  }
+
+  /** Move the cursor to the next (or previous) pending hunk of the active editor. */
+  goToHunk(direction: 1 | -1): void {
+    const editor = vscode.window.activeTextEditor;
+    if (editor) revealHunk(editor, hunkAfter(pendingHunks(this.fileViews(editor.document.uri)), editor.selection.active.line, direction));
+  }
+
+  async decideFile(callId: string, key: string, state: HunkState): Promise<void> {
     const found = this.find(callId, key);
     if (!found?.[1]) return;
-    for (const h of found[1].hunks) if (h.state === 'pending') h.state = state;
+    for (const h of found[1].hunks) {
+      if (h.state !== 'pending') continue;
+      h.state = state;
+      await this.inline.decide(found[1], h);
+    }
     this.setFileState(found[0], found[1]);
     this.paintAll();
-    this.maybeSend(found[0]);
+    this.changed.fire();
+    await this.maybeSend(found[0]);
   }
 
   private targets(callId?: string): CallView[] {
@@ -257,8 +304,8 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     }
   }
 
-  private maybeSend(call: CallView, feedback?: string): void {
-    if (!call.sent && allDecided(this.decisions(call))) void this.send(call, feedback);
+  async maybeSend(call: CallView, feedback?: string): Promise<void> {
+    if (!call.sent && allDecided(this.decisions(call))) await this.send(call, feedback);
   }
 
   private decisions(call: CallView): FileDecision[] {
@@ -268,6 +315,14 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   private async send(call: CallView, feedback?: string): Promise<void> {
     if (call.sent) return;
     call.sent = true;
+    const exact = new Set<FileView>();
+    for (const f of call.files) {
+      if (f.inline && f.modified === undefined && f.hunks.some((h) => h.touched && h.state === 'accepted')) {
+        f.modified = this.inline.decided(f);
+        exact.add(f);
+      }
+    }
+    await this.handBackCall(call, exact);
     const answer = confirmation(this.decisions(call));
     for (const f of call.files) this.setFileState(call, f);
     this.paintAll();
@@ -295,63 +350,48 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     this.paintAll();
   }
 
-  /** The user edits the proposal: an untitled editor with the proposed text. */
-  async editProposal(callId: string, key: string): Promise<void> {
-    const found = this.find(callId, key);
-    const f = found?.[1];
-    if (!found || !f) return;
-    const source = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.key);
-    const draft = await vscode.workspace.openTextDocument({ content: this.proposedText(f), language: source?.languageId });
-    f.draft = draft;
-    await vscode.window.showTextDocument(draft, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-    this.lensChanged.fire();
-  }
-
-  async useDraft(callId: string, key: string): Promise<void> {
-    const found = this.find(callId, key);
-    const f = found?.[1];
-    if (!found || !f?.draft) return;
-    f.modified = f.draft.getText();
-    await this.closeDraft(f);
-    this.setFileState(found[0], f);
-    this.maybeSend(found[0]);
-  }
-
-  async discardDraft(callId: string, key: string): Promise<void> {
-    const f = this.find(callId, key)?.[1];
-    if (f?.draft) await this.closeDraft(f);
-  }
-
-  private async closeDraft(f: FileView): Promise<void> {
-    const draft = f.draft;
-    f.draft = undefined;
-    this.lensChanged.fire();
-    if (!draft) return;
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document === draft);
-    if (editor) {
-      await vscode.window.showTextDocument(draft, { viewColumn: editor.viewColumn, preserveFocus: false });
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
-  }
-
   async showDiff(callId: string, key: string): Promise<void> {
     const found = this.find(callId, key);
     const f = found?.[1];
     if (!found || !f) return;
-    await vscode.commands.executeCommand('vscode.diff', f.uri, this.proposalUri(found[0], f), `${f.proposal.path} ↔ Karyi's proposal`, { preserveFocus: true, preview: true });
+    const left = f.inline ? this.proposalUri(found[0], f).with({ fragment: 'original' }) : f.uri;
+    await vscode.commands.executeCommand('vscode.diff', left, this.proposalUri(found[0], f), `${f.proposal.path} ↔ Karyi's proposal`, { preserveFocus: true, preview: true });
+  }
+
+  /** Take the call's preview lines out of the buffers (before the server runs the tool). */
+  async handBack(callId: string): Promise<void> {
+    const call = this.calls.get(callId);
+    if (call) await this.handBackCall(call);
+  }
+
+  private async handBackCall(call: CallView, exact = new Set<FileView>()): Promise<void> {
+    const inline = call.files.filter((f) => f.inline);
+    for (const f of inline) await this.inline.handBack(f, exact.has(f) ? f.proposal.original : undefined);
+    if (inline.length) {
+      this.paintAll();
+      await saveSynced(); // a buffer back to the disk's text is clean again
+    }
   }
 
   /** The call is over (done or abandoned): drop its preview. */
   forget(callId: string): void {
-    if (!this.calls.delete(callId)) return;
+    const call = this.calls.get(callId);
+    if (!call) return;
+    this.calls.delete(callId);
+    this.shown.delete(callId);
+    void this.handBackCall(call);
     this.paintAll();
     this.updateContext();
+    this.changed.fire();
   }
 
   forgetAll(): void {
-    this.calls.clear();
-    this.paintAll();
-    this.updateContext();
+    for (const callId of [...this.calls.keys()]) this.forget(callId);
+  }
+
+  /** Every call still waiting for the user (the Changes view). */
+  pending(): CallView[] {
+    return [...this.calls.values()].filter((c) => !c.sent);
   }
 
   dispose(): void {

@@ -1,6 +1,12 @@
-/** The decorations of an inline preview: removed lines, their replacements, decided hunks. */
+/**
+ * The decorations of an inline preview. A hunk shown as real lines (`inlineBuffer.ts`)
+ * gets its removed lines red and its proposed lines green, whole lines, in the overview
+ * ruler too. A hunk that could not be placed in the buffer falls back to text after the
+ * removed lines (and the full hunk in the hover).
+ */
 import * as vscode from 'vscode';
 import { hunkLines } from './hunks';
+import { coveredLines } from './inline';
 import { type FileView, toVs } from './views';
 
 /** One set of decoration types, shared by every editor that shows a preview. */
@@ -20,6 +26,12 @@ export class PreviewPainter implements vscode.Disposable {
     after: { color: new vscode.ThemeColor('gitDecoration.addedResourceForeground'), margin: '0 0 0 1.5em' },
   });
   private readonly decided = vscode.window.createTextEditorDecorationType({ isWholeLine: true, opacity: '0.6' });
+  private readonly proposed = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Left,
+  });
 
   /** Mark each hunk of `files` in `editor`: removed lines, what replaces them, decided ones dimmed. */
   paint(editor: vscode.TextEditor, files: FileView[]): void {
@@ -27,9 +39,14 @@ export class PreviewPainter implements vscode.Disposable {
     const added: vscode.DecorationOptions[] = [];
     const inserted: vscode.DecorationOptions[] = [];
     const decided: vscode.DecorationOptions[] = [];
+    const proposed: vscode.DecorationOptions[] = [];
     const doc = editor.document;
     const text = doc.getText();
     for (const f of files) {
+      if (f.inline) {
+        this.paintInline(f, removed, proposed);
+        continue;
+      }
       f.hunks.forEach((h, i) => {
         const { removed: old, added: neu } = hunkLines(text, h.range, h.newText);
         const hover = new vscode.MarkdownString(
@@ -70,9 +87,21 @@ export class PreviewPainter implements vscode.Disposable {
     editor.setDecorations(this.added, added);
     editor.setDecorations(this.insertion, inserted);
     editor.setDecorations(this.decided, decided);
+    editor.setDecorations(this.proposed, proposed);
+  }
+
+  private paintInline(f: FileView, removed: vscode.DecorationOptions[], proposed: vscode.DecorationOptions[]): void {
+    f.hunks.forEach((h, i) => {
+      if (!h.placed || h.shown !== 'pending') return;
+      const hover = `Karyi proposes (hunk ${i + 1} of ${f.hunks.length}${h.touched ? ', you changed these lines since' : ''})`;
+      for (const [range, into] of [[h.placed.removed, removed], [h.placed.added, proposed]] as const) {
+        const lines = coveredLines(range);
+        if (lines) into.push({ range: new vscode.Range(lines.first, 0, lines.last, 0), hoverMessage: hover });
+      }
+    });
   }
 
   dispose(): void {
-    for (const type of [this.removed, this.added, this.insertion, this.decided]) type.dispose();
+    for (const type of [this.removed, this.added, this.insertion, this.decided, this.proposed]) type.dispose();
   }
 }

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { FileProposal, Range } from '../protocol';
 import type { HunkState } from './hunks';
+import type { Placed } from './inline';
 
 export interface HunkView {
   id: string;
@@ -9,6 +10,10 @@ export interface HunkView {
   newText: string;
   state: HunkState;
   touched: boolean;
+  /** Where the hunk is shown as real lines in the buffer (docs/vscode.md, "Inline diffs"). */
+  placed?: Placed;
+  /** What the buffer shows of the hunk: its decision once that decision was applied. */
+  shown: HunkState;
 }
 
 export interface FileView {
@@ -20,6 +25,8 @@ export interface FileView {
   gone?: boolean;
   closed?: boolean;
   draft?: vscode.TextDocument;
+  /** The proposal is in the buffer as real lines (until it is handed back). */
+  inline?: boolean;
 }
 
 export interface CallView {

@@ -14,6 +14,7 @@ const STATUS_TEXT: Record<ToolCard['status'], string> = {
   done: 'done',
   failed: 'failed',
   rejected: 'rejected',
+  cancelled: 'cancelled',
 };
 
 const FILE_STATE: Record<FileCard['state'], string> = {
@@ -127,7 +128,7 @@ export function renderCard(card: ToolCard, post: Post): HTMLElement {
     card.status === 'awaiting' ? permissionControls(card, post) : null,
     valueControls(card, post),
     card.output ? h('details', { class: 'output', open: card.status === 'running' }, h('summary', {}, 'Output'), h('pre', {}, card.output)) : null,
-    card.display && card.status !== 'running' ? h('div', { class: 'display' }, card.display) : null,
+    card.display && card.status !== 'running' && card.display !== card.error ? h('div', { class: 'display' }, card.display) : null,
     card.error ? h('div', { class: 'error' }, card.error) : null,
     card.decision && card.decision !== 'auto' ? h('div', { class: 'muted decision' }, card.decision) : null,
   );

@@ -6,9 +6,11 @@ import DOMPurify from 'dompurify';
 import type { EditorContextInfo, FromWebview, ToWebview } from '../chat/messages';
 import { type Block, type ChatState, emptyState, type Item, reduce, type ToolCard, type TurnItem } from '../chat/state';
 import type { CheckpointInfo, RuleInfo, SessionInfo, SlashCommand } from '../protocol';
+import { Attachments, thumbnails } from './attachments';
 import { renderCard } from './cards';
 import { fill, h } from './dom';
 import { createRenderer } from './markdown';
+import { paintModel, showModels } from './models';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };
 
@@ -33,6 +35,9 @@ const rulesLine = document.getElementById('rules') as HTMLElement;
 const todosEl = document.getElementById('todos') as HTMLElement;
 const planBox = document.getElementById('plan') as HTMLElement;
 const planText = document.getElementById('plan-text') as HTMLTextAreaElement;
+const modelBtn = document.getElementById('model') as HTMLButtonElement;
+const attachments = new Attachments(document.getElementById('attachments') as HTMLElement);
+attachments.listen(input, document.getElementById('composer') as HTMLElement);
 const modeButtons = { plan: document.getElementById('mode-plan') as HTMLButtonElement, act: document.getElementById('mode-act') as HTMLButtonElement };
 
 // ---- transcript ---------------------------------------------------------------------
@@ -128,7 +133,7 @@ function noticeActions(action: string | undefined): HTMLElement | null {
 
 function renderItem(item: Item, existing?: HTMLElement): HTMLElement {
   if (item.kind === 'user') {
-    return h('div', { class: 'item user' }, h('div', { class: 'bubble' }, item.text), item.context ? h('div', { class: 'context' }, item.context) : null);
+    return h('div', { class: 'item user' }, h('div', { class: 'bubble' }, item.text), thumbnails(item.images), item.context ? h('div', { class: 'context' }, item.context) : null);
   }
   if (item.kind === 'notice') {
     return h('div', { class: `item notice ${item.level}` }, h('span', {}, item.text), ' ', noticeActions(item.action), ' ', item.action === 'restart' ? h('button', { onclick: () => post({ type: 'command', command: 'showLog' }) }, 'Show log') : null);
@@ -178,13 +183,14 @@ function paint(): void {
   const busy = state.busy;
   sendBtn.textContent = busy ? 'Stop' : 'Send';
   sendBtn.classList.toggle('stop', busy);
-  sendBtn.title = busy ? 'Stop the turn (Escape)' : 'Send (Enter)';
+  sendBtn.title = busy ? `Stop the turn (${awaitingYou() ? 'Shift+Escape' : 'Escape'})` : 'Send (Enter)';
   document.body.classList.toggle('busy', busy);
   document.body.classList.toggle('server-down', !serverRunning);
   paintTodos();
   paintMode();
   const cost = typeof state.cost === 'number' ? ` · ${money(state.cost)}` : '';
-  statusLine.textContent = state.model ? `${state.model}${state.title ? ' · ' + state.title : ''}${cost}` : '';
+  statusLine.textContent = `${state.title}${cost}`.replace(/^ · /, '');
+  paintModel(modelBtn, state);
   if (atBottom) log.scrollTop = log.scrollHeight;
 }
 
@@ -212,7 +218,13 @@ function paintMode(): void {
     modeButtons[mode].classList.toggle('active', state.mode === mode);
   }
   document.body.dataset.mode = state.mode;
-  input.placeholder = state.mode === 'plan' ? 'Plan mode: Karyi reads and answers with a plan…' : 'Ask Karyi… (@ to mention a file, / for commands)';
+  input.placeholder = state.busy
+    ? awaitingYou()
+      ? 'Karyi waits for your answer above · Shift+Esc or Stop ends the turn'
+      : 'Karyi is working · Esc or Stop ends the turn'
+    : state.mode === 'plan'
+      ? 'Plan mode: Karyi reads and answers with a plan…'
+      : 'Ask Karyi… (@ to mention a file, / for commands)';
   const showPlan = state.mode === 'act' && !!state.plan && !state.busy;
   planBox.hidden = !showPlan;
   if (paintedPlan !== state.plan) {
@@ -251,7 +263,8 @@ function send(): void {
   const used = [...mentions].filter((m) => text.includes(`@${m}`));
   for (const m of text.matchAll(/(?:^|\s)@([\w./\\:-]+)/g)) if (!used.includes(m[1])) used.push(m[1]);
   const plan = planBox.hidden ? undefined : planText.value;
-  post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label, plan });
+  const images = attachments.take();
+  post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label, plan, images: images.length ? images : undefined });
   input.value = '';
   mentions.clear();
   autosize();
@@ -349,6 +362,11 @@ input.addEventListener('input', () => {
   renderChips();
 });
 
+/** A call of the running turn waits for the user's answer (a proposal, a question). */
+function awaitingYou(): boolean {
+  return Object.values(state.tools).some((t) => t.status === 'awaiting' || t.status === 'value');
+}
+
 input.addEventListener('keydown', (e) => {
   if (!popup.hidden && completions.length) {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -370,7 +388,9 @@ input.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     send();
-  } else if (e.key === 'Escape' && state.busy) {
+  } else if (e.key === 'Escape' && state.busy && (e.shiftKey || !awaitingYou())) {
+    // A proposal waiting for the user is never thrown away by a stray Escape (one meant
+    // for the editor, say): then only Shift+Escape or the Stop button end the turn.
     e.preventDefault();
     post({ type: 'stop' });
   }
@@ -416,6 +436,7 @@ function showCheckpoints(items: CheckpointInfo[]): void {
 document.getElementById('new')?.addEventListener('click', () => { post({ type: 'newChat' }); input.focus(); });
 document.getElementById('history')?.addEventListener('click', () => post({ type: 'listSessions' }));
 document.getElementById('checkpoints')?.addEventListener('click', () => post({ type: 'listCheckpoints' }));
+modelBtn.addEventListener('click', () => post({ type: 'listModels' }));
 
 // ---- messages from the extension ------------------------------------------------------
 
@@ -472,6 +493,13 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
       break;
     case 'rules':
       showRules(m.rules);
+      break;
+    case 'attachImage':
+      attachments.add(m.image);
+      input.focus();
+      break;
+    case 'models':
+      showModels(panel, m.list, post, closePanel);
       break;
   }
 });

@@ -5,6 +5,7 @@ until stdin closes. The control server takes:
   POST /script  {"replies": [{"text": "...", "thinking": "...", "inputTokens": 11}]}
   POST /fault   {"stall": true, "after": 3}   (the next request streams 3 events, then stalls)
   POST /reset                                   (drop queued replies and faults)
+  POST /models  {"models": ["a", "b"]}          (what GET /v1/models lists)
   GET  /requests                                (every request body received so far)
   GET  /headers                                 (every request's headers, lower-case names)
 """
@@ -64,6 +65,8 @@ def control_handler(fake: FakeModelServer) -> type[BaseHTTPRequestHandler]:
                 with fake._lock:
                     fake.replies.clear()
                     fake.faults.clear()
+            elif self.path == "/models":
+                fake.listed_models = [str(m) for m in body["models"]]
             elif self.path == "/fault":
                 fault = Fault(stall=bool(body.get("stall")), after=int(body.get("after", 0)))
                 fake.fail_next(fault)

@@ -47,6 +47,7 @@ export async function startFakeModel() {
     script: (...texts) => post('/script', { replies: texts.map((t) => (typeof t === 'string' ? { text: t } : t)) }),
     fault: (f) => post('/fault', f),
     reset: () => post('/reset', {}),
+    listModels: (models) => post('/models', { models }),
     requests: async () => (await fetch(`${control}/requests`)).json(),
     headers: async () => (await fetch(`${control}/headers`)).json(),
     stop: () => proc.stdin.end(),
@@ -87,6 +88,9 @@ export async function startCodeServer({ codeServer, vsix, fake, folders, fresh =
     'workbench.tips.enabled': false,
     'chat.commandCenter.enabled': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    // VS Code for the Web saves after a delay by default; desktop VS Code does not. The
+    // inline-diff steps check that a pending preview never reaches the disk.
+    'files.autoSave': 'off',
     'karyi.model': 'openai:fake-model',
     'karyi.baseUrl': fake.url,
     'karyi.server.env': { KARYI_API_KEY: 'test-key', KARYI_CONFIG_DIR: path.join(dir, 'karyi-config') },

@@ -6,7 +6,10 @@
 //      run a palette task on a selection, answer a <get_value> in a password box,
 //      show the tools and restart an MCP server, restore a checkpoint, load a session
 //      from History after New chat, set the API key, plan mode with the Plan/Act toggle
-//      (a refused edit, the edited plan carried into the act turn), the live task list;
+//      (a refused edit, the edited plan carried into the act turn), the live task list,
+//      a pasted picture and the model picker (media_steps.mjs; KARYI_E2E_ONLY=media);
+//      inline diffs as real lines, decided by keyboard and lens, Reject all, inline chat
+//      (inline_steps.mjs; KARYI_E2E_ONLY=inline runs those alone);
 //   3. the one-download install (fresh.mjs): a fresh profile and HOME, the extension sets
 //      up its own server on first start and reuses it on the second.
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures;
@@ -17,6 +20,8 @@ import * as path from 'node:path';
 import { format } from 'node:util';
 import { freshInstallSteps } from './fresh.mjs';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
+import { inlineSteps } from './inline_steps.mjs';
+import { mediaSteps } from './media_steps.mjs';
 
 const [codeServer, vsix] = process.argv.slice(2);
 if (!codeServer || !vsix) {
@@ -134,8 +139,14 @@ async function uiTests(context, base, ws, fake, dir) {
     if (m.type() === 'error') log(`browser console: ${m.text()}`);
   });
   try {
-    await uiSteps(page, base, ws, fake, dir);
-    await workflowSteps(page, ws, fake);
+    // KARYI_E2E_ONLY=inline or =media runs those steps alone (while working on them).
+    const only = process.env.KARYI_E2E_ONLY;
+    const all = only !== 'inline' && only !== 'media';
+    if (all) await uiSteps(page, base, ws, fake, dir);
+    else await openChat(page, base, ws);
+    if (only !== 'media') await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
+    if (all) await workflowSteps(page, ws, fake);
+    if (only !== 'inline') await mediaSteps({ page, fake, chat: chatFrame(page), step, send, shot, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
@@ -143,6 +154,13 @@ async function uiTests(context, base, ws, fake, dir) {
   } finally {
     await page.close();
   }
+}
+
+async function openChat(page, base, ws) {
+  await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: WAIT });
+  await page.locator('.activitybar a[aria-label^="Karyi"]').click({ timeout: WAIT });
+  await chatFrame(page).locator('#input').waitFor({ timeout: WAIT });
 }
 
 async function uiSteps(page, base, ws, fake, dir) {
@@ -178,7 +196,7 @@ async function uiSteps(page, base, ws, fake, dir) {
     await send(chat, 'Fix the bugs in src/convert.py');
     const card = chat.locator('.tool.tool-awaiting');
     await card.locator('.file', { hasText: 'src/convert.py' }).waitFor({ timeout: WAIT });
-    const accept = page.locator('.codelens-decoration a', { hasText: /^Accept$/ });
+    const accept = page.locator('.codelens-decoration a', { hasText: /^Accept \(/ });
     await accept.first().waitFor({ timeout: WAIT });
     assert.equal(await accept.count(), 2, 'one Accept lens per hunk');
     await shot(page, 'vscode-preview.png');
@@ -186,7 +204,7 @@ async function uiSteps(page, base, ws, fake, dir) {
     assert.ok(await chat.locator('#input').evaluate((el) => el === document.activeElement), 'the chat input keeps the focus');
     await accept.first().click();
     await page.locator('.codelens-decoration', { hasText: 'Hunk 1: accepted' }).waitFor({ timeout: WAIT });
-    await page.locator('.codelens-decoration a', { hasText: /^Reject$/ }).first().click();
+    await page.locator('.codelens-decoration a', { hasText: /^Reject \(/ }).first().click();
     await chat.locator('.item.turn.done .md', { hasText: 'Fixed the Fahrenheit offset' }).waitFor({ timeout: WAIT });
     const disk = fs.readFileSync(path.join(ws, 'src', 'convert.py'), 'utf8');
     assert.match(disk, /celsius \* 9 \/ 5 \+ 32/, 'the accepted hunk is on disk');
@@ -224,7 +242,7 @@ async function uiSteps(page, base, ws, fake, dir) {
     for (const [file, choice] of [['README.md', 'Accept'], ['convert.py', 'Reject']]) {
       await page.locator('.tabs-container .tab', { hasText: file }).click();
       await page.locator('.tab.active', { hasText: file }).waitFor({ timeout: WAIT });
-      await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${choice}$`) }).first().click({ timeout: WAIT });
+      await page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${choice} \\(`) }).first().click({ timeout: WAIT });
     }
     await chat.locator('.item.turn.done .md', { hasText: 'Updated the README only.' }).waitFor({ timeout: WAIT });
     const done = chat.locator('.tool.tool-done').last();

@@ -11,40 +11,37 @@ import asyncio
 import logging
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp import PROTOCOL_VERSION, RequestError
+from acp import RequestError
 from acp.interfaces import Client
 from acp.schema import (
-    AgentCapabilities,
+    AuthenticateResponse,
     ClientCapabilities,
+    CloseSessionResponse,
+    DeleteSessionResponse,
     Implementation,
     InitializeResponse,
+    ListSessionsResponse,
     LoadSessionResponse,
-    McpCapabilities,
     NewSessionResponse,
-    PromptCapabilities,
     PromptResponse,
+    ResumeSessionResponse,
+    SetSessionConfigOptionResponse,
     SetSessionModeResponse,
 )
 
-from karyi import __version__
-from karyi.acp.editor import AcpEditor
-from karyi.acp.mcp import ClientServer, settings_entries
+from karyi.acp.capabilities import KEY_METHOD, LOGIN_METHOD, initialize_response
+from karyi.acp.mcp import ClientServer
 from karyi.acp.prompts import Block
-from karyi.acp.replay import history
-from karyi.acp.session import AcpSession, session_modes
-from karyi.acp.terminals import TerminalMirror
-from karyi.agent.host import AgentHost, SessionBusy
-from karyi.agent.prompting.modes import UnknownMode
-from karyi.agent.runtime import Runtime
-from karyi.agent.session.store import SessionNotFound
-from karyi.llm.base import ProviderError
-from karyi.settings import load_settings
+from karyi.acp.stack import agent_stack
+
+if TYPE_CHECKING:
+    from karyi.acp.editor import AcpEditor
+    from karyi.acp.session import AcpSession
+    from karyi.agent.runtime import Runtime
 
 log = logging.getLogger(__name__)
-
-SUPPORTED_VERSIONS = frozenset({PROTOCOL_VERSION})
 
 
 def invalid(field: str, message: str) -> RequestError:
@@ -56,10 +53,14 @@ class KaryiAgent:
     """The ACP agent: one connection, any number of sessions."""
 
     def __init__(self, flags: Mapping[str, Any] | None = None) -> None:
+
         self.flags = dict(flags or {})
         self.client: Client | None = None
         self.caps = ClientCapabilities()
         self.sessions: dict[str, AcpSession] = {}
+        self.roots: list[Path] = []
+        """Workspaces this connection opened or listed sessions in (what `session/list`
+        without `cwd` lists, where `session/delete` looks)."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     def on_connect(self, conn: Client) -> None:
@@ -73,23 +74,11 @@ class KaryiAgent:
         client_info: Implementation | None = None,
         **kwargs: Any,
     ) -> InitializeResponse:
-        """Negotiate the version (the client's if supported, else our latest) and say
-        what Karyi can do: load sessions, embedded context (no images: the model reads
-        text), MCP over stdio, HTTP and SSE."""
+        """Negotiate the version and say what Karyi can do and how to sign in
+        (capabilities.py; every capability there works)."""
         self.caps = client_capabilities or ClientCapabilities()
-        version = protocol_version if protocol_version in SUPPORTED_VERSIONS else PROTOCOL_VERSION
-        return InitializeResponse(
-            protocol_version=version,
-            agent_capabilities=AgentCapabilities(
-                load_session=True,
-                prompt_capabilities=PromptCapabilities(
-                    image=False, audio=False, embedded_context=True
-                ),
-                mcp_capabilities=McpCapabilities(http=True, sse=True),
-            ),
-            agent_info=Implementation(name="karyi", title="Karyi", version=__version__),
-            auth_methods=[],
-        )
+        self._later(agent_stack.load())  # the agent stack, once this answer is on its way
+        return initialize_response(protocol_version, self.caps, image=True)
 
     async def new_session(
         self,
@@ -99,9 +88,16 @@ class KaryiAgent:
         **kwargs: Any,
     ) -> NewSessionResponse:
         """A new session in the workspace `cwd`."""
+        await agent_stack.load()
+        from karyi.acp.session import session_modes
+
         session = self._open(cwd, mcp_servers or [], additional_directories or [], None)
         self._later(session.announce())  # once the client knows the session's id
-        return NewSessionResponse(session_id=session.id, modes=session_modes(session.mode))
+        return NewSessionResponse(
+            session_id=session.id,
+            modes=session_modes(session.mode),
+            config_options=list(session.options()),
+        )
 
     async def load_session(
         self,
@@ -113,6 +109,10 @@ class KaryiAgent:
     ) -> LoadSessionResponse:
         """A stored session of the workspace `cwd`: its history is sent as updates first,
         then the answer; the next prompt continues it."""
+        await agent_stack.load()
+        from karyi.acp.replay import history
+        from karyi.acp.session import session_modes
+
         old = self.sessions.pop(session_id, None)
         if old is not None:
             await old.close()
@@ -123,12 +123,112 @@ class KaryiAgent:
         )
         await session.send(updates)
         self._later(session.announce())
-        return LoadSessionResponse(modes=session_modes(session.mode))
+        return LoadSessionResponse(
+            modes=session_modes(session.mode), config_options=list(session.options())
+        )
+
+    async def resume_session(
+        self,
+        cwd: str,
+        session_id: str,
+        mcp_servers: list[ClientServer] | None = None,
+        additional_directories: list[str] | None = None,
+        **kwargs: Any,
+    ) -> ResumeSessionResponse:
+        """`session/resume`: a stored session continues without its history being sent
+        (the model still has it)."""
+        await agent_stack.load()
+        from karyi.acp.session import session_modes
+
+        old = self.sessions.pop(session_id, None)
+        if old is not None:
+            await old.close()
+        session = self._open(cwd, mcp_servers or [], additional_directories or [], session_id)
+        self._later(session.announce())
+        return ResumeSessionResponse(
+            modes=session_modes(session.mode), config_options=list(session.options())
+        )
+
+    async def list_sessions(
+        self, cursor: str | None = None, cwd: str | None = None, **kwargs: Any
+    ) -> ListSessionsResponse:
+        """`session/list` (listing.py): no model or key is needed."""
+        await agent_stack.load()
+        from karyi.acp.listing import BadCursor, list_sessions
+
+        if cwd is not None and not Path(cwd).is_absolute():
+            raise invalid("cwd", f"{cwd!r} is not an absolute path")
+        if cwd:  # known from now on: a session listed there may be deleted
+            self.roots = list(dict.fromkeys([*self.roots, Path(cwd)]))
+        roots = [Path(cwd)] if cwd else [*self.roots, Path.cwd()]
+        try:
+            return await asyncio.to_thread(list_sessions, roots, cursor)
+        except BadCursor as exc:
+            raise invalid("cursor", str(exc)) from None
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
+        """`session/close`: cancel its turn, free what it holds (it stays stored)."""
+        session = self.sessions.pop(session_id, None)
+        if session is None:
+            raise RequestError.resource_not_found(session_id)
+        session.cancel()
+        await session.close()
+        return CloseSessionResponse()
+
+    async def delete_session(self, session_id: str, **kwargs: Any) -> DeleteSessionResponse:
+        """`session/delete`: close it if open, then remove it from its workspace's store."""
+        await agent_stack.load()
+        from karyi.acp.stored import delete_stored
+
+        session = self.sessions.pop(session_id, None)
+        roots = [session.runtime.workspace.root] if session else [*self.roots, Path.cwd()]
+        if session is not None:
+            session.cancel()
+            await session.close()
+        if not await asyncio.to_thread(delete_stored, roots, session_id):
+            raise RequestError.resource_not_found(session_id)
+        return DeleteSessionResponse()
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
+    ) -> SetSessionConfigOptionResponse:
+        """`session/set_config_option` (config_options.py), from the next turn."""
+        await agent_stack.load()
+        from karyi.acp.config_options import UnknownOption
+        from karyi.agent.host import SessionBusy
+
+        session = self._session(session_id)
+        try:
+            options = await session.configure(config_id, str(value))
+        except UnknownOption as exc:
+            raise invalid("value", str(exc)) from None
+        except SessionBusy as exc:
+            raise RequestError.invalid_request(
+                {"sessionId": session_id, "message": str(exc)}
+            ) from None
+        return SetSessionConfigOptionResponse(config_options=list(options))
+
+    async def authenticate(self, method_id: str, **kwargs: Any) -> AuthenticateResponse:
+        """Both methods end the same way: the key is in the environment or keyring now,
+        or the answer is `auth_required` saying where to put it."""
+        await agent_stack.load()
+        from karyi.acp.stored import key_missing
+
+        if method_id not in (KEY_METHOD, LOGIN_METHOD):
+            raise invalid("methodId", f"no sign-in method {method_id!r}")
+        missing = await asyncio.to_thread(key_missing, Path.cwd(), self.flags)
+        if missing:
+            raise RequestError.auth_required({"message": missing})
+        return AuthenticateResponse()
 
     async def set_session_mode(
         self, session_id: str, mode_id: str, **kwargs: Any
     ) -> SetSessionModeResponse:
         """`session/set_mode`: plan or act (docs/workflow.md#plan-mode), between turns."""
+        await agent_stack.load()
+        from karyi.agent.host import SessionBusy
+        from karyi.agent.prompting.modes import UnknownMode
+
         session = self._session(session_id)
         try:
             await session.set_mode(mode_id)
@@ -142,16 +242,18 @@ class KaryiAgent:
 
     async def prompt(self, session_id: str, prompt: list[Block], **kwargs: Any) -> PromptResponse:
         """One turn of the session's agent; the answer's stop reason says how it ended."""
+        await agent_stack.load()
+        from karyi.acp.session import AuthRequired
+        from karyi.agent.host import SessionBusy
+
         session = self._session(session_id)
         try:
             return await session.prompt(prompt)
+        except AuthRequired as exc:
+            raise RequestError.auth_required({"message": str(exc)}) from None
         except SessionBusy as exc:
             raise RequestError.invalid_request(
                 {"sessionId": session_id, "message": str(exc)}
-            ) from None
-        except ProviderError as exc:  # no usable model: the setting to fix, not a traceback
-            raise RequestError.internal_error(
-                {"message": f"model provider: {exc.message}", "kind": exc.kind}
             ) from None
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
@@ -190,6 +292,13 @@ class KaryiAgent:
     def _open(
         self, cwd: str, servers: list[ClientServer], extra: list[str], session_id: str | None
     ) -> AcpSession:
+        from karyi.acp.elicitation import FormAsker
+        from karyi.acp.session import AcpSession
+        from karyi.acp.stored import lenient_provider
+        from karyi.acp.terminals import TerminalMirror
+        from karyi.agent.host import AgentHost
+        from karyi.agent.session.store import SessionNotFound
+
         root = Path(cwd)
         if not root.is_absolute():
             raise invalid("cwd", f"{cwd!r} is not an absolute path")
@@ -198,12 +307,22 @@ class KaryiAgent:
         for path in extra:
             if not Path(path).is_absolute():
                 raise invalid("additionalDirectories", f"{path!r} is not an absolute path")
+            if not Path(path).is_dir():
+                raise invalid("additionalDirectories", f"{path!r} is not a directory")
         if self.client is None:
             raise RequestError.internal_error({"message": "no client connection"})
         runtime = self._runtime(root.resolve(), servers, extra)
+        elicitation = self.caps.elicitation
+        if elicitation is not None and elicitation.form is not None:
+            runtime.ask_value = FormAsker(self.client)  # plain values only (elicitation.py)
+        self.roots = list(dict.fromkeys([*self.roots, runtime.workspace.root]))
         try:
             editor = self._editor(runtime)
-            host = AgentHost(runtime)
+            host = AgentHost(
+                runtime,
+                provider_factory=lambda: lenient_provider(runtime, runtime.settings),
+                model_factory=lambda settings: lenient_provider(runtime, settings),
+            )
             live = host.session(session_id)
         except SessionNotFound:
             runtime.close()
@@ -223,14 +342,21 @@ class KaryiAgent:
         return session
 
     def _runtime(self, root: Path, servers: list[ClientServer], extra: list[str]) -> Runtime:
+        from karyi.acp.mcp import settings_entries
+        from karyi.agent.runtime import Runtime
+        from karyi.settings import load_settings
+
         settings = load_settings(root, flags=self.flags)
         for warning in settings.warnings:
             log.warning("karyi settings: %s", warning)
-        roots = settings.allowed_roots + [p for p in extra if p not in settings.allowed_roots]
         mcp = {**settings.mcp_servers, **settings_entries(servers)}
-        return Runtime.open(root, settings.with_values(allowedRoots=roots, mcpServers=mcp))
+        # Each additional directory is a workspace folder, as a repeated `--workspace`.
+        folders = [p for p in dict.fromkeys(Path(d).resolve() for d in extra) if p != root]
+        return Runtime.open(root, settings.with_values(mcpServers=mcp), folders)
 
     def _editor(self, runtime: Runtime) -> AcpEditor | None:
+        from karyi.acp.editor import AcpEditor
+
         fs = self.caps.fs
         reads, writes = bool(fs and fs.read_text_file), bool(fs and fs.write_text_file)
         if not (reads or writes) or self.client is None:

@@ -1,9 +1,10 @@
 """A `session/prompt`'s content blocks as the user's message and its context.
 
 Text is the message; a resource link names a file the model may read; an embedded
-resource (the editor's selection or file) is context, quoted with its URI. Images and
-audio are not declared in the prompt capabilities (Karyi's model messages are text), so
-a client that sends one anyway gets a note in the message instead of a silent drop.
+resource (the editor's selection or file) is context, quoted with its URI. An image
+becomes a checked picture sent with the message (docs/images.md; a text-only model gets
+a note in its place). Audio is not declared in the prompt capabilities, so a client that
+sends it anyway gets a note in the message instead of a silent drop.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from acp.schema import (
     TextContentBlock,
     TextResourceContents,
 )
+
+from karyi.core.images import Image, checked_count, image_from_base64
 
 Block = (
     TextContentBlock
@@ -51,6 +54,16 @@ def prompt_text(blocks: Sequence[Block]) -> tuple[str, str]:
                 context.append(f"Context from {where}:\n```\n{res.text}\n```")
             else:
                 context.append(f"[{where}: binary content omitted]")
-        else:
+        elif not isinstance(block, ImageContentBlock):
             message.append(f"[{block.type} omitted: this model reads text only]")
     return " ".join(part for part in message if part), "\n\n".join(context)
+
+
+def prompt_images(blocks: Sequence[Block]) -> tuple[Image, ...]:
+    """The pictures of a prompt, checked (ImageError names what is wrong with one)."""
+    images = [
+        image_from_base64(block.data, name=block.uri or "", mime=block.mime_type)
+        for block in blocks
+        if isinstance(block, ImageContentBlock)
+    ]
+    return checked_count(images)

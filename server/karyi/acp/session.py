@@ -9,38 +9,44 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from acp import tool_terminal_ref, update_tool_call
+from acp import RequestError, tool_terminal_ref, update_tool_call
 from acp.schema import (
     AvailableCommandsUpdate,
+    ConfigOptionUpdate,
     PermissionOption,
     PromptResponse,
     RequestPermissionResponse,
+    SessionInfoUpdate,
     SessionMode,
     SessionModeState,
     StopReason,
     ToolCallProgress,
     ToolCallUpdate,
-    Usage,
 )
 
+from karyi.acp.config_options import MODE, Option, choice, config_options, options_update
 from karyi.acp.editor import AcpEditor
 from karyi.acp.kinds import tool_kind
+from karyi.acp.listing import iso_time
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
-from karyi.acp.prompts import Block, prompt_text
+from karyi.acp.prompts import Block, prompt_images, prompt_text
 from karyi.acp.slash_commands import available_commands, expand
 from karyi.acp.terminals import TerminalMirror
 from karyi.acp.updates import Content, Update, UpdateMapper, mode_update, plan_update
 from karyi.agent.events import (
     Event,
+    ModeChanged,
     SubagentEvent,
     ToolAwaiting,
     ToolDone,
     ToolOutput,
     ToolRunning,
+    TurnStarted,
 )
 from karyi.agent.host import AgentHost, LiveSession, NotPending, SessionBusy
 from karyi.agent.prompting.modes import MODES
@@ -48,6 +54,8 @@ from karyi.agent.prompting.slash_commands import load_commands
 from karyi.agent.review.approval import Decision
 from karyi.agent.runtime import Runtime
 from karyi.agent.turn.spec import TurnResult
+from karyi.core.images import ImageError
+from karyi.llm.unconfigured import UnconfiguredProvider
 from karyi.protocol.calls import ToolCall
 
 log = logging.getLogger(__name__)
@@ -68,15 +76,18 @@ class _Finish:
     update: ToolCallProgress
 
 
-_QueueItem = Update | AvailableCommandsUpdate | ToolAwaiting | ToolOutput | _Start | _Finish | None
+Notice = Update | AvailableCommandsUpdate | ConfigOptionUpdate | SessionInfoUpdate
+_QueueItem = Notice | ToolAwaiting | ToolOutput | _Start | _Finish | None
+
+
+class AuthRequired(RuntimeError):
+    """The session's model needs an API key and none is set (ACP `auth_required`)."""
 
 
 class SessionClient(Protocol):
     """What a session sends to the client (the SDK's agent-side connection)."""
 
-    async def session_update(
-        self, session_id: str, update: Update | AvailableCommandsUpdate
-    ) -> None:
+    async def session_update(self, session_id: str, update: Notice) -> None:
         """`session/update`."""
         ...
 
@@ -148,11 +159,40 @@ class AcpSession:
         return self.live.agent.mode
 
     async def set_mode(self, mode: str) -> None:
-        """Switch modes between turns, and tell the client (SessionBusy during one)."""
+        """Switch modes between turns, and tell the client (SessionBusy during one): the
+        mode and the mode config option stay in step."""
         if self.live.agent.busy:
             raise SessionBusy(f"session {self.id} is running a turn: cancel it first")
         self.live.agent.set_mode(mode)
         await self.client.session_update(self.id, mode_update(self.mode))
+        await self.client.session_update(self.id, options_update(self.options()))
+
+    def options(self) -> list[Option]:
+        """The session's config options with their current values."""
+        return config_options(self.runtime.settings, self.host.choices(self.id), self.mode)
+
+    async def configure(self, config_id: str, value: str) -> list[Option]:
+        """`session/set_config_option`, from the next turn (SessionBusy during one;
+        UnknownOption for what is not offered). Returns every option, as changed."""
+        if self.live.agent.busy:
+            raise SessionBusy(f"session {self.id} is running a turn: cancel it first")
+        picked = choice(self.options(), config_id, value, self.runtime.settings)
+        if config_id == MODE:
+            self.live.agent.set_mode(value)
+            await self.client.session_update(self.id, mode_update(self.mode))
+        else:
+            provider = self.host.choose(self.id, **picked.changes)
+            self.mapper.context_window = provider.context_window
+        return self.options()
+
+    def _signed_in(self) -> None:
+        """AuthRequired when the session's model still has no key (a key set since, in
+        the environment's keyring by `karyi login`, is picked up here)."""
+        if not isinstance(self.live.agent.provider, UnconfiguredProvider):
+            return
+        provider = self.host.choose(self.id)
+        if isinstance(provider, UnconfiguredProvider) and provider.key_missing:
+            raise AuthRequired(provider.error.message)
 
     async def announce(self) -> None:
         """Tell the client the slash commands (after the session's id reached it)."""
@@ -175,25 +215,34 @@ class AcpSession:
         the session runs one: the updates of a turn have one queue)."""
         if self.live.agent.busy:
             raise SessionBusy(f"session {self.id} is already running a turn: cancel it first")
+        self._signed_in()
         text, context = prompt_text(blocks)
+        try:
+            images = prompt_images(blocks)
+        except ImageError as exc:
+            raise RequestError.invalid_params({"field": "prompt", "message": str(exc)}) from None
         text = expand(text)
         self.cancelled = False
         self.mapper.reset_usage()
         pump = asyncio.ensure_future(self._pump())
         try:
-            _, result = await self.host.chat(self.id, text, context=context, listener=self._on)
+            _, result = await self.host.chat(
+                self.id, text, context=context, images=images, listener=self._on
+            )
         finally:
             for task in list(self._asks):
                 task.cancel()
             self._queue.put_nowait(None)
             await pump
-        usage = Usage(
-            total_tokens=result.input_tokens + result.output_tokens,
-            input_tokens=result.input_tokens,
-            output_tokens=result.output_tokens,
-            cached_read_tokens=result.cached_tokens,
-        )
-        return PromptResponse(stop_reason=stop_reason(result, self.cancelled), usage=usage)
+        # The stable schema has no `usage` in the answer: the turn's tokens go in `_meta`.
+        usage = {
+            "totalTokens": result.input_tokens + result.output_tokens,
+            "inputTokens": result.input_tokens,
+            "outputTokens": result.output_tokens,
+            "cachedReadTokens": result.cached_tokens,
+        }
+        reason = stop_reason(result, self.cancelled)
+        return PromptResponse(stop_reason=reason, field_meta={"usage": usage})
 
     def cancel(self) -> None:
         """`session/cancel`: questions still open are withdrawn (rejected as cancelled),
@@ -206,10 +255,18 @@ class AcpSession:
         self.host.cancel(self.id)
 
     def _on(self, event: Event) -> None:
+        if isinstance(event, TurnStarted):  # the title is set from the first prompt
+            title = self.live.conversation.title or None
+            now = iso_time(time.time())
+            self._queue.put_nowait(
+                SessionInfoUpdate(session_update="session_info_update", title=title, updated_at=now)
+            )
         if self._mirror(event):
             return
         for update in self.mapper.updates(event):
             self._queue.put_nowait(update)
+        if isinstance(event, ModeChanged):  # `/plan`, `/act`: the mode option follows
+            self._queue.put_nowait(options_update(self.options()))
         awaiting = _awaiting(event)
         if awaiting is not None:
             self._queue.put_nowait(awaiting)

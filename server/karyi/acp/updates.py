@@ -109,13 +109,26 @@ class UpdateMapper:
 
     def __init__(self, locate: Locate, context_window: int) -> None:
         self._locate = locate
-        self._window = context_window
+        self.context_window = context_window
+        """The model's context window (`usage_update` size); follows a model switch."""
         self._output: dict[str, str] = {}
         self._diffs: dict[str, list[Content]] = {}
         self._usage = (0, 0)
+        self._announced: set[str] = set()
+        """Ids of the calls the client was told of with `tool_call`."""
 
     def updates(self, event: ev.Event) -> list[Update]:
-        """The session updates `event` becomes (none for bookkeeping events)."""
+        """The session updates `event` becomes (none for bookkeeping events). Every call
+        is announced with `tool_call` before any update for it: a call refused before it
+        ran (unknown tool, malformed, the plan-mode gate, a rule) has no `ToolQueued`, so
+        its `ToolDone` becomes the `tool_call` itself, `failed` with the reason."""
+        if isinstance(event, ev.ToolDone):
+            if event.call.id not in self._announced:
+                return [self._refused(event)]
+            self._announced.discard(event.call.id)
+        return self._updates(event)
+
+    def _updates(self, event: ev.Event) -> list[Update]:
         if isinstance(event, ev.TextDelta):
             return self._text(event.text, event.channel)
         if isinstance(event, ev.ToolQueued):
@@ -164,7 +177,15 @@ class UpdateMapper:
             return [update_agent_thought_text(text)]
         return [update_agent_message_text(text)]
 
+    def _refused(self, event: ev.ToolDone) -> ToolCallStart:
+        """A call that never ran, announced once, already finished."""
+        done = self._done(event)
+        start = self._start(event.call, f"{event.call.name} (refused)")
+        status: ToolCallStatus = "completed" if event.result.success else "failed"
+        return start.model_copy(update={"status": status, "content": done.content})
+
     def _start(self, call: ToolCall, title: str) -> ToolCallStart:
+        self._announced.add(call.id)
         try:
             paths = self._locate(call)
         except Exception:  # a call naming a path outside the workspace has none to show
@@ -204,7 +225,9 @@ class UpdateMapper:
         cost = None
         if event.session_cost is not None:
             cost = Cost(amount=round(event.session_cost, 6), currency="USD")
-        return [AcpUsage(session_update="usage_update", used=used, size=self._window, cost=cost)]
+        return [
+            AcpUsage(session_update="usage_update", used=used, size=self.context_window, cost=cost)
+        ]
 
     def reset_usage(self) -> None:
         """A new turn starts counting from zero."""

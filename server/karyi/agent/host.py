@@ -10,20 +10,29 @@ session; any number of sessions at once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from karyi.agent.events import Event, EventStream, FileChanged, Listener, ValueRequested
+from karyi.agent.models import ModelCatalog
 from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
+from karyi.agent.session.compaction import estimate_tokens
 from karyi.agent.session.conversation import Conversation
+from karyi.agent.subagents import Subagents
 from karyi.agent.turn.loop import Agent
 from karyi.agent.turn.spec import AgentSpec, TurnResult
+from karyi.core.images import Image
 from karyi.llm.base import Provider, ProviderError
-from karyi.llm.unconfigured import Unconfigured
+from karyi.llm.factory import create_provider
+from karyi.llm.unconfigured import UnconfiguredProvider
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.settings import Settings
 from karyi.workspace.editor import PlannedWrite
+
+log = logging.getLogger(__name__)
 
 Ask = Callable[[ApprovalRequest], Awaitable[Decision]]
 
@@ -83,10 +92,16 @@ class AgentHost:
         ask: Ask | None = None,
         provider_factory: Callable[[], Provider] | None = None,
         spec_factory: Callable[[], AgentSpec] | None = None,
+        model_factory: Callable[[Settings], Provider] | None = None,
     ) -> None:
         self.runtime = runtime
         self.ask = ask
         self._provider_factory = provider_factory or runtime.provider
+        self._model_factory = model_factory or (
+            lambda settings: create_provider(settings, runtime.model_env(settings))
+        )
+        self.catalog = ModelCatalog()
+        """The models the editor's picker offers (agent/models.py)."""
         self._spec_factory = spec_factory or runtime.spec
         self._sessions: dict[str, LiveSession] = {}
         """Loaded sessions, least recently used first."""
@@ -100,12 +115,14 @@ class AgentHost:
             return loaded
         conversation = self.runtime.conversation(session_id)
         try:
-            provider = self._provider_factory()
+            provider = self._provider_of(conversation)
         except ProviderError as exc:
-            if session_id is None:
-                self._drop_new(conversation)
+            if session_id is None or exc.kind != "config":
+                if session_id is None:
+                    self._drop_new(conversation)
                 raise
-            provider = Unconfigured(exc)  # its history is readable without a model
+            # its history is readable without a model; a turn says what to set
+            provider = UnconfiguredProvider(self.runtime.settings.model, exc, key_missing=False)
         except Exception:
             if session_id is None:
                 self._drop_new(conversation)
@@ -138,8 +155,8 @@ class AgentHost:
 
     def require_model(self, live: LiveSession) -> None:
         """Give a session loaded without a model one now, or raise why there is none."""
-        if isinstance(live.agent.provider, Unconfigured):
-            live.agent.provider = self._provider_factory()
+        if isinstance(live.agent.provider, UnconfiguredProvider):
+            live.agent.provider = self._provider_of(live.conversation)
 
     def _unload_idle(self) -> None:
         """Unload the least recently used idle sessions beyond MAX_IDLE_SESSIONS, so a
@@ -163,6 +180,39 @@ class AgentHost:
         await live.agent.provider.aclose()
         await self.runtime.close_session(live.id)
 
+    def _provider_of(self, conversation: Conversation) -> Provider:
+        """The session's own model when it chose one and it can still be made (settings
+        change), else the settings' model."""
+        if conversation.model_choices:
+            try:
+                return self._model_factory(self.runtime.settings_for(conversation.model_choices))
+            except ProviderError as exc:
+                log.warning("session %s: its model cannot be used (%s)", conversation.id, exc)
+        return self._provider_factory()
+
+    def choose(self, session_id: str, **changes: Any) -> Provider:
+        """Switch the session's model settings (`model`, `llm`) from its next turn, e.g.
+        the model picked in an editor. SessionBusy during a turn; ProviderError `config`
+        when that model cannot be made (nothing changes then)."""
+        live = self.session(session_id)
+        if live.agent.busy:
+            raise SessionBusy(f"session {live.id} is running a turn: wait for it or cancel it")
+        merged = {**live.conversation.model_choices, **changes}
+        provider = self._model_factory(self.runtime.settings_for(merged))
+        old, live.agent.provider = live.agent.provider, provider
+        if isinstance(live.agent.ctx.subagents, Subagents):
+            live.agent.ctx.subagents.provider = provider
+        live.conversation.model_choices = merged
+        live.conversation.save_state()  # a resumed session keeps its model
+        task = asyncio.get_running_loop().create_task(old.aclose())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        return provider
+
+    def choices(self, session_id: str) -> dict[str, Any]:
+        """The session's own model settings (empty: the settings' model)."""
+        return dict(self.session(session_id).conversation.model_choices)
+
     def apply_settings(self, settings: Settings) -> None:
         """New settings: idle sessions reload with them on next use; busy ones finish first."""
         self.runtime.apply(settings)
@@ -180,9 +230,11 @@ class AgentHost:
         text: str,
         *,
         context: str = "",
+        images: Sequence[Image] = (),
         listener: Listener | None = None,
     ) -> tuple[LiveSession, TurnResult]:
-        """Run one turn; `listener` sees every event of it."""
+        """Run one turn; `listener` sees every event of it. `images` are checked pictures
+        (karyi.core.images) sent with `text` (docs/images.md)."""
         live = self.session(session_id)
         self.require_model(live)
         if live.agent.busy:
@@ -191,7 +243,7 @@ class AgentHost:
             )
         unsubscribe = live.events.subscribe(listener) if listener else None
         try:
-            return live, await live.agent.run(text, context=context)
+            return live, await live.agent.run(text, context=context, images=images)
         finally:
             if unsubscribe is not None:
                 unsubscribe()
@@ -202,6 +254,22 @@ class AgentHost:
             for waiting in list(live.values.values()):
                 if not waiting.done():
                     waiting.cancel()
+
+    async def set_model(self, session_id: str | None, model: str) -> LiveSession:
+        """Switch a session (a new one without id) to `model` from its next turn on
+        (docs/models.md#picker): `choose` with the model, as ACP's config option does. A
+        model that cannot be used (unknown provider, no key) raises ProviderError
+        `config` and changes nothing; SessionBusy during a turn."""
+        if session_id is None:  # no new session for a model that cannot be used
+            probe = self._model_factory(self.runtime.settings_for({"model": model}))
+            await probe.aclose()
+        live = self.session(session_id)
+        self.choose(live.id, model=model)
+        return live
+
+    def context_use(self, live: LiveSession) -> tuple[int, int]:
+        """(tokens the conversation takes, by the compaction estimate; the model's window)."""
+        return estimate_tokens(live.conversation.messages), live.agent.provider.context_window
 
     def require(self, session_id: str) -> None:
         """SessionNotFound unless the session is loaded or stored."""

@@ -17,13 +17,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from karyi.agent.diagnostics.lsp_clients import LanguageServers
 from karyi.agent.diagnostics.problems import ProblemSource
 from karyi.agent.events import EventStream
 from karyi.agent.prompting.rules import RuleFile, rule_files, rules_text
@@ -57,6 +57,7 @@ from karyi.workspace.editor import Editor
 from karyi.workspace.localdir import local_dir
 
 if TYPE_CHECKING:
+    from karyi.agent.diagnostics.lsp_clients import LanguageServers
     from karyi.tools.mcp.connection import ServerStatus
     from karyi.tools.mcp.manager import McpManager
 from karyi.workspace.paths import PathPolicy
@@ -233,9 +234,22 @@ class Runtime:
             max_steps=s.max_steps,
         )
 
-    def provider(self) -> Provider:
-        """The model from the settings (raises ProviderError `config` when unusable)."""
-        return create_provider(self.settings)
+    def provider(self, model: str | None = None) -> Provider:
+        """The model from the settings, or `model` when a session chose another (raises
+        ProviderError `config` when unusable)."""
+        settings = self.settings.for_model(model)
+        return create_provider(settings, self.model_env(settings))
+
+    def settings_for(self, changes: Mapping[str, Any]) -> Settings:
+        """The settings with a session's own choices (its model, its thinking budget); a
+        model of another provider is reached at that provider's own address."""
+        settings = self.settings.for_model(changes.get("model"))
+        rest = {k: v for k, v in changes.items() if k != "model"}
+        return settings.with_values(**rest) if rest else settings
+
+    def model_env(self, settings: Settings | None = None) -> dict[str, str]:
+        """The environment the model's key is taken from (`key_environment`)."""
+        return key_environment(settings or self.settings, self.vault)
 
     def conversation(self, session_id: str | None = None) -> Conversation:
         """A stored session, or a new one."""
@@ -300,6 +314,9 @@ class Runtime:
         if mode == "editor":
             return None
         if self._servers is None:
+            # pygls and lsprotocol load with the first check, not with every front end.
+            from karyi.agent.diagnostics.lsp_clients import LanguageServers
+
             self._servers = LanguageServers(self.settings.diagnostics_servers, self.workspace.root)
         return self._servers
 
@@ -338,6 +355,26 @@ class Runtime:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def key_environment(settings: Settings, vault: Vault) -> dict[str, str]:
+    """The environment, plus the model's API key from the secret store (`karyi var set`,
+    `karyi login`) when the environment has none (docs/models.md)."""
+    env = dict(os.environ)
+    store = vault.store
+    if settings.api_key(env) or store is None:
+        return env
+    for name in settings.key_variables():
+        try:
+            value = store.get(name)
+        except Exception as exc:  # an unreadable store is a missing key
+            log.warning("reading %s from the secret store failed: %s", name, exc)
+            return env
+        if value:
+            vault.remember(name, value)  # redacted from now on, like every secret
+            env[name] = value
+            break
+    return env
 
 
 def _sweep(*roots: Path) -> None:

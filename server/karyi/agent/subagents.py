@@ -102,9 +102,17 @@ class SubagentDef:
     max_steps: int
 
 
+AGENT_OPTIONS = ("maxParallel",)
+"""Keys of settings `agents` that are options of background tasks, not subagents."""
+
+
 def definitions(settings: Settings) -> dict[str, SubagentDef]:
     """The built-in agents with the settings' overrides, plus the settings' own agents."""
-    configured: Mapping[str, Mapping[str, Any]] = settings.values.get("agents") or {}
+    configured: Mapping[str, Mapping[str, Any]] = {
+        name: value
+        for name, value in (settings.values.get("agents") or {}).items()
+        if name not in AGENT_OPTIONS
+    }
     out: dict[str, SubagentDef] = {}
     for name in [*BUILTIN, *(n for n in configured if n not in BUILTIN)]:
         merged = {**BUILTIN.get(name, {}), **configured.get(name, {})}

@@ -33,6 +33,7 @@ from karyi.agent.turn.loop import Agent
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
 from karyi.cli.view import TerminalView
+from karyi.core.images import Image, ImageError, checked_count, image_from_file
 from karyi.llm.base import ProviderError
 
 
@@ -43,7 +44,17 @@ def _task_text(words: list[str]) -> str:
     return text
 
 
-async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> int:
+def _images(files: list[str]) -> tuple[Image, ...]:
+    """The `--image` files, checked (a bad one is a usage error naming it)."""
+    try:
+        return checked_count([image_from_file(Path(f).expanduser()) for f in files])
+    except ImageError as exc:
+        raise UsageError(f"--image: {exc}") from None
+
+
+async def _run_turn(
+    runtime: Runtime, args: argparse.Namespace, text: str, images: tuple[Image, ...] = ()
+) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     out = Console(highlight=False, soft_wrap=True)
     try:
@@ -75,7 +86,7 @@ async def _run_turn(runtime: Runtime, args: argparse.Namespace, text: str) -> in
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGINT, agent.cancel)
     try:
-        result = await agent.run(text)
+        result = await agent.run(text, images=images)
         while agent.mode == PLAN and result.stop_reason in ("end_turn", "final_answer"):
             follow = await _next_in_plan(tty, err, agent) if not args.json else None
             if follow is None:
@@ -135,8 +146,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     settings = settings_for(root, args)
     toolkit_for(settings)  # an unknown profile is a usage error before anything starts
     text = _task_text(args.task)
+    images = _images(args.image)
     runtime = Runtime.open(root, settings, more)
     try:
-        return asyncio.run(_run_turn(runtime, args, text))
+        return asyncio.run(_run_turn(runtime, args, text, images))
     finally:
         runtime.close()

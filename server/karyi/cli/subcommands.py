@@ -44,6 +44,13 @@ def add_run_parser(sub: Subparsers) -> None:
     add_settings_options(p)
     p.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
     p.add_argument("--yes", action="store_true", help="approve every call without asking")
+    p.add_argument(
+        "--image",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="attach a PNG, JPEG, GIF or WebP picture to the task (repeatable; docs/images.md)",
+    )
     p.add_argument("--session", metavar="ID", help="continue a stored session")
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
     p.add_argument(
@@ -100,6 +107,19 @@ def add_var_parser(sub: Subparsers) -> None:
     r.add_argument("name", metavar="NAME")
 
 
+def add_login_parser(sub: Subparsers) -> None:
+    """Register `karyi login`: store the model provider's API key in the keyring."""
+    p = sub.add_parser(
+        "login",
+        help="sign in: store the model's API key in the keyring",
+        description="Ask for the API key of the model (hidden input) and keep it in the OS "
+        "keyring under the provider's usual variable name, where Karyi finds it when the "
+        "environment has none. Editors with terminal sign-in run this (docs/acp.md).",
+    )
+    p.add_argument("--model", metavar="M", help="provider:name (default: the settings' model)")
+    p.set_defaults(func=_login)
+
+
 def add_mcp_parser(sub: Subparsers) -> None:
     """Register `karyi mcp`: start the MCP servers and show their status and tools."""
     p = sub.add_parser(
@@ -111,6 +131,93 @@ def add_mcp_parser(sub: Subparsers) -> None:
     p.add_argument("--workspace", metavar="DIR", help="workspace root (default: .)")
     p.add_argument("--json", action="store_true", help="print the status as JSON")
     p.set_defaults(func=_mcp)
+
+
+def add_task_parser(sub: Subparsers) -> None:
+    """Register `karyi task` and its actions: background tasks in their own worktrees."""
+    p = sub.add_parser(
+        "task",
+        help="background tasks in their own git worktrees",
+        description="Run agent tasks in the background, each in its own git worktree and "
+        "branch, then review, apply, keep or discard what they did (docs/parallel.md).",
+    )
+    p.set_defaults(func=_task)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    s = actions.add_parser("start", help="start a task (it runs on after this returns)")
+    _workspace(s)
+    s.add_argument("--ref", help="start from this commit or branch (default: the working tree)")
+    s.add_argument("--check", metavar="CMD", help="a shell command judging the result")
+    s.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
+    s.add_argument("--wait", action="store_true", help="wait until it has finished")
+    s.add_argument("--json", action="store_true", help="print the record as JSON")
+    s.add_argument("task", nargs="+", help='what to do (or "-" to read it from stdin)')
+    ls = actions.add_parser("list", help="every task with status, step, time and cost")
+    _workspace(ls)
+    ls.add_argument("--json", action="store_true", help="print the records as JSON")
+    for name, text in (
+        ("show", "a task's state (--diff: its changes)"),
+        ("answer", "answer the question a waiting task asks"),
+        ("stop", "stop a task; what it did so far is kept"),
+        ("apply", "merge a finished task's changes into the working tree"),
+        ("keep", "keep a finished task's branch, remove its worktree"),
+        ("discard", "remove a task's worktree and branch"),
+    ):
+        a = actions.add_parser(name, help=text, description=text)
+        _workspace(a)
+        a.add_argument("id", metavar="ID", help="the task id (or a unique prefix)")
+        if name in ("show", "stop"):
+            a.add_argument("--wait", action="store_true", help="wait until it has finished")
+        if name in ("show", "apply"):
+            a.add_argument("--json", action="store_true", help="print JSON")
+        if name == "show":
+            a.add_argument("--diff", action="store_true", help="print the task's diff")
+        if name == "answer":
+            a.add_argument("reply", choices=("yes", "no"))
+            a.add_argument("--feedback", help="what the model is told with the answer")
+    runner = actions.add_parser("_runner")  # started by `start`: see cli/task_runner.py
+    _workspace(runner)
+
+
+def add_batch_parser(sub: Subparsers) -> None:
+    """Register `karyi batch`: many tasks from a JSON-lines file, on a pool or on Ray."""
+    p = sub.add_parser(
+        "batch",
+        help="run the tasks of a JSON-lines file, each in its own worktree",
+        description="Run every task of TASKS.jsonl (repo, ref, task, check, model) as a "
+        "background task with a bounded pool, or on a Ray cluster with --ray; each task's "
+        "changes are left as a branch (a patch file for a URL) (docs/parallel.md#batches).",
+    )
+    p.add_argument("tasks", metavar="TASKS.jsonl")
+    p.add_argument(
+        "--jobs", type=int, metavar="N", help="tasks at once (default: agents.maxParallel)"
+    )
+    p.add_argument("--report", metavar="FILE", help="the JSON report (default: TASKS.report.json)")
+    p.add_argument("--model", metavar="M", help="the model of tasks that name none")
+    p.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="",
+        help="run the tasks on the Ray cluster at ADDRESS (default: RAY_ADDRESS); needs "
+        "the extra karyi-agent[ray]",
+    )
+    p.set_defaults(func=_batch)
+
+
+def _workspace(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workspace", metavar="DIR", help="the repository (default: .)")
+
+
+def _task(args: argparse.Namespace) -> int:
+    from karyi.cli.task import cmd_task
+
+    return cmd_task(args)
+
+
+def _batch(args: argparse.Namespace) -> int:
+    from karyi.cli.batch import cmd_batch
+
+    return cmd_batch(args)
 
 
 def _exec(args: argparse.Namespace) -> int:
@@ -135,6 +242,12 @@ def _var(args: argparse.Namespace) -> int:
     from karyi.cli.var import cmd_var
 
     return cmd_var(args)
+
+
+def _login(args: argparse.Namespace) -> int:
+    from karyi.cli.login import cmd_login
+
+    return cmd_login(args)
 
 
 def _mcp(args: argparse.Namespace) -> int:

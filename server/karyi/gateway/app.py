@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from karyi import __version__
 from karyi.agent.runtime import Runtime
+from karyi.gateway.background_tasks import install_task_routes
 from karyi.gateway.config import GatewayConfig
 from karyi.gateway.errors import GatewayError, error_body
 from karyi.gateway.guards import BearerAuth, BodyLimit, LoopbackHost
@@ -189,6 +190,7 @@ def create_app(
     _install_handlers(app)
 
     _install_routes(app, gateway)
+    install_task_routes(app, gateway)
     app.add_middleware(BodyLimit, limit=config.max_request_bytes)
     if config.token is not None:
         app.add_middleware(BearerAuth, token=config.token)

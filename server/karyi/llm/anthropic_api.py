@@ -99,6 +99,9 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
     blocks: list[dict[str, Any]] = [dict(b) for b in message.reasoning]
     if message.content.strip():
         blocks.append({"type": "text", "text": message.content})
+    for image in message.images:
+        source = {"type": "base64", "media_type": image.mime, "data": image.base64()}
+        blocks.append({"type": "image", "source": source})
     if message.role == "assistant":
         for call in message.tool_calls:
             use = {"type": "tool_use", "id": call.id, "name": call.name}

@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from karyi.core.images import Image
+
 Role = Literal["system", "user", "assistant", "tool"]
 
 
@@ -43,6 +45,8 @@ class Message:
     is_error: bool = False
     reasoning: tuple[Mapping[str, Any], ...] = ()
     """Opaque reasoning blocks (`ReasoningBlock`) the provider wants back with this message."""
+    images: tuple[Image, ...] = ()
+    """Pictures the user attached (user messages only), sent after `content`."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,10 @@ class Provider(ABC):
 
     context_window: int = 128_000
     """Tokens the model accepts; the agent compacts the history before reaching it."""
+
+    accepts_images: bool = True
+    """False for a model known to take text only (llm/vision.py): the agent says so
+    and sends a note in place of each picture instead of a request that would fail."""
 
     @abstractmethod
     def stream(self, request: Request) -> AsyncIterator[StreamEvent]:

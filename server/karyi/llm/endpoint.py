@@ -30,5 +30,7 @@ class Endpoint:
     """Anthropic: mark cache breakpoints so repeated prefixes are read from the cache."""
     thinking_budget: int = 0
     """Anthropic extended thinking: tokens the model may think for (0: off)."""
+    images: bool = True
+    """Whether the model takes pictures (llm/vision.py); if not, notes replace them."""
     max_tokens_field: str = "max_tokens"
     """OpenAI's own API wants `max_completion_tokens`; compatible servers `max_tokens`."""

@@ -22,6 +22,7 @@ from karyi.llm.base import Provider, ProviderError
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.families import FAMILIES, Family, context_window, family
 from karyi.llm.retry import RetryPolicy, Sleep
+from karyi.llm.vision import accepts_images
 
 
 class ProviderSettings(Protocol):
@@ -49,6 +50,8 @@ class ProviderSettings(Protocol):
     def prompt_caching(self) -> bool: ...
     @property
     def thinking_budget(self) -> int: ...
+    @property
+    def images(self) -> bool | None: ...
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None: ...
 
 
@@ -96,6 +99,22 @@ def _api_key(
     return NO_KEY
 
 
+def missing_key(settings: ProviderSettings, env: Mapping[str, str] | None = None) -> str | None:
+    """What to set when the model needs an API key and none is there, else None (a
+    key is there, the model takes none, or the model is unusable for another reason)."""
+    env = os.environ if env is None else env
+    try:
+        fam, _, _ = _family(settings)
+    except ProviderError:
+        return None
+    custom_url = bool(settings.base_url) and settings.base_url != fam.base_url
+    if fam.api == "script" or not fam.needs_key or custom_url:
+        return None
+    if settings.api_key(env) or (env.get(fam.key_env) if fam.key_env else None):
+        return None
+    return _key_hint(settings, fam)
+
+
 def endpoint_for(settings: ProviderSettings, env: Mapping[str, str] | None = None) -> Endpoint:
     """The endpoint an OpenAI-compatible or Anthropic model is reached at."""
     env = os.environ if env is None else env
@@ -127,6 +146,7 @@ def endpoint_for(settings: ProviderSettings, env: Mapping[str, str] | None = Non
         max_tokens_field=fam.max_tokens_field,
         thinking_budget=settings.thinking_budget,
         prompt_caching=settings.prompt_caching,
+        images=accepts_images(name, settings.images),
     )
 
 

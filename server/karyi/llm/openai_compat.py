@@ -57,6 +57,11 @@ def openai_message(message: Message) -> dict[str, Any]:
             "content": message.content,
         }
     out: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.images:
+        out["content"] = [
+            *([{"type": "text", "text": message.content}] if message.content else []),
+            *({"type": "image_url", "image_url": {"url": i.data_url()}} for i in message.images),
+        ]
     if message.name:
         out["name"] = message.name
     if message.role == "assistant" and message.tool_calls:

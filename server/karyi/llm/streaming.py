@@ -10,6 +10,7 @@ marks a failure after some output as `partial`.
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from types import TracebackType
@@ -29,6 +30,7 @@ from karyi.llm.base import (
 )
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.retry import retrying
+from karyi.llm.vision import without_images
 
 Item = TypeVar("Item")
 Item_co = TypeVar("Item_co", covariant=True)
@@ -185,10 +187,15 @@ class StreamingProvider(Provider):
     def __init__(self, endpoint: Endpoint) -> None:
         self.label = endpoint.label
         self.context_window = endpoint.context_window
+        self.accepts_images = endpoint.images
         self._endpoint = endpoint
 
     def stream(self, request: Request) -> AsyncIterator[StreamEvent]:
-        """Stream one reply, retrying failures that happen before any output."""
+        """Stream one reply, retrying failures that happen before any output. A model
+        that takes no pictures gets a note in place of each (llm/vision.py)."""
+        if not self.accepts_images:
+            messages = without_images(request.messages, self.label)
+            request = dataclasses.replace(request, messages=messages)
         return retrying(lambda: self._attempt(request), self._endpoint.retry)
 
     @abstractmethod

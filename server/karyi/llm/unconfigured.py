@@ -1,30 +1,46 @@
-"""A stand-in for a model the settings cannot build, so stored sessions still open.
+"""A model the settings name but Karyi cannot reach yet (no API key, an unknown prefix).
 
-Reading a past session needs no model: a front end that loads one while no API key (or
-no usable model) is configured gets this placeholder, and only a new turn fails, with
-the configuration error that says what to set (docs/reliability.md).
+A front end that must open sessions before the user signed in (ACP: the editor lists,
+opens and configures sessions, then asks for sign-in when a prompt needs it) holds this
+provider in their place: every model call fails with the error that says what to set,
+and the front end builds the real provider again once the key is there.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 
 from karyi.llm.base import Provider, ProviderError, Request, StreamEvent
+from karyi.llm.factory import ProviderSettings, create_provider, missing_key
+from karyi.llm.families import context_window
 
 
-class Unconfigured(Provider):
-    """No usable model: every reply fails at once with the error that explains why."""
+class UnconfiguredProvider(Provider):
+    """Stands in for the model of `label` until it can be created."""
 
-    def __init__(self, error: ProviderError) -> None:
+    def __init__(self, label: str, error: ProviderError, *, key_missing: bool) -> None:
+        self.label = label
         self.error = error
-        self.label = "no model configured"
+        self.key_missing = key_missing
+        """True when what is missing is only the API key (ACP answers `auth_required`)."""
+        self.context_window = context_window(label.partition(":")[2])
 
-    def stream(self, request: Request) -> AsyncIterator[StreamEvent]:
-        """Fail with the configuration error; nothing is sent anywhere."""
-        return self._fail()
-
-    async def _fail(self) -> AsyncIterator[StreamEvent]:
+    async def stream(self, request: Request) -> AsyncIterator[StreamEvent]:
+        """Fail at once with the configuration error (before any event)."""
         nothing: tuple[StreamEvent, ...] = ()
         for event in nothing:
             yield event
         raise self.error
+
+
+def provider_or_unconfigured(
+    settings: ProviderSettings, env: Mapping[str, str] | None = None
+) -> Provider:
+    """`create_provider`, or an `UnconfiguredProvider` saying why it could not be made."""
+    try:
+        return create_provider(settings, env)
+    except ProviderError as exc:
+        if exc.kind != "config":
+            raise
+        absent = missing_key(settings, env) is not None
+        return UnconfiguredProvider(settings.model, exc, key_missing=absent)

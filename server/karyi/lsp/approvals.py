@@ -1,4 +1,10 @@
-"""Permission prompts for clients without Karyi's UI: `window/showMessageRequest`."""
+"""Permission prompts for clients without Karyi's UI: `window/showMessageRequest`.
+
+Editors show the request as a one-line select (Neovim's `vim.ui.select` with the
+message as its prompt followed by ": ", Emacs' `completing-read`), so the message holds
+everything once — what the agent wants, the diff or the command, the sandbox verdict —
+and ends with a question; the actions are single short words (docs/editors.md).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +18,9 @@ from karyi.lsp.server import KaryiServer
 if TYPE_CHECKING:
     from karyi.agent.review.approval import ApprovalRequest, Decision
 
-ALLOW, ALWAYS, REJECT = "Allow", "Always allow (this session)", "Reject"
+ALLOW, ALWAYS, REJECT = "Allow", "Always", "Reject"
+"""The actions; "Always" allows this kind of call for the rest of the session."""
+QUESTION = "Allow it?"
 
 
 def _message(request: ApprovalRequest) -> str:
@@ -24,6 +32,7 @@ def _message(request: ApprovalRequest) -> str:
                 parts.append(text.strip()[:2000])
         if conf.sandboxed is not None:
             parts.append("Runs in the OS sandbox." if conf.sandboxed else "Runs NOT sandboxed.")
+    parts.append(QUESTION)
     return "\n\n".join(parts)
 
 

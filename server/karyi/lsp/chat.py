@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from karyi.lsp.editor_context import describe_context
 from karyi.lsp.errors import RequestFailed, rpc
+from karyi.lsp.models import checked_images
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
 
@@ -32,11 +33,13 @@ async def run_chat(
     extra_listener: Any = None,
     mode: str | None = None,
     plan: str | None = None,
+    images: list[Any] | None = None,
 ) -> dict[str, Any]:
     """Run one turn, streaming `karyi/turnUpdate`s; the chat result. `mode` (and the
     user's `plan` for an act turn) switch the session first (docs/workflow.md)."""
     from karyi.agent.events import ToolOutput, ToolRunning, TurnStarted
 
+    pictures = checked_images(images or [])  # before anything changes
     host = ls.require_host()
     live = host.session(session_id)
     if (mode is not None or plan is not None) and not live.agent.busy:
@@ -59,7 +62,9 @@ async def run_chat(
     context_text = describe_context(context, host.runtime.workspace.root)
     done = ls.turn_request(live.id)
     try:
-        _, result = await host.chat(live.id, message, context=context_text, listener=listener)
+        _, result = await host.chat(
+            live.id, message, context=context_text, images=pictures, listener=listener
+        )
     finally:
         done()
     return {
@@ -109,6 +114,7 @@ async def chat(ls: KaryiServer, raw: Any) -> dict[str, Any]:
         p.get("context"),
         mode=p.get("mode"),
         plan=p.get("plan"),
+        images=p.get("images"),
     )
 
 

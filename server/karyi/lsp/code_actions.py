@@ -1,13 +1,17 @@
 """`textDocument/codeAction`: Karyi's tasks offered where they fit.
 
-A diagnostic under the cursor offers "Fix with Karyi"; a selection offers explaining it
-and writing tests for it. Each action runs one of the commands in `commands.py`.
+A diagnostic on the requested lines offers "Fix with Karyi": those the client sent in
+the context, and those Karyi's own language servers report (lsp/own_diagnostics.py),
+since a client may send a server only the diagnostics it published itself. A selection
+offers explaining it and writing tests for it. Each action runs one of the commands in
+`editor_commands.py`.
 """
 
 from __future__ import annotations
 
 from lsprotocol import types
 
+from karyi.lsp.own_diagnostics import own_diagnostics
 from karyi.lsp.params import lsp_json
 from karyi.lsp.server import KaryiServer
 
@@ -22,22 +26,22 @@ SELECTION_TASKS = (
 )
 
 
-def code_actions(ls: KaryiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    """The tasks for the diagnostics and the selection the client sent."""
+async def code_actions(ls: KaryiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    """The tasks for the diagnostics on the requested lines and for the selection."""
     uri = params.text_document.uri
     rng = lsp_json(params.range)
     actions: list[types.CodeAction] = []
-    if params.context.diagnostics:
-        diags = lsp_json(params.context.diagnostics)
+    diagnostics = await _diagnostics(ls, params)
+    if diagnostics:
         actions.append(
             types.CodeAction(
                 title="Fix with Karyi",
                 kind=types.CodeActionKind.QuickFix,
-                diagnostics=list(params.context.diagnostics),
+                diagnostics=diagnostics,
                 command=types.Command(
                     title="Fix with Karyi",
                     command="karyi.fixDiagnostics",
-                    arguments=[{"uri": uri, "range": rng, "diagnostics": diags}],
+                    arguments=[{"uri": uri, "range": rng, "diagnostics": lsp_json(diagnostics)}],
                 ),
             )
         )
@@ -53,3 +57,16 @@ def code_actions(ls: KaryiServer, params: types.CodeActionParams) -> list[types.
                 )
             )
     return actions
+
+
+async def _diagnostics(ls: KaryiServer, params: types.CodeActionParams) -> list[types.Diagnostic]:
+    """The context's diagnostics, then Karyi's own on the requested lines not among them."""
+    given = list(params.context.diagnostics)
+    first, last = params.range.start.line, params.range.end.line
+    seen = {(d.range.start.line, d.message) for d in given}
+    own = [
+        d
+        for d in await own_diagnostics(ls, params.text_document.uri)
+        if first <= d.range.start.line <= last and (d.range.start.line, d.message) not in seen
+    ]
+    return given + own

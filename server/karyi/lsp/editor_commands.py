@@ -18,44 +18,16 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from karyi.agent.prompting.tasks import TASKS as ALL_TASKS
 from karyi.lsp.chat import run_chat
+from karyi.lsp.command_args import EXPECTED, command_args
+from karyi.lsp.conversation import session_for
 from karyi.lsp.editor_context import uri_path
 from karyi.lsp.errors import rpc
-from karyi.lsp.params import RANGE, plain
 from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:
     from karyi.agent.events import Event
 
 TASKS = {task.command: task.prompt for task in ALL_TASKS} | {"karyi.init": "/init"}
-TASK_ARGS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "uri": {"type": "string"},
-        "range": RANGE,
-        "diagnostics": {"type": "array"},
-        "sessionId": {"type": ["string", "null"]},
-        "message": {"type": "string"},
-        "mode": {"type": "string", "enum": ["plan", "act"]},
-    },
-}
-
-
-def _args(command: str, args: Any) -> dict[str, Any]:
-    """The command's one object argument, or InvalidParams naming what is wrong."""
-    items = plain(args) or []
-    first = items[0] if items else {}
-    if isinstance(first, str):
-        first = {"message": first}
-    if not isinstance(first, dict):
-        raise JsonRpcInvalidParams(
-            f"{command}: arguments[0]: expected one object argument, got {type(first).__name__}"
-        )
-    from karyi.core.schema import ParamValidator
-
-    errors = ParamValidator(TASK_ARGS_SCHEMA, noun="argument").errors(first)
-    if errors:
-        raise JsonRpcInvalidParams(f"{command}: " + "; ".join(errors))
-    return first
 
 
 def _selected_text(ls: KaryiServer, uri: str, rng: dict[str, Any] | None) -> str:
@@ -84,22 +56,21 @@ def _selected_text(ls: KaryiServer, uri: str, rng: dict[str, Any] | None) -> str
 
 
 async def _with_progress(
-    ls: KaryiServer,
-    title: str,
-    session_id: str | None,
-    message: str,
-    context: dict[str, Any] | None,
+    ls: KaryiServer, title: str, args: dict[str, Any], message: str, context: dict[str, Any] | None
 ) -> dict[str, Any]:
-    """Run a turn with work-done progress, then show its answer as a message."""
+    """Run a turn in the session `args` choose (lsp/conversation.py) with work-done
+    progress whose first message names the session, then show its answer as a message."""
+    session_id = session_for(ls, args)
     token = f"karyi-{uuid.uuid4().hex[:8]}"
     window = ls.client_capabilities.window
     progress = window is not None and bool(window.work_done_progress)
     if progress:
         await ls.work_done_progress.create_async(token)
-        ls.work_done_progress.begin(
-            token, types.WorkDoneProgressBegin(title=title, cancellable=False)
+        begin = types.WorkDoneProgressBegin(
+            title=title, message=f"session {session_id}", cancellable=False
         )
-
+        ls.work_done_progress.begin(token, begin)
+    ls.log(f"karyi: session {session_id}")
     on_event = _progress_listener(ls, token if progress else None)
     try:
         result = await run_chat(ls, session_id, message, context, extra_listener=on_event)
@@ -126,6 +97,8 @@ def _progress_listener(ls: KaryiServer, token: str | None) -> Callable[[Event], 
                 else f"failed: {event.result.error.message if event.result.error else ''}"
             )
             ls.log(f"karyi: {event.call.name} {status}")
+            if event.result.success:  # a report after each call: editors reload files on it
+                text = f"{event.call.name} done"
         elif isinstance(event, Notice | TurnError):
             ls.log(f"karyi: {event.to_dict().get('message', '')}")
         if text and token is not None:
@@ -136,11 +109,30 @@ def _progress_listener(ls: KaryiServer, token: str | None) -> Callable[[Event], 
 
 @rpc
 async def chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
-    """`karyi.chat`: a turn on the user's message, answered with `window/showMessage`."""
-    a = _args("karyi.chat", args)
+    """`karyi.chat`: a turn on the user's message in the workspace's current session (a
+    new one with `newSession: true`), answered with `window/showMessage`."""
+    a = command_args("karyi.chat", args)
     if not a.get("message"):
-        raise JsonRpcInvalidParams("karyi.chat: message: the message is missing")
-    return await _with_progress(ls, "Karyi", a.get("sessionId"), a["message"], None)
+        raise JsonRpcInvalidParams(
+            f"karyi.chat: message: the message is missing (expected {EXPECTED['karyi.chat']})"
+        )
+    return await _with_progress(ls, "Karyi", a, a["message"], None)
+
+
+@rpc
+async def new_chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+    """`karyi.newChat`: start a new session (the current one from now on); with a
+    message, its first turn."""
+    a = command_args("karyi.newChat", args)
+    if a.get("message"):
+        return await _with_progress(ls, "Karyi", {"newSession": True}, a["message"], None)
+    session_id = session_for(ls, {"newSession": True})
+    ls.window_show_message(
+        types.ShowMessageParams(
+            type=types.MessageType.Info, message=f"Karyi: new session {session_id}"
+        )
+    )
+    return {"sessionId": session_id}
 
 
 @rpc
@@ -168,19 +160,19 @@ async def init(ls: KaryiServer, *args: Any) -> dict[str, Any]:
 
 
 async def _run_task(ls: KaryiServer, command: str, args: tuple[Any, ...]) -> dict[str, Any]:
-    a = _args(command, args)
+    a = command_args(command, args)
     context: dict[str, Any] = {"uri": a.get("uri"), "diagnostics": a.get("diagnostics") or []}
     if a.get("range") and a.get("uri"):
         context["selection"] = a["range"]
         context["text"] = _selected_text(ls, a["uri"], a["range"])
     title = f"Karyi: {command.split('.')[-1]}"
-    return await _with_progress(ls, title, a.get("sessionId"), TASKS[command], context)
+    return await _with_progress(ls, title, a, TASKS[command], context)
 
 
 @rpc
 async def cancel(ls: KaryiServer, *args: Any) -> dict[str, Any]:
     """`karyi.cancel`: cancel the turn of one session, or of every loaded one."""
-    a = _args("karyi.cancel", args)
+    a = command_args("karyi.cancel", args)
     host = ls.require_host()
     if a.get("sessionId"):
         host.require(a["sessionId"])
@@ -192,12 +184,10 @@ async def cancel(ls: KaryiServer, *args: Any) -> dict[str, Any]:
 async def set_mode(ls: KaryiServer, *args: Any) -> dict[str, Any]:
     """`karyi.setMode`: plan or act (docs/workflow.md#plan-mode) for one session, or for
     every loaded idle one; the mode a client without Karyi's UI can switch."""
-    a = _args("karyi.setMode", args)
+    a = command_args("karyi.setMode", args)
     mode = a.get("mode") or a.get("message")
     if mode not in ("plan", "act"):
-        from pygls.exceptions import JsonRpcInvalidParams
-
-        raise JsonRpcInvalidParams("karyi.setMode: mode: expected 'plan' or 'act'")
+        raise JsonRpcInvalidParams(f"karyi.setMode: mode: expected {EXPECTED['karyi.setMode']}")
     host = ls.require_host()
     sessions = [host.session(a["sessionId"])] if a.get("sessionId") else host.loaded()
     changed = [live.id for live in sessions if not live.agent.busy]
@@ -212,13 +202,13 @@ async def set_mode(ls: KaryiServer, *args: Any) -> dict[str, Any]:
 @rpc
 async def accept_all(ls: KaryiServer, *args: Any) -> dict[str, Any]:
     """`karyi.acceptAll`: allow every pending permission request."""
-    return _decide_all(ls, _args("karyi.acceptAll", args), allow=True)
+    return _decide_all(ls, command_args("karyi.acceptAll", args), allow=True)
 
 
 @rpc
 async def reject_all(ls: KaryiServer, *args: Any) -> dict[str, Any]:
     """`karyi.rejectAll`: reject every pending permission request."""
-    return _decide_all(ls, _args("karyi.rejectAll", args), allow=False)
+    return _decide_all(ls, command_args("karyi.rejectAll", args), allow=False)
 
 
 def _decide_all(ls: KaryiServer, a: dict[str, Any], *, allow: bool) -> dict[str, Any]:

@@ -1,10 +1,22 @@
-"""Edits to files open in the editor go through `workspace/applyEdit`, never under it.
+"""Edits to files open in the editor: the buffer and the disk stay in agreement, and
+the user's unsaved text is never lost (docs/editors.md#edits).
 
-For each write the tool made to an open document: the change is computed against the
-buffer the tool read; if the user has typed since, it is rebased onto their text (a
-three-way merge) or refused. The editor applies it as one versioned `TextDocumentEdit`
-with a change annotation (so its undo takes it back); then the server writes the same
-text to disk, so the next command or test sees it. A client that never answers, or
+Which writes go through `workspace/applyEdit` depends on the client:
+- Karyi's own UI (`initializationOptions.karyi.ui`, the VS Code extension): every open
+  document. The server then writes the same text to disk, and the extension saves the
+  buffers that equal the disk.
+- Any other client: only a buffer with unsaved changes. Its edit is applied to the
+  buffer (rebased onto the user's text) and the disk is left alone until the user
+  saves: writing behind the editor's back would make it warn or lose the user's text. A
+  clean buffer is not sent an edit: the file is written and the editor reloads it as
+  for any change on disk (Neovim's 'autoread', Emacs' auto-revert), so the buffer is not
+  left modified and the next save does not warn.
+
+For each write sent: the change is computed against the buffer the tool read; if the
+user has typed since, it is rebased onto their text (a three-way merge) or refused. The
+editor applies it as one `TextDocumentEdit`, versioned and with a "Karyi" change
+annotation when the client declares `workspaceEdit.documentChanges` (and
+`changeAnnotationSupport`), else as plain `changes`. A client that never answers, or
 refuses twice, gets the write refused with a message — nothing is written.
 """
 
@@ -95,8 +107,19 @@ class LspEditor:
         return versioned, bool(versioned and caps and caps.change_annotation_support)
 
     def owns(self, path: Path) -> bool:
-        """Open documents belong to the editor (when it can apply edits)."""
-        return self.supported() and self._docs.buffer_version(path) is not None
+        """The writes the editor applies (when it can apply edits): every open document
+        for Karyi's UI, an open document with unsaved changes for any other client."""
+        if not self.supported() or self._docs.buffer_version(path) is None:
+            return False
+        return self.server.ui or self._docs.unsaved(path)
+
+    def _settle(self, write: WriteRecord, text: str) -> None:
+        """The buffer now holds `text`: Karyi's UI gets it on disk too; another client's
+        disk waits for the user's save."""
+        if self.server.ui:
+            self._docs.save(write.path, text, display=write.display)
+        else:
+            self._docs.buffers.applied(write.path, text)
 
     async def apply(self, writes: Sequence[WriteRecord], label: str) -> list[str]:
         """Apply each write through the editor, then to disk; one message per failure."""
@@ -123,11 +146,11 @@ class LspEditor:
                     "again and redo the edit"
                 )
             if target == current:  # already there (applied before a timed-out answer)
-                self._docs.save(write.path, target, display=write.display)
+                self._settle(write, target)
                 return None
             applied = await self._send(write.path, version, current, target, label)
             if applied:
-                self._docs.save(write.path, target, display=write.display)
+                self._settle(write, target)
                 write.after = target  # what the buffer holds now, for what the model is told
                 return None
         return (

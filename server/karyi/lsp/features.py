@@ -16,7 +16,18 @@ from typing import Any
 
 from lsprotocol import types
 
-from karyi.lsp import chat, code_actions, documents, editor_commands, history, lifecycle, toolinfo
+from karyi.lsp import (
+    background_tasks,
+    chat,
+    code_actions,
+    documents,
+    editor_commands,
+    history,
+    lifecycle,
+    models,
+    own_diagnostics,
+    toolinfo,
+)
 from karyi.lsp.server import KaryiServer
 
 Handler = Callable[..., Any]
@@ -40,6 +51,10 @@ FEATURES: dict[str, Handler] = {
     "karyi/provideValue": chat.provide_value,
     "karyi/terminalInput": chat.terminal_input,
     "karyi/setMode": chat.set_mode,
+    # models.py: the model picker
+    "karyi/models": models.models,
+    "karyi/modelState": models.model_state_of,
+    "karyi/setModel": models.set_model,
     # history.py: sessions and checkpoints
     "karyi/sessions": history.sessions,
     "karyi/loadSession": history.load_session,
@@ -51,19 +66,32 @@ FEATURES: dict[str, Handler] = {
     "karyi/restartMcpServer": toolinfo.restart_mcp_server,
     "karyi/rules": toolinfo.rules,
     "karyi/commands": toolinfo.slash_commands,
+    # background_tasks.py: agents in their own worktrees (docs/parallel.md)
+    "karyi/startTask": background_tasks.start_task,
+    "karyi/tasks": background_tasks.tasks,
+    "karyi/task": background_tasks.task,
+    "karyi/answerTask": background_tasks.answer_task,
+    "karyi/stopTask": background_tasks.stop_task,
+    "karyi/applyTask": background_tasks.apply_task,
+    "karyi/keepTask": background_tasks.keep_task,
+    "karyi/discardTask": background_tasks.discard_task,
     # code_actions.py: the tasks offered where they fit
     types.TEXT_DOCUMENT_CODE_ACTION: code_actions.code_actions,
+    # own_diagnostics.py: what Karyi's own language servers report, pulled by the client
+    types.TEXT_DOCUMENT_DIAGNOSTIC: own_diagnostics.pull,
 }
 """LSP method -> handler; a handler takes the server and the params."""
 
 FEATURE_OPTIONS: dict[str, Any] = {
     types.TEXT_DOCUMENT_CODE_ACTION: code_actions.OPTIONS,
+    types.TEXT_DOCUMENT_DIAGNOSTIC: own_diagnostics.OPTIONS,
 }
 """The capability options a method declares in the `initialize` result."""
 
 COMMANDS: dict[str, Handler] = {
     # commands.py: `workspace/executeCommand` for clients without Karyi's UI
     "karyi.chat": editor_commands.chat,
+    "karyi.newChat": editor_commands.new_chat,
     "karyi.explainSelection": editor_commands.explain_selection,
     "karyi.fixDiagnostics": editor_commands.fix_diagnostics,
     "karyi.writeTests": editor_commands.write_tests,

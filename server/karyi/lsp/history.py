@@ -33,6 +33,7 @@ async def load_session(ls: KaryiServer, raw: Any) -> dict[str, Any]:
             "name": m.name,
             "toolCallId": m.tool_call_id,
             "toolCalls": [dataclasses.asdict(c) for c in m.tool_calls],
+            "images": [i.to_json() for i in m.images],
         }
         for m in store.messages(live.id)
     ]

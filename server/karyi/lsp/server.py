@@ -19,6 +19,7 @@ from karyi.lsp.errors import ServerNotReady
 from karyi.lsp.protocol import CURRENT_REQUEST, KaryiProtocol
 
 if TYPE_CHECKING:
+    from karyi.agent.background.manager import TaskManager
     from karyi.agent.host import AgentHost
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,10 @@ class KaryiServer(LanguageServer):
         self.ui = False  # the client declared Karyi's custom UI (initializationOptions.karyi.ui)
         self.editor_diagnostics = False  # it answers karyi/diagnostics (lsp/diagnostics.py)
         self.init_options: dict[str, Any] = {}
+        self.task_manager: TaskManager | None = None
+        """Background tasks of the workspace (lsp/background_tasks.py), made on first use."""
+        self.current_session: str | None = None
+        """The session task commands continue (lsp/conversation.py)."""
 
     async def ready(self) -> None:
         """Wait until the agent host is built. It is built after the client has the

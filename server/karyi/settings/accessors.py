@@ -30,6 +30,13 @@ class Settings:
         """`provider:name`."""
         return str(self.values["model"])
 
+    def key_variables(self) -> list[str]:
+        """Where the model's API key may be, in the order `api_key` looks."""
+        named = self.values.get("apiKeyEnv")
+        usual = key_variable(self.model.partition(":")[0])
+        names = ["KARYI_API_KEY", str(named) if named else None, usual]
+        return list(dict.fromkeys(n for n in names if n))
+
     @property
     def dialect(self) -> str:
         """The dialect the default agent speaks."""
@@ -194,6 +201,18 @@ class Settings:
         return int(value) if value else 0
 
     @property
+    def images(self) -> bool | None:
+        """`llm.images`: whether the model takes pictures, when the user says (None: known
+        per model family, llm/vision.py)."""
+        value = self.values["llm"].get("images")
+        return bool(value) if value is not None else None
+
+    @property
+    def models(self) -> list[str]:
+        """`models`: the models the editor's picker offers besides `model`."""
+        return [str(m) for m in self.values.get("models") or []]
+
+    @property
     def web(self) -> dict[str, Any]:
         """The `web` settings: search backend, address policy and fetch limits."""
         return dict(self.values["web"])
@@ -229,6 +248,24 @@ class Settings:
         """`agent.maxCostPerTurn` in USD: a turn that costs more stops (None: no limit)."""
         value = (self.values.get("agent") or {}).get("maxCostPerTurn")
         return float(value) if value is not None else None
+
+    @property
+    def max_parallel(self) -> int:
+        """`agents.maxParallel`: how many background tasks run at once (docs/parallel.md);
+        by default one per CPU core, at least one and at most four."""
+        value = (self.values.get("agents") or {}).get("maxParallel")
+        if isinstance(value, int) and value >= 1:
+            return value
+        return max(1, min(4, os.cpu_count() or 1))
+
+    def for_model(self, model: str | None) -> Settings:
+        """These settings with `model` in place of the configured one (a session's choice,
+        docs/models.md#picker). `baseUrl` goes with the provider it was set for: a model
+        of another provider prefix is reached at that provider's own address."""
+        if not model or model == self.model:
+            return self
+        same = model.partition(":")[0].lower() == self.model.partition(":")[0].lower()
+        return self.with_values(model=model, baseUrl=self.values.get("baseUrl") if same else None)
 
     def with_values(self, **changes: Any) -> Settings:
         """A copy with top-level keys replaced (for tests and programmatic callers)."""

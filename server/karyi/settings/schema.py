@@ -66,12 +66,18 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "pattern": r"^[A-Za-z][\w-]*:.+$",
         "description": "provider:name, e.g. openai:gpt-4.1 or script:examples/demo/fix.yaml",
     },
+    "models": {
+        "type": "array",
+        "items": {"type": "string", "pattern": r"^[A-Za-z][\w-]*:.+$"},
+        "description": "models the editor's model picker offers besides `model` (provider:name)",
+    },
     "baseUrl": {"type": ["string", "null"], "description": "the provider's base URL"},
     "apiKeyEnv": {"type": ["string", "null"], "description": "variable that holds the API key"},
     "dialect": {"type": "string", "enum": list(DIALECTS)},
     "profile": {"type": "string", "description": "tool profile name"},
     "agents": {
         "type": "object",
+        "properties": {"maxParallel": {"type": "integer", "minimum": 1}},
         "additionalProperties": {
             "type": "object",
             "properties": {
@@ -245,6 +251,10 @@ SCHEMA: dict[str, dict[str, Any]] = {
                 "type": "boolean",
                 "description": "Anthropic: cache the system prompt and conversation prefix",
             },
+            "images": {
+                "type": ["boolean", "null"],
+                "description": "whether the model takes pictures (null: known per model family)",
+            },
             "thinkingBudget": {
                 "type": ["integer", "null"],
                 "minimum": 1024,
@@ -258,6 +268,7 @@ SCHEMA: dict[str, dict[str, Any]] = {
 
 DEFAULTS: dict[str, Any] = {
     "model": "openai:gpt-4.1",
+    "models": [],
     "baseUrl": None,
     "apiKeyEnv": None,
     "dialect": "toolsxml",
@@ -308,5 +319,6 @@ DEFAULTS: dict[str, Any] = {
         "contextWindow": None,
         "thinkingBudget": None,
         "promptCaching": True,
+        "images": None,
     },
 }

@@ -26,7 +26,8 @@ from karyi.settings import Settings
 from karyi.shell.oneshot import OneShotOutcome, run_oneshot
 from karyi.shell.output import OutputLog, Report
 from karyi.shell.procs import kill_tree
-from karyi.shell.pty_session import Limits, PtyShell, ShellStartError
+from karyi.shell.pty_session import Limits, PtyShell
+from karyi.shell.pty_start import ShellStartError
 from karyi.shell.sandbox import (
     SANDBOX_TMP,
     SandboxPlan,

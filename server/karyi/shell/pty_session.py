@@ -1,17 +1,11 @@
 """One persistent bash on a pseudo-terminal, driven without ever typing a script into it.
 
-How a command runs. Bash is interactive (job control, so Ctrl-C reaches only the
-foreground job) and its PROMPT_COMMAND does two things after every command: it prints a
-marker `\\x1f<nonce>;<exit code>;<cwd>\\x1f` (the nonce is random per shell and never
-appears whole in anything bash echoes), then it blocks reading the next script from a
-private pipe (`read -d '' -u FD`). To run a script we discard anything still queued on
-the terminal (type-ahead a finished program did not read must never become a command),
-write the script and a NUL to the pipe, and type one constant line on the terminal that
-unsets the variable and evals the script with FD closed. So scripts of any length and
-content never pass through the terminal's line editor (no 4 KiB line limit, no echo,
-no history), the shell's state (cwd, variables, functions) persists, and the command's
-stdin is the terminal:
-`read`, `python3 -i`, y/n prompts and Ctrl-C behave as they do for a person.
+How a command runs: `pty_start.py` starts bash so that after every command it prints a
+marker and reads the next script from a private pipe. To run a script we discard
+anything still queued on the terminal, write the script and a NUL to the pipe, and type
+one constant line that evals it; so scripts of any length and content never pass
+through the line editor, the shell's state persists, and the command's stdin is the
+terminal: `read`, `python3 -i`, y/n prompts and Ctrl-C behave as they do for a person.
 
 A call returns when the marker arrives (`done`), when the shell exits (`exited`), or,
 with the command still running, after the inactivity window, the call's timeout, or as
@@ -27,11 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import os
 import re
-import secrets
-import struct
 import termios
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -39,22 +30,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from karyi.shell.output import OutputLog, TextDecoder
-from karyi.shell.procs import TAG_VAR, kill_tree, reading_terminal, wait_event
-from karyi.shell.signals import default_signals
+from karyi.shell.procs import kill_tree, reading_terminal, wait_event
+from karyi.shell.pty_start import ShellStartError, configure_terminal, spawn_shell
 
 PROBE_AFTER = 0.3
 """Seconds of silence before we look whether the foreground process waits for input."""
 START_TIMEOUT = 15.0
-ROWS, COLS = 50, 200
 IDLE_KEEP = 64 * 1024
 BATCH = 256 * 1024
 """Bytes read before they are processed without waiting for `BATCH_DELAY`."""
 BATCH_DELAY = 0.01
 """Seconds output may wait unprocessed (what a live view of the output lags at most)."""
-
-
-class ShellStartError(Exception):
-    """The shell did not start or did not answer the handshake."""
 
 
 @dataclass(frozen=True)
@@ -75,21 +61,6 @@ class Outcome:
     waiting_for_input: bool = False
     reason: str = ""
     quiet_for: float = 0.0
-
-
-def _controlling_tty() -> None:  # runs in the child between fork and exec
-    default_signals()
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
-def _prompt_command(nonce: str, fd: int) -> str:
-    half = len(nonce) // 2
-    return (
-        f'printf \'\\037%s%s;%s;%s\\037\' {nonce[:half]} {nonce[half:]} "$?" "$PWD"; '
-        "export -n PROMPT_COMMAND PS1 PS2 2>/dev/null; "
-        f"readonly PROMPT_COMMAND {TAG_VAR} KARYI_AGENT_SHELL 2>/dev/null; "
-        f"IFS= read -r -d '' -u {fd} __karyi_c"
-    )
 
 
 class PtyShell:
@@ -141,41 +112,9 @@ class PtyShell:
     ) -> PtyShell:
         """Start `shell` in `cwd` and wait for its first marker; `prefix` is the sandbox's
         argv (bwrap … --) it runs under, if any (bwrap passes the script pipe through)."""
-        master, slave = os.openpty()
-        read_end, write_end = os.pipe()
-        nonce = secrets.token_hex(8)
-        _configure_terminal(slave)
-        full_env = {
-            **env,
-            "PS1": "",
-            "PS2": "",
-            "PROMPT_COMMAND": _prompt_command(nonce, read_end),
-            "HISTFILE": "",
-            TAG_VAR: tag,
-        }
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                *prefix,
-                shell,
-                "--norc",
-                "--noprofile",
-                "--noediting",
-                "-i",
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                cwd=str(cwd),
-                env=full_env,
-                start_new_session=True,
-                preexec_fn=_controlling_tty,
-                pass_fds=(read_end,),
-            )
-        except OSError as exc:
-            for fd in (master, slave, read_end, write_end):
-                os.close(fd)
-            raise ShellStartError(f"cannot start {shell}: {exc.strerror or exc}") from None
-        os.close(read_end)
-        self = cls(proc, (master, slave, write_end, read_end), nonce, tag)
+        spawned = await spawn_shell(shell=shell, cwd=cwd, env=env, tag=tag, prefix=prefix)
+        fds = (spawned.master, spawned.slave, spawned.pipe, spawned.fd)
+        self = cls(spawned.proc, fds, spawned.nonce, tag)
         self._attach()
         try:
             await self._await_start(shell)
@@ -317,7 +256,7 @@ class PtyShell:
 
     def _fresh_terminal(self) -> None:
         """Echo off (a crashed program may have left it on) and type-ahead discarded."""
-        _configure_terminal(self._slave)
+        configure_terminal(self._slave)
         termios.tcflush(self._slave, termios.TCIFLUSH)
 
     # -- calls --------------------------------------------------------------------------
@@ -456,11 +395,3 @@ class PtyShell:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._watcher
         return killed
-
-
-def _configure_terminal(fd: int) -> None:
-    attrs = termios.tcgetattr(fd)
-    attrs[3] &= ~(termios.ECHO | termios.ECHONL)
-    termios.tcsetattr(fd, termios.TCSANOW, attrs)
-    with contextlib.suppress(OSError):
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))

@@ -57,6 +57,13 @@ class EditorBuffers:
         buf.version = version
         buf.snapshot = None
 
+    def applied(self, path: Path, text: str) -> None:
+        """The editor applied an edit that makes its buffer `text`; its didChange (with
+        the new version) may come later, and reads until then must see the edit."""
+        buf = self._open.get(path)
+        if buf is not None:
+            buf.text, buf.snapshot = text, None
+
     def close(self, path: Path) -> None:
         """The editor closed `path` (didClose): the disk is the truth again."""
         self._open.pop(path, None)

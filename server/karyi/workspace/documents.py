@@ -114,6 +114,17 @@ class DocumentStore:
         """The editor closed `path` (didClose): the disk is the truth again."""
         self.buffers.close(path)
 
+    def unsaved(self, path: Path) -> bool:
+        """True when the editor's buffer of `path` differs from the file on disk (the
+        user has unsaved changes, or the file is gone)."""
+        buf = self.buffers.get(path)
+        if buf is None:
+            return False
+        try:
+            return self._load(path, str(path)).text != buf.text
+        except ToolFailure:
+            return True
+
     def buffer_version(self, path: Path) -> int | None:
         """The editor's version of an open buffer, None when it is not open."""
         buf = self.buffers.get(path)

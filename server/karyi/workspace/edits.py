@@ -18,94 +18,35 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from karyi.workspace import matching
-from karyi.workspace.diffs import FileDiff, build_diff
-from karyi.workspace.matching import STRATEGY_NOTES, Found, LineLayers, Lines, Match, Region
+from karyi.workspace.closest import closest
+from karyi.workspace.diffs import build_diff
+from karyi.workspace.edit_report import (
+    EditError,
+    EditOutcome,
+    Pair,
+    PairReport,
+    describe_region,
+    miss_message,
+)
+from karyi.workspace.elided_pairs import elided_edit, has_elision, stray_marker
+from karyi.workspace.elided_report import elided_note, new_file_note
+from karyi.workspace.matching import STRATEGY_NOTES, Found, LineLayers, Lines, Match
 from karyi.workspace.patched import FindIndex, LineIndex, PatchedText, inner_lines
 
 FIND_LIMIT = 1000
 
-
-@dataclass(frozen=True)
-class Pair:
-    """One find/replace pair; `expected` is how many places it must match (default one)."""
-
-    find: str
-    replace: str
-    expected: int | None = None
-
-
-@dataclass(frozen=True)
-class PairReport:
-    """How one pair was applied, told to the model so it learns."""
-
-    index: int
-    strategy: str
-    count: int
-    changed: bool
-    first_line: int = 0
-    last_line: int = 0
-    similarity: float = 1.0
-
-    def describe(self) -> str:
-        """`pair 2: lines 10-12, matched ignoring whitespace at line ends`."""
-        where = (
-            f"line {self.first_line}"
-            if self.first_line == self.last_line
-            else f"lines {self.first_line}-{self.last_line}"
-        )
-        if self.count > 1:
-            where = f"{self.count} places from {where}"
-        how = STRATEGY_NOTES.get(self.strategy, self.strategy)
-        if self.strategy == "already_applied":
-            return f"pair {self.index}: no change, the replacement text is already there ({where})"
-        if not self.changed:
-            return f"pair {self.index}: no change, the replacement equals the text there ({where})"
-        return f"pair {self.index}: {where}, {how}"
-
-
-@dataclass(frozen=True)
-class EditOutcome:
-    """The new text of one file and everything that explains it."""
-
-    original: str | None
-    text: str
-    pairs: tuple[PairReport, ...]
-    diff: FileDiff
-
-    @property
-    def changed(self) -> bool:
-        """True when the text differs from the original (or the file is new)."""
-        return self.original is None or self.text != self.original
-
-    @property
-    def fallbacks(self) -> list[str]:
-        """The strategies other than exact that were needed."""
-        return [p.strategy for p in self.pairs if p.strategy not in ("exact", "create")]
-
-
-class EditError(Exception):
-    """A pair that cannot be applied; nothing of the file's edit is applied."""
-
-    def __init__(
-        self,
-        kind: str,
-        message: str,
-        *,
-        pair: int = 0,
-        lines: Sequence[int] = (),
-        region: Region | None = None,
-        strategy: str = "",
-    ) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.pair = pair
-        self.lines = tuple(lines)
-        self.region = region
-        self.strategy = strategy
+__all__ = [
+    "EditError",
+    "EditOutcome",
+    "Pair",
+    "PairReport",
+    "apply_edits",
+    "describe_region",
+]
+"""The engine's names: the reports and errors live in `edit_report`, imported from here."""
 
 
 def _uniform_crlf(text: str) -> bool:
@@ -198,7 +139,7 @@ def _with_lines(
     out = []
     for r, (a, b) in zip(reports, spans, strict=True):
         first, last = lines[a], lines[max(a, b - 1)]
-        out.append(PairReport(r.index, r.strategy, r.count, r.changed, first, last, r.similarity))
+        out.append(replace(r, first_line=first, last_line=last))
     return out
 
 
@@ -213,14 +154,59 @@ def _apply_pair(job: _Job, n: int, pair: Pair) -> PairReport:
                 pair=n,
             )
         job.spans.append(doc.replace(0, 0, job.normalise(pair.replace)))
-        return PairReport(n, "create", 1, bool(pair.replace))
+        return PairReport(n, "create", 1, bool(pair.replace), detail=new_file_note(pair.replace))
     expected = pair.expected or 1
+    if (marker := stray_marker(pair.find, pair.replace, job.path)) is not None:
+        raise EditError(
+            "elision",
+            f"pair {n}: the replacement has {marker!r}, an elision, but the find text has "
+            "none, so nothing says which lines it stands for and it would be written into "
+            f"{job.path} as is; put the same elision in the find text between lines copied "
+            "from the file, or write the lines out",
+            pair=n,
+        )
     found = _exact(job, pair)
+    if found is None and has_elision(pair.find, job.path):
+        return _elided(job, n, pair)
     if found is None:
         found = _fallback(job, n, pair)
         if found is None:
             return _already_applied(job, n, pair)
     return _replace(job, n, found, expected)
+
+
+def _elided(job: _Job, n: int, pair: Pair) -> PairReport:
+    """A find with elisions; when they cannot be placed, the find read literally (a file
+    that has such lines, copied with a slip) before the refusal."""
+    find, repl = pair.find.replace("\r\n", "\n"), job.normalise(pair.replace)
+    try:
+        edit = elided_edit(job.doc, n, find, repl, job.path)
+    except EditError as exc:
+        try:
+            found = _fallback(job, n, pair)
+        except EditError:
+            raise exc from None
+        if found is None:
+            raise exc from None
+        return _replace(job, n, found, pair.expected or 1)
+    if (pair.expected or 1) != 1:
+        raise EditError(
+            "count",
+            f"pair {n}: a find text with an elision replaces one place; it cannot be "
+            f"expected {pair.expected} times",
+            pair=n,
+        )
+    detail = elided_note(job.doc, edit)
+    changed = False
+    spans = []
+    for a, b, new in reversed(edit.pieces):
+        if job.doc.slice(a, b) == new:
+            spans.append(_base_span(job.doc, Match(a, b, new)))
+            continue
+        spans.append(job.doc.replace(a, b, new))
+        changed = True
+    job.spans.append((min(a for a, _ in spans), max(b for _, b in spans)))
+    return PairReport(n, "elided", 1, changed, detail=detail)
 
 
 def _exact_candidates(find: str, crlf: bool) -> list[tuple[str, str]]:
@@ -281,52 +267,8 @@ def _fallback(job: _Job, n: int, pair: Pair) -> Found | None:
     already = job.normalise(pair.replace)
     if already.strip() and len(matching.exact(text, already, 2)) == 1:
         return None
-    region = matching.closest(lines, layers.stripped, find)
-    raise EditError("no_match", _miss_message(n, job.path, region, find), pair=n, region=region)
-
-
-def _miss_message(n: int, path: str, region: Region | None, find: str) -> str:
-    msg = f"pair {n}: the find text was not found in {path}"
-    if region is None:
-        return msg + ", and no part of the file resembles it; read the file again"
-    differing = _differing_lines(region, find)
-    return (
-        f"{msg}. {describe_region(region)}\n{differing}"
-        "Copy the find text exactly from the file as it is now."
-    )
-
-
-MAX_DIFFERING_SHOWN = 5
-
-
-def _differing_lines(region: Region, find: str) -> str:
-    """The lines of a nearly matching region that differ beyond whitespace from the find
-    text, as the file has them and as the model wrote them: what one retry must fix."""
-    have = region.text.split("\n")
-    wrote = find.rstrip("\n").split("\n")
-    if len(wrote) != region.last_line - region.first_line + 1 or len(have) != len(wrote):
-        return ""
-    out = [
-        f"line {region.first_line + i}: the file has {h.strip()!r}, your find text has "
-        f"{w.strip()!r}"
-        for i, (h, w) in enumerate(zip(have, wrote, strict=True))
-        if "".join(h.split()) != "".join(w.split())
-    ]
-    if not out:
-        return ""
-    more = len(out) - MAX_DIFFERING_SHOWN
-    shown = out[:MAX_DIFFERING_SHOWN] + ([f"... and {more} more"] if more > 0 else [])
-    return "Lines that differ beyond whitespace:\n" + "\n".join(shown) + "\n"
-
-
-def describe_region(region: Region) -> str:
-    """`The closest region is lines 3-5 (83% similar):` and its text."""
-    where = (
-        f"line {region.first_line}"
-        if region.first_line == region.last_line
-        else f"lines {region.first_line}-{region.last_line}"
-    )
-    return f"The closest region is {where} ({region.similarity:.0%} similar):\n{region.text}"
+    region = closest(lines, layers.stripped, find)
+    raise EditError("no_match", miss_message(n, job.path, region, find), pair=n, region=region)
 
 
 def _already_applied(job: _Job, n: int, pair: Pair) -> PairReport:

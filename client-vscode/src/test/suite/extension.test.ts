@@ -236,7 +236,7 @@ describe('Karyi extension (in the real extension host)', () => {
     assert.match(sent, /New problems after this edit \(the editor\); fix them:\\n- lint_me.txt:1:1: error: this line is broken \(e2e-lint B1\)/);
   });
 
-  it('previews hunks without touching the buffer, follows typing, and answers per hunk', async () => {
+  it('shows hunks as real lines, follows typing, answers per hunk and hands the buffer back', async () => {
     const a = await api();
     a.chat.newChat();
     const uri = vscode.Uri.joinPath(root(), 'preview.py');
@@ -266,25 +266,123 @@ describe('Karyi extension (in the real extension host)', () => {
     try {
       a.chat.dispatch({ kind: 'update', update });
       a.previews.open('fake-session', update);
+      await a.previews.whenShown('call_preview');
       const lensLines = async () => {
         const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
         return lenses.filter((l) => l.command?.command === 'karyi.acceptHunk').map((l) => l.range.start.line);
       };
-      assert.deepEqual(await lensLines(), [3, 20]);
-      assert.equal(doc.getText(), original, 'the preview does not change the buffer');
+      const lines = (text: string) => text.split('\n');
+      assert.deepEqual(await lensLines(), [3, 21]);
+      assert.deepEqual(lines(doc.getText()).slice(3, 5), ['line3', 'LINE3'], 'the proposed line is a real line below the old one');
+      assert.deepEqual(lines(doc.getText()).slice(21, 23), ['line20', 'LINE20']);
       const edit = new vscode.WorkspaceEdit();
       edit.insert(uri, new vscode.Position(0, 0), 'new0\nnew1\n');
       assert.ok(await vscode.workspace.applyEdit(edit));
-      assert.deepEqual(await lensLines(), [5, 22], 'the hunks follow the inserted lines');
+      assert.deepEqual(await lensLines(), [5, 23], 'the hunks follow the inserted lines');
       await vscode.commands.executeCommand('karyi.acceptHunk', 'call_preview', uri.toString(), 'h1');
+      assert.deepEqual(lines(doc.getText()).slice(4, 7), ['line2', 'LINE3', 'line4'], 'accepting takes the old line out');
       assert.equal(sent.length, 0, 'nothing is sent while a hunk is undecided');
+      await vscode.commands.executeCommand('undo');
+      assert.deepEqual(lines(doc.getText()).slice(5, 7), ['line3', 'LINE3'], 'one undo step takes the decision back');
+      await vscode.commands.executeCommand('redo');
       await vscode.commands.executeCommand('karyi.rejectHunk', 'call_preview', uri.toString(), 'h2');
       assert.deepEqual(sent, [{ toolCallId: 'call_preview', outcome: 'allowOnce', acceptedHunks: ['h1'], feedback: undefined }]);
+      assert.equal(doc.getText(), 'new0\nnew1\n' + original, 'the server gets the buffer back as it was, with the typing');
       assert.equal(a.chat.state.tools.call_preview.files?.[0].state, 'partial');
     } finally {
       a.chat.confirm = realConfirm;
       a.previews.forgetAll();
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('typing inside an accepted proposed line and above it is sent as the user\'s text, once', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'typed.py');
+    const original = 'a = 1\nb = 2\n';
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(original));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const range = { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } };
+    const update: TurnUpdate = {
+      sessionId: 's',
+      turnId: 't',
+      event: {
+        type: 'toolAwaitingPermission',
+        call: { index: 0, id: 'call_typed', name: 'edit', params: {}, error: null },
+        description: 'Edit typed.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: '', details: '', diff: null, url: null,
+          files: [{ uri: uri.toString(), path: 'typed.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original, proposed: 'a = 10\nb = 2\n', edits: [], hunks: [{ id: 'h1', header: '', range, newText: 'a = 10\n', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }], unified: '' }],
+        },
+      },
+    };
+    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
+    const realConfirm = a.chat.confirm.bind(a.chat);
+    a.chat.confirm = async (p) => (sent.push(p), true);
+    try {
+      a.chat.dispatch({ kind: 'update', update });
+      a.previews.open('s', update);
+      await a.previews.whenShown('call_typed');
+      assert.equal(doc.getText(), 'a = 1\na = 10\nb = 2\n');
+      const typing = new vscode.WorkspaceEdit();
+      typing.insert(uri, new vscode.Position(1, 6), ' # mine');
+      assert.ok(await vscode.workspace.applyEdit(typing));
+      const above = new vscode.WorkspaceEdit();
+      above.insert(uri, new vscode.Position(0, 0), 'import os\n');
+      assert.ok(await vscode.workspace.applyEdit(above));
+      await vscode.commands.executeCommand('karyi.acceptHunk', 'call_typed', uri.toString(), 'h1');
+      assert.deepEqual(sent, [{ toolCallId: 'call_typed', outcome: 'allowOnce', modifiedContent: [{ uri: 'typed.py', text: 'import os\na = 10 # mine\nb = 2\n' }], feedback: undefined }]);
+      assert.equal(doc.getText(), original, 'handed back as the server proposed on: it writes the user\'s text, typing included, once');
+    } finally {
+      a.chat.confirm = realConfirm;
+      a.previews.forgetAll();
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  it('Reject all on a CRLF file leaves the buffer byte-identical and clean', async () => {
+    const a = await api();
+    a.chat.newChat();
+    const uri = vscode.Uri.joinPath(root(), 'crlf.py');
+    const original = 'a = 1\r\nb = 2\r\nc = 3\r\n';
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(original));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const range = { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } };
+    const update: TurnUpdate = {
+      sessionId: 's',
+      turnId: 't',
+      event: {
+        type: 'toolAwaitingPermission',
+        call: { index: 0, id: 'call_crlf', name: 'edit', params: {}, error: null },
+        description: 'Edit crlf.py',
+        reason: '',
+        confirmation: {
+          kind: 'edit', title: '', details: '', diff: null, url: null,
+          files: [{ uri: uri.toString(), path: 'crlf.py', version: doc.version, created: false, deleted: false, added: 3, removed: 1, original, proposed: '', edits: [], hunks: [{ id: 'h1', header: '', range, newText: 'b = 20\nb2 = 4\nb3 = 5\n', oldStart: 2, oldLines: 1, newStart: 2, newLines: 3, lines: [] }], unified: '' }],
+        },
+      },
+    };
+    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
+    const realConfirm = a.chat.confirm.bind(a.chat);
+    a.chat.confirm = async (p) => (sent.push(p), true);
+    try {
+      a.chat.dispatch({ kind: 'update', update });
+      a.previews.open('s', update);
+      await a.previews.whenShown('call_crlf');
+      assert.equal(doc.getText(), 'a = 1\r\nb = 2\r\nb = 20\r\nb2 = 4\r\nb3 = 5\r\nc = 3\r\n', 'shown with the file\'s own line breaks');
+      assert.ok(doc.isDirty);
+      await a.previews.rejectAll('call_crlf');
+      assert.deepEqual(sent, [{ toolCallId: 'call_crlf', outcome: 'reject', feedback: undefined }]);
+      assert.equal(doc.getText(), original, 'byte-identical');
+      assert.equal(doc.isDirty, false, 'and not dirty');
+    } finally {
+      a.chat.confirm = realConfirm;
+      a.previews.forgetAll();
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     }
   });
 
@@ -314,6 +412,7 @@ describe('Karyi extension (in the real extension host)', () => {
     try {
       a.chat.dispatch({ kind: 'update', update });
       a.previews.open('s', update);
+      await a.previews.whenShown('call_draft');
       await vscode.commands.executeCommand('karyi.editProposal', 'call_draft', uri.toString());
       const draft = vscode.window.activeTextEditor;
       assert.ok(draft && draft.document.isUntitled, 'the proposal opens in an editor of its own');
@@ -351,14 +450,18 @@ describe('Karyi extension (in the real extension host)', () => {
     };
     const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
     const realConfirm = a.chat.confirm.bind(a.chat);
-    a.chat.confirm = async (p) => (sent.push(p), true);
+    let answered!: () => void;
+    const answer = new Promise<void>((resolve) => (answered = resolve));
+    a.chat.confirm = async (p) => (sent.push(p), answered(), true);
     try {
       a.chat.dispatch({ kind: 'update', update });
       a.previews.open('s', update);
+      await a.previews.whenShown('call_doomed');
       const wsEdit = new vscode.WorkspaceEdit();
       wsEdit.deleteFile(uri);
       assert.ok(await vscode.workspace.applyEdit(wsEdit));
       await until(a, (s) => s.tools.call_doomed?.files?.[0].state === 'gone', 'the card to say the file is gone');
+      await answer; // the preview is taken out of the (orphaned) buffer first
       assert.equal(sent.length, 1);
       assert.equal(sent[0].outcome, 'reject');
       assert.match(sent[0].feedback ?? '', /deleted doomed\.py/);

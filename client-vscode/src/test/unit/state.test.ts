@@ -79,6 +79,35 @@ describe('chat reducer', () => {
     assert.equal(s.tools.c1.files?.[0].state, 'partial');
   });
 
+  it('an edit cancelled while awaiting the user reads cancelled, its files not accepted', () => {
+    const awaiting = up({
+      type: 'toolAwaitingPermission',
+      call: call('c1'),
+      description: 'Edit a.py',
+      reason: '',
+      confirmation: {
+        kind: 'edit', title: 'Edit a.py', details: '', diff: '--- a', url: null,
+        files: [{ uri: 'file:///w/a.py', path: 'a.py', version: 1, created: false, deleted: false, added: 2, removed: 1, original: '', proposed: '', edits: [], hunks: [], unified: '' }],
+      },
+    });
+    const cancelled = { ...result(false), display: 'edit was cancelled', error: { code: 'cancelled', message: 'edit was cancelled' } };
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      awaiting,
+      up({ type: 'toolDone', call: call('c1'), result: cancelled, decision: 'approved', seconds: 0 }),
+    ]);
+    assert.equal(s.tools.c1.status, 'cancelled');
+    assert.equal(s.tools.c1.files?.[0].state, 'rejected');
+    // The turn ends with the card still waiting (no toolDone): cancelled too, not failed.
+    const ended = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      awaiting,
+      up({ type: 'turnFinished', turnId: T, stopReason: 'cancelled', finalAnswer: null, inputTokens: 0, outputTokens: 0, steps: 1 }),
+    ]);
+    assert.equal(ended.tools.c1.status, 'cancelled');
+    assert.equal(ended.tools.c1.files?.[0].state, 'rejected');
+  });
+
   it('a rejected call is shown as rejected', () => {
     const s = run([
       up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),

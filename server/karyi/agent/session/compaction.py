@@ -15,6 +15,9 @@ from karyi.llm.base import Message
 THRESHOLD = 0.7
 KEEP_RESULTS = 2
 CHARS_PER_TOKEN = 4
+IMAGE_TOKENS = 1600
+"""A picture's cost in tokens, at most (Anthropic: width × height / 750 for the largest
+picture it keeps unscaled; OpenAI's high detail is in the same range)."""
 RESULTS = "tool_results"  # Message.name marking a text-dialect results message
 
 
@@ -24,6 +27,7 @@ def estimate_tokens(messages: list[Message], extra: str = "") -> int:
         len(m.content)
         + sum(len(c.arguments) + len(c.name) for c in m.tool_calls)
         + sum(len(str(b.get("thinking") or b.get("data") or "")) for b in m.reasoning)
+        + len(m.images) * IMAGE_TOKENS * CHARS_PER_TOKEN
         + 16
         for m in messages
     )

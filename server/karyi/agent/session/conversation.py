@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 from karyi.agent.session.store import SessionStore
 from karyi.llm.base import Message
@@ -30,6 +31,9 @@ class Conversation:
     into the next act turn."""
     cost: float = 0.0
     """What the session's model calls cost so far, in USD (docs/workflow.md#cost)."""
+    model_choices: dict[str, Any] = field(default_factory=dict)
+    """The session's own model settings (`model`, `llm`), picked in an editor; empty:
+    the settings' model (agent/host.py `AgentHost.choose`)."""
 
     @classmethod
     def start(
@@ -67,6 +71,7 @@ class Conversation:
             str(state.get("mode", "act")),
             str(state.get("plan", "")),
             float(state.get("cost", 0.0)),
+            dict(state.get("model_choices", {})),
         )
 
     @property
@@ -88,7 +93,8 @@ class Conversation:
                 and not last.tool_call_id
             ):
                 joined = f"{last.content}\n\n{message.content}"
-                out[-1] = dataclasses.replace(last, content=joined, name=None)
+                images = last.images + message.images
+                out[-1] = dataclasses.replace(last, content=joined, name=None, images=images)
             else:
                 out.append(message)
         return out
@@ -119,6 +125,7 @@ class Conversation:
                     "mode": self.mode,
                     "plan": self.plan,
                     "cost": self.cost,
+                    "model_choices": self.model_choices,
                 },
             )
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from karyi.core.images import Image
 from karyi.core.storage import storage_unavailable
 from karyi.llm.base import Message, NativeCall
 from karyi.workspace.localdir import local_dir
@@ -44,6 +45,7 @@ CREATE TABLE IF NOT EXISTS messages (
     is_error INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
     reasoning TEXT NOT NULL DEFAULT '[]',
+    images TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (session_id, seq)
 );
 CREATE TABLE IF NOT EXISTS tool_calls (
@@ -146,8 +148,11 @@ class SessionStore:
         """Add what a store written by an older Karyi lacks."""
         with self._tx() as db:  # one process upgrades; another finds it done
             columns = {r["name"] for r in db.execute("PRAGMA table_info(messages)")}
-            if "reasoning" not in columns:
-                db.execute("ALTER TABLE messages ADD COLUMN reasoning TEXT NOT NULL DEFAULT '[]'")
+            for added in ("reasoning", "images"):
+                if added not in columns:
+                    db.execute(
+                        f"ALTER TABLE messages ADD COLUMN {added} TEXT NOT NULL DEFAULT '[]'"
+                    )
 
     @classmethod
     def for_workspace(cls, root: Path, redact: Redactor = _no_redaction) -> SessionStore:
@@ -271,8 +276,8 @@ class SessionStore:
             ).fetchone()[0]
             db.execute(
                 "INSERT INTO messages (session_id, seq, turn_id, role, content, tool_calls,"
-                " tool_call_id, name, is_error, created, reasoning)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " tool_call_id, name, is_error, created, reasoning, images)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     sid,
                     seq,
@@ -285,6 +290,7 @@ class SessionStore:
                     int(message.is_error),
                     now,
                     reasoning,
+                    json.dumps([i.to_json() for i in message.images]),
                 ),
             )
             db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (now, sid))
@@ -306,6 +312,7 @@ class SessionStore:
                 name=r["name"],
                 is_error=bool(r["is_error"]),
                 reasoning=tuple(json.loads(r["reasoning"])),
+                images=tuple(Image.from_json(i) for i in json.loads(r["images"])),
             )
             for r in rows
         ]

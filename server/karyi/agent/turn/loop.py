@@ -14,6 +14,7 @@ import asyncio
 import json
 import uuid
 from collections import Counter
+from collections.abc import Sequence
 
 from karyi.agent.events import (
     EventStream,
@@ -38,10 +39,12 @@ from karyi.agent.turn.hooks import Hooks
 from karyi.agent.turn.last_command import LastCommand
 from karyi.agent.turn.network_cut import without_cut_calls
 from karyi.agent.turn.notices import OnceNotices
+from karyi.agent.turn.pictures import picture_notice
 from karyi.agent.turn.recording import record_step
 from karyi.agent.turn.reply import Reply, ReplyReader
 from karyi.agent.turn.spec import AgentSpec, TurnResult, TurnServices
 from karyi.agent.turn.user_message import MessageSources, build_user_message
+from karyi.core.images import Image, checked_count
 from karyi.core.text import valid_text
 from karyi.llm.base import Message, Provider, ProviderError, Request
 from karyi.protocol.base import Dialect
@@ -86,6 +89,8 @@ class Agent:
         self._system = SystemPromptCache()
         self._facts: dict[str, str] = {}
         self.notices = OnceNotices(self.events.emit)
+        self._images: tuple[Image, ...] = ()
+        """The pictures of the running turn's user message (docs/images.md)."""
         self.meter = CostMeter(conversation, self.notices)
         self.events.subscribe(self.meter.count_subagent)
         self.last_command = LastCommand(lambda: self.spec.toolkit)
@@ -135,10 +140,14 @@ class Agent:
         conv.save_state()
         self.events.emit(ModeChanged(conv.id, mode, conv.plan))
 
-    async def run(self, text: str, *, context: str = "") -> TurnResult:
-        """Run one turn for the user's `text` (plus optional editor context)."""
+    async def run(
+        self, text: str, *, context: str = "", images: Sequence[Image] = ()
+    ) -> TurnResult:
+        """Run one turn for the user's `text` (plus optional editor context and pictures,
+        checked by karyi.core.images)."""
         if self.busy:
             raise RuntimeError(f"session {self.conversation.id} is already running a turn")
+        self._images = checked_count(images)
         turn_id = uuid.uuid4().hex[:10]
         text, context = valid_text(text), valid_text(context)  # what an editor or client sent
         mode, text = mode_prefix(text)
@@ -184,13 +193,14 @@ class Agent:
         shell = self.ctx.shell
         self.notices.say("sandbox", shell.sandbox_notice() if shell is not None else None)
         self.notices.say("watching", self.ctx.workspace.documents.watch_notice)
+        picture_notice(self.provider, self._images, self.events.emit)
         sources = MessageSources(self.ctx, self.problems, self.last_command, self.hooks)
         message = await build_user_message(text, context, conv, turn_id, sources)
         if message.blocked is not None:
             said = f"A userPrompt hook stopped this message: {message.blocked}"
             self.events.emit(TurnError("hook", said))
             return None
-        conv.add(turn_id, Message("user", self._with_notices(message.body)))
+        conv.add(turn_id, Message("user", self._with_notices(message.body), images=self._images))
         return turn_id
 
     async def _turn_steps(self, turn_id: str, text: str, context: str) -> TurnResult:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal
 import attrs
 
 Mode = Literal["plan", "act"]
+ImageType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
 ConfirmOutcome = Literal["allowOnce", "allowAlways", "reject", "rejectAlways"]
 Scope = Literal["session", "workspace", "user"]
 
@@ -51,6 +52,17 @@ class ChatContext:
 
 
 @attrs.frozen(kw_only=True)
+class ImageParam:
+    """A picture sent with a message (docs/images.md): base64 `data`; its type is read
+    from its bytes, `mimeType` only has to agree."""
+
+    closed: ClassVar[bool] = True
+    mime_type: ImageType | None = attrs.field(default=None, metadata=OMIT_ONLY)
+    data: str = attrs.field(metadata=NONEMPTY)
+    name: str | None = attrs.field(default=None, metadata=OMIT_ONLY)
+
+
+@attrs.frozen(kw_only=True)
 class ChatParams:
     """`karyi/chat`: run a turn (in a new session without `sessionId`)."""
 
@@ -58,6 +70,9 @@ class ChatParams:
     message: str = attrs.field(metadata=NONEMPTY)
     mode: Mode | None = attrs.field(default=None, metadata=OMIT_ONLY)
     plan: str | None = None
+    images: list[ImageParam] | None = attrs.field(
+        default=None, metadata={"nullable": False, "max_items": 8}
+    )
     context: ChatContext | None = None
 
 
@@ -66,6 +81,14 @@ class CancelParams:
     """`karyi/cancel`: end the session's running turn."""
 
     session_id: str = attrs.field(metadata=NONEMPTY)
+
+
+@attrs.frozen(kw_only=True)
+class SetModelParams:
+    """`karyi/setModel`: the session's model from its next turn (docs/models.md#picker)."""
+
+    session_id: str | None = None
+    model: str = attrs.field(metadata={"pattern": "^[A-Za-z][\\w-]*:.+$"})
 
 
 @attrs.frozen(kw_only=True)
@@ -159,9 +182,38 @@ class TerminalInputParams:
     data: str
 
 
+@attrs.frozen(kw_only=True)
+class StartTaskParams:
+    """`karyi/startTask`: a background task in its own worktree (docs/parallel.md)."""
+
+    task: str = attrs.field(metadata=NONEMPTY)
+    ref: str | None = None
+    check: str | None = None
+    model: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class TaskParams:
+    """A method about one background task (its id, or a unique prefix of it)."""
+
+    task_id: str = attrs.field(metadata=NONEMPTY)
+
+
+@attrs.frozen(kw_only=True)
+class AnswerTaskParams:
+    """`karyi/answerTask`: the user's answer to the question a waiting task asks."""
+
+    task_id: str = attrs.field(metadata=NONEMPTY)
+    allow: bool
+    feedback: str | None = None
+
+
 METHODS: dict[str, tuple[str, type | None]] = {
     "chat": ("karyi/chat", ChatParams),
     "cancel": ("karyi/cancel", CancelParams),
+    "models": ("karyi/models", OptionalSessionParams),
+    "modelState": ("karyi/modelState", OptionalSessionParams),
+    "setModel": ("karyi/setModel", SetModelParams),
     "confirmTool": ("karyi/confirmTool", ConfirmParams),
     "fileDiffs": ("karyi/fileDiffs", FileDiffsParams),
     "provideValue": ("karyi/provideValue", ProvideValueParams),
@@ -177,6 +229,15 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "terminalInput": ("karyi/terminalInput", TerminalInputParams),
     "setMode": ("karyi/setMode", SetModeParams),
     "commands": ("karyi/commands", NoParams),
+    "startTask": ("karyi/startTask", StartTaskParams),
+    "tasks": ("karyi/tasks", NoParams),
+    "task": ("karyi/task", TaskParams),
+    "answerTask": ("karyi/answerTask", AnswerTaskParams),
+    "stopTask": ("karyi/stopTask", TaskParams),
+    "applyTask": ("karyi/applyTask", TaskParams),
+    "keepTask": ("karyi/keepTask", TaskParams),
+    "discardTask": ("karyi/discardTask", TaskParams),
+    "taskUpdate": ("karyi/taskUpdate", None),
     "turnUpdate": ("karyi/turnUpdate", None),
     "terminalOutput": ("karyi/terminalOutput", None),
 }

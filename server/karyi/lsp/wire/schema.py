@@ -71,6 +71,10 @@ def value_schema(hint: Any, meta: dict[str, Any]) -> JSON:
         out["items"] = value_schema(args[0], {})
     if "min_length" in meta:
         out["minLength"] = meta["min_length"]
+    if "pattern" in meta:
+        out["pattern"] = meta["pattern"]
+    if "max_items" in meta:
+        out["maxItems"] = meta["max_items"]
     if "minimum" in meta:
         out["minimum"] = meta["minimum"]
     return out

@@ -15,6 +15,7 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
+from karyi.tools.builtin.edit.plan import ELIDE_IN_FIND
 from karyi.tools.builtin.write import file_diff
 from karyi.tools.context import Artifact, ArtifactBook, ToolContext
 from karyi.workspace.edits import EditError, Pair, apply_edits
@@ -151,7 +152,7 @@ class UpdateArtifact(_ArtifactTool):
     description = (
         "Update artifact content by replacing old text with new text. old_str should be "
         "copied from the artifact and match one place; small differences (whitespace, "
-        "indentation, line endings, a near match) are tolerated and reported."
+        "indentation, line endings, a near match) are tolerated and reported." + ELIDE_IN_FIND
     )
     parameters = {
         "type": "object",

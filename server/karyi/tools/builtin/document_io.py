@@ -16,7 +16,9 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.tools.context import ToolContext
 from karyi.workspace.diffs import FileDiff, diff_texts
 from karyi.workspace.documents import DocumentStore
+from karyi.workspace.edit_report import EditError
 from karyi.workspace.editor import WriteRecord
+from karyi.workspace.elided_write import merge_write
 from karyi.workspace.files import human_size
 from karyi.workspace.merge import rebase
 from karyi.workspace.snapshots import Snapshot
@@ -139,6 +141,8 @@ class WritePlan:
     base: Snapshot | None
     text: str
     diff: FileDiff
+    note: str = ""
+    """What the model is told about elisions in its content (merged, or kept in a new file)."""
 
     @property
     def created(self) -> bool:
@@ -146,13 +150,26 @@ class WritePlan:
         return self.base is None
 
 
-def plan_write(ctx: ToolContext, path: Path, display: str, text: str) -> WritePlan:
-    """The write of `text` over whatever `path` holds now (refusing binaries, directories)."""
+def plan_write(
+    ctx: ToolContext, path: Path, display: str, text: str, *, merge: bool = True
+) -> WritePlan:
+    """The write of `text` over whatever `path` holds now (refusing binaries, directories).
+
+    With `merge`, elisions in `text` keep the file's own lines (docs/tools.md#elided-edits);
+    a merge that is not certain is refused and nothing is written.
+    """
     base = current(ctx, path, display, verb="overwritten")
     if base is not None:
         editable(base, display)
+    note = ""
+    if merge:
+        try:
+            merged = merge_write(base.text if base else None, text, path=display)
+        except EditError as exc:
+            raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, f"{display}: {exc.message}") from None
+        text, note = merged.text, merged.note
     diff = diff_texts(base.text if base else None, text, path=display)
-    return WritePlan(path, display, base, text, diff)
+    return WritePlan(path, display, base, text, diff, note)
 
 
 def with_file_endings(content: str, existing: str) -> str:

@@ -1,4 +1,5 @@
-"""karyi `<get_value key reason note>`: ask the user for a secret.
+"""karyi `<get_value key reason note secret>`: ask the user for a secret (or, with
+`secret="false"`, for a plain value the model then reads).
 
 The request goes to the front end (`ToolContext.ask_value`: the terminal for the CLI,
 the editor for the language server), which asks the user without showing the model
@@ -13,7 +14,7 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.secrets.request import ValueRequest
+from karyi.secrets.request import CannotAsk, ValueRequest
 from karyi.secrets.store import SecretStoreError
 from karyi.secrets.substitute import NAME
 from karyi.tools.base import Tool
@@ -41,6 +42,11 @@ class GetValue(Tool):
             },
             "reason": {"type": "string", "minLength": 1, "description": "why it is needed"},
             "note": {"type": "string", "description": "a note to store with it if saved"},
+            "secret": {
+                "type": "boolean",
+                "description": "false for a value that is not a secret (a URL, a user name): "
+                "you then get the answer itself instead of a placeholder (default true)",
+            },
         },
         "required": ["key", "reason"],
         "additionalProperties": False,
@@ -69,7 +75,8 @@ class GetValue(Tool):
                 f"nobody can be asked for {key} here (no interactive user); the user can store "
                 f"it with `karyi var set {key}`, then $KARYI{{{key}}} works",
             )
-        exists = vault.exists(key)
+        secret = params.get("secret", True) is not False
+        exists = vault.exists(key) if secret else False
         request = ValueRequest(
             key,
             str(params["reason"]),
@@ -77,10 +84,20 @@ class GetValue(Tool):
             exists=exists,
             session_id=ctx.session_id,
             call_id=ctx.call_id,
+            secret=secret,
         )
-        answer = await ctx.ask_value(request)
+        try:
+            answer = await ctx.ask_value(request)
+        except CannotAsk as exc:
+            raise ToolFailure(
+                ErrorCode.TOOL_ERROR,
+                f"{exc}; the user can store it with `karyi var set {key}`, then "
+                f"$KARYI{{{key}}} works",
+            ) from None
         if answer is None:
             raise ToolFailure(ErrorCode.REJECTED, f"the user did not provide {key}")
+        if not secret:
+            return ToolResult.ok(f"{key}: {answer.value}", data={"key": key, "value": answer.value})
         if not answer.value and not exists:
             raise ToolFailure(ErrorCode.REJECTED, f"the user gave an empty value for {key}")
         kept = "kept the value already stored"

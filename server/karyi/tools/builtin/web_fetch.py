@@ -16,14 +16,16 @@ import asyncio
 import fnmatch
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.tools.base import Confirmation, Tool
 from karyi.tools.context import ToolContext
-from karyi.tools.webclient.extract import Page, to_page
-from karyi.tools.webclient.fetch import Fetched, FetchError, FetchLimits, check_url, fetch
+
+if TYPE_CHECKING:
+    from karyi.tools.webclient.extract import Page
+    from karyi.tools.webclient.fetch import Fetched
 
 MAX_URLS = 20
 _URL = re.compile(r"https?://[^\s<>\"'`)\]}]+")
@@ -42,6 +44,8 @@ def host_allowed(host: str, patterns: list[str]) -> bool:
 
 
 def _hosts(urls: list[str]) -> list[str]:
+    from karyi.tools.webclient.fetch import FetchError, check_url
+
     out: list[str] = []
     for url in urls:
         try:
@@ -95,6 +99,10 @@ class _Fetcher(Tool):
 
 async def fetch_page(url: str, ctx: ToolContext) -> tuple[Fetched, Page]:
     """Fetch `url` and turn it into text (raises ToolFailure with a precise message)."""
+    # httpx2 and the HTML extractor load with the first fetch, not with every front end.
+    from karyi.tools.webclient.extract import to_page
+    from karyi.tools.webclient.fetch import FetchError, FetchLimits, fetch
+
     try:
         fetched = await fetch(url, FetchLimits.from_settings(ctx.settings))
         page = await asyncio.to_thread(to_page, fetched)
@@ -177,6 +185,8 @@ class WebFetch(_Fetcher):
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """The URL must be http(s) with a host, and not a metadata service."""
+        from karyi.tools.webclient.fetch import FetchError, check_url
+
         try:
             check_url(self.urls(params)[0])
         except FetchError as exc:
@@ -241,6 +251,8 @@ class VecliWebFetch(_Fetcher):
             return "prompt: the prompt must contain at least one valid URL (http:// or https://)"
         if len(urls) > MAX_URLS:
             return f"prompt: at most {MAX_URLS} URLs, found {len(urls)}"
+        from karyi.tools.webclient.fetch import FetchError, check_url
+
         for url in urls:
             try:
                 check_url(url)

@@ -63,11 +63,17 @@ class WholeFileTool(MutatingTool):
         ]
 
     def _plan_for(
-        self, params: Mapping[str, Any], ctx: ToolContext, param: str, text: str
+        self,
+        params: Mapping[str, Any],
+        ctx: ToolContext,
+        param: str,
+        text: str,
+        *,
+        merge: bool = True,
     ) -> WritePlan:
         raw = params[param]
         path = ctx.workspace.resolve(raw, param=param)
-        return plan_write(ctx, path, ctx.workspace.display(path), text)
+        return plan_write(ctx, path, ctx.workspace.display(path), text, merge=merge)
 
 
 def file_diff(plan_path: str, diff: str, old: str | None, new: str) -> dict[str, Any]:
@@ -102,6 +108,20 @@ def _done(message: str, **metadata: Any) -> ToolResult:
     return ToolResult.ok(message, data=message, **metadata)
 
 
+def _noted(text: str, plan: WritePlan) -> str:
+    """The sentence, then what the model must know about elisions in its content."""
+    return f"{text}\n{plan.note}" if plan.note else text
+
+
+ELIDE_IN_WRITE = (
+    " Over an existing file you may leave unchanged code out: a line `...` (or a comment "
+    "such as `# ... existing code ...` or `// ... existing code ...`) keeps the file's lines "
+    "between the lines you wrote around it, which must be copied exactly from the file; a "
+    "merge that is not certain is refused. A new file is written as given."
+)
+"""What every whole-file write's description says about elisions."""
+
+
 # -- the faces --------------------------------------------------------------------------------
 
 
@@ -113,6 +133,7 @@ class AgentxmlWriteFile(WholeFileTool):
     description = (
         "Write content to a file, creating it (and missing parent directories) or replacing "
         "its whole content. Replacing a file you read earlier is refused if it changed since."
+        + ELIDE_IN_WRITE
     )
     parameters = {
         "type": "object",
@@ -142,7 +163,7 @@ class AgentxmlWriteFile(WholeFileTool):
         if snap is None:
             return _done(f"{src} already has this content; nothing was written")
         verb = "Created" if plan.created else "Overwrote"
-        return _done(f"{verb} {src} ({snap.size} bytes)", diff=plan.diff.to_json())
+        return _done(_noted(f"{verb} {src} ({snap.size} bytes)", plan), diff=plan.diff.to_json())
 
 
 class AppendFile(MutatingTool):
@@ -201,7 +222,7 @@ class VecliWriteFile(WholeFileTool):
     description = (
         "Writes content to a specified file in the local filesystem. Creates the file and "
         "any missing parent directories; replaces the content of an existing file (refused "
-        "if the file changed since you last read it)."
+        "if the file changed since you last read it)." + ELIDE_IN_WRITE
     )
     parameters = {
         "type": "object",
@@ -232,6 +253,7 @@ class VecliWriteFile(WholeFileTool):
             if plan.created
             else f"Successfully overwrote file: {plan.path}."
         )
+        text = _noted(text, plan)
         old = plan.base.text if plan.base else None
         return ToolResult.ok(
             text,
@@ -245,7 +267,10 @@ class CreateFile(WholeFileTool):
 
     name = "create_file"
     display_name = "Create file"
-    description = "Create a new file (only succeeds when the file does not exist yet)."
+    description = (
+        "Create a new file (only succeeds when the file does not exist yet); its content is "
+        "written as given."
+    )
     parameters = {
         "type": "object",
         "properties": {
@@ -275,13 +300,16 @@ class CreateFile(WholeFileTool):
         plan = self.plan(params, ctx)
         raw = str(params["path"])
         snap = commit(ctx, plan.path, raw, plan.text, None, make_parents=True)
-        shape = {
+        shape: dict[str, Any] = {
             "ok": True,
             "path": raw,
             "size": snap.size,
             "text": f"created {raw} ({snap.size} bytes)",
         }
-        return ToolResult.ok(str(shape["text"]), data=shape, display=f"Created `{raw}`")
+        if plan.note:
+            shape["note"] = plan.note
+        text = _noted(str(shape["text"]), plan)
+        return ToolResult.ok(text, data=shape, display=f"Created `{raw}`")
 
 
 class UpdateFile(WholeFileTool):
@@ -291,7 +319,7 @@ class UpdateFile(WholeFileTool):
     display_name = "Update file"
     description = (
         "Modify an existing file: overwrite its content (default) or append to it. "
-        "Overwriting a file you read earlier is refused if it changed since."
+        "Overwriting a file you read earlier is refused if it changed since." + ELIDE_IN_WRITE
     )
     parameters = {
         "type": "object",
@@ -322,9 +350,12 @@ class UpdateFile(WholeFileTool):
         if not ctx.workspace.documents.exists(path):
             raise ToolFailure(ErrorCode.NOT_FOUND, f"{raw}: no such file; use create_file")
         content = str(params["content"])
-        plan = self._plan_for(params, ctx, "path", content)
-        if params.get("mode", "overwrite") == "append" and plan.base is not None:
-            plan = self._plan_for(params, ctx, "path", appended(plan.base.text, content))
+        if params.get("mode", "overwrite") != "append":
+            return self._plan_for(params, ctx, "path", content)
+        plan = self._plan_for(params, ctx, "path", content, merge=False)
+        if plan.base is not None:
+            text = appended(plan.base.text, content)
+            plan = self._plan_for(params, ctx, "path", text, merge=False)
         return plan
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -335,11 +366,14 @@ class UpdateFile(WholeFileTool):
         if mode == "overwrite":
             refuse_if_stale(ctx, plan.path, raw, plan.base)
         snap = commit(ctx, plan.path, raw, plan.text, plan.base)
-        shape = {
+        shape: dict[str, Any] = {
             "ok": True,
             "path": raw,
             "mode": mode,
             "size": snap.size,
             "text": f"updated {raw} with mode={mode}",
         }
-        return ToolResult.ok(str(shape["text"]), data=shape, display=f"Updated `{raw}` ({mode})")
+        if plan.note:
+            shape["note"] = plan.note
+        text = _noted(str(shape["text"]), plan)
+        return ToolResult.ok(text, data=shape, display=f"Updated `{raw}` ({mode})")

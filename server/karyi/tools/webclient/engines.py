@@ -17,8 +17,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import httpx2
-
 from karyi.settings import Settings
 
 FRESHNESS = ("noLimit", "oneDay", "oneWeek", "oneMonth", "oneYear")
@@ -151,6 +149,8 @@ class BochaBackend(SearchBackend):
 
 
 async def _request(backend: str, method: str, url: str, seconds: float, **kw: Any) -> Any:
+    import httpx2  # loads with the first search, not with every front end
+
     try:
         async with httpx2.AsyncClient(timeout=seconds, trust_env=False) as client:
             response = await client.request(method, url, **kw)

@@ -15,7 +15,7 @@ from karyi.core.errors import ToolFailure
 from karyi.core.results import ToolResult
 from karyi.protocol.xmltext import start_tag
 from karyi.tools.builtin.document_io import file_keys
-from karyi.tools.builtin.edit.plan import EditPlan, apply_plan, plan_edit
+from karyi.tools.builtin.edit.plan import ELIDE_IN_FIND, EditPlan, apply_plan, plan_edit
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
 from karyi.workspace.diffs import compact
@@ -65,6 +65,7 @@ class EditTool(MutatingTool):
         "from the file, with enough surrounding lines to match exactly one place; a find "
         "that matches several places or none is refused with the candidates or the closest "
         "region. All pairs of one file apply or none. An empty find creates a new file."
+        + ELIDE_IN_FIND
     )
     parameters = {
         "type": "object",

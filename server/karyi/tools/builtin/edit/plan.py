@@ -20,6 +20,14 @@ from karyi.workspace.edits import EditError, EditOutcome, Pair, apply_edits
 from karyi.workspace.snapshots import Snapshot
 
 STALE_KINDS = frozenset({"no_match", "ambiguous", "count", "overlap"})
+ELIDE_IN_FIND = (
+    " You may leave the middle of a long find text out: a line `...` (or a comment such as "
+    "`# ... existing code ...` or `// ... existing code ...`) stands for the file's lines "
+    "between the lines around it, which must be copied exactly and match one place only. "
+    "Repeat the same line in the replacement to keep those lines as they are; leave it out "
+    "to replace them."
+)
+"""What every find/replace tool's description says about elisions."""
 
 
 @dataclass(frozen=True)

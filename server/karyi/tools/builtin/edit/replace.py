@@ -17,7 +17,13 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.builtin.edit.plan import EditFailure, EditPlan, apply_plan, plan_edit
+from karyi.tools.builtin.edit.plan import (
+    ELIDE_IN_FIND,
+    EditFailure,
+    EditPlan,
+    apply_plan,
+    plan_edit,
+)
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.builtin.write import ABSOLUTE, FILE_PATH, file_diff
 from karyi.tools.context import ToolContext
@@ -33,7 +39,7 @@ class ReplaceFileContent(MutatingTool):
     description = (
         "Replace one occurrence of oldContent in a file with newContent. oldContent must be "
         "copied exactly and match exactly one place (add surrounding lines if needed); small "
-        "whitespace or indentation slips are forgiven and reported."
+        "whitespace or indentation slips are forgiven and reported." + ELIDE_IN_FIND
     )
     parameters = {
         "type": "object",
@@ -68,7 +74,7 @@ class ReplaceFileContent(MutatingTool):
         src = str(params["filePath"])
         report = plan.outcome.pairs[0]
         if plan.base is None:
-            message = f"Created {src}"
+            message = f"Created {src}" + (f"; {report.detail}" if report.detail else "")
         elif not plan.changed:
             message = f"No change to {src}: " + report.describe().split(": ", 1)[1]
         else:
@@ -89,7 +95,7 @@ class VecliEdit(MutatingTool):
         "must be the exact literal text to replace (including all whitespace and "
         "indentation), with at least 3 lines of context before and after the target so it "
         "matches exactly one place. An empty old_string creates a new file with new_string "
-        "as its content."
+        "as its content." + ELIDE_IN_FIND
     )
     parameters = {
         "type": "object",
@@ -159,6 +165,8 @@ class VecliEdit(MutatingTool):
         report = plan.outcome.pairs[0]
         if plan.base is None:
             text = f"Created new file: {plan.path} with provided content."
+            if report.detail:
+                text += f" Note: {report.detail}."
         elif report.strategy == "already_applied":
             text = (
                 f"No changes to apply: old_string was not found in {plan.path}, but new_string "
@@ -190,6 +198,10 @@ def _gemini_failure(exc: EditFailure, shown: str, expected: int) -> ToolFailure:
             ErrorCode.CONFLICT, "Failed to edit. Attempted to create a file that already exists."
         )
     prefix = f"{shown} {exc.stale} since you last read it. " if exc.stale else ""
+    if err.kind in ("elision", "unsafe") or "elision" in err.message:
+        return ToolFailure(
+            exc.code, f"{prefix}Failed to edit {shown}, no edits made: {err.message}"
+        )
     if err.kind == "no_match":
         closest = f"\n{describe_region(err.region)}" if err.region else ""
         return ToolFailure(

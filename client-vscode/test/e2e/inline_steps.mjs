@@ -1,0 +1,216 @@
+// Inline diffs as real lines (docs/vscode.md, "Inline diffs"), in real VS Code: a
+// 15-line insertion and a 3-to-8-line replacement shown as lines, one accepted with the
+// keyboard and the other rejected, the disk and the model's next request agreeing;
+// Reject all leaving the buffer clean.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const STATS = `"""Small statistics helpers."""
+import math
+
+
+def clamp(x: float, lo: float, hi: float) -> float:
+    """x limited to [lo, hi]."""
+    if x < lo:
+        return lo
+    if x > hi:
+        return hi
+    return x
+
+
+def mean(values: list[float]) -> float:
+    """The arithmetic mean."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values)
+`;
+
+const INSERTED = [
+  '',
+  '',
+  'def median(values: list[float]) -> float:',
+  '    """The middle value (the mean of the two middle ones for an even count)."""',
+  '    ordered = sorted(values)',
+  '    n = len(ordered)',
+  '    if n == 0:',
+  '        raise ValueError("median of no values")',
+  '    mid = n // 2',
+  '    if n % 2:',
+  '        return ordered[mid]',
+  '    return (ordered[mid - 1] + ordered[mid]) / 2',
+  '',
+  '',
+  'SQRT2 = math.sqrt(2)',
+];
+
+const REPLACED = [
+  '    if not values:',
+  '        raise ValueError("mean of no values")',
+  '    total = math.fsum(values)',
+  '    count = len(values)',
+  '    if count == 1:',
+  '        return values[0]',
+  '    result = total / count',
+  '    return result',
+];
+
+/** The model's edit: an insertion after `import math` (15 lines) and a 3-to-8 replacement. */
+export const STATS_EDIT = `Two changes.
+<tools>
+  <edit>
+    <file src="src/stats.py">
+      <find>import math</find>
+      <replace>import math
+${INSERTED.join('\n')}</replace>
+      <find>    total = 0.0
+    for v in values:
+        total += v</find>
+      <replace>${REPLACED.join('\n')}</replace>
+    </file>
+  </edit>
+</tools>`;
+
+const REJECT_EDIT = `<tools>
+  <edit>
+    <file src="src/stats.py">
+      <find>    if x < lo:</find>
+      <replace>    if x <= lo:</replace>
+      <find>    total = 0.0</find>
+      <replace>    total = 0.0  # running sum
+    count = 0</replace>
+    </file>
+  </edit>
+</tools>`;
+
+export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT }) {
+  const chat = chatFrame(page);
+  const file = path.join(ws, 'src', 'stats.py');
+  const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+  const lens = (re) => page.locator('.editor-group-container.active .codelens-decoration a', { hasText: re });
+
+  await step('inline diff: a 15-line insertion and a 3-to-8 replacement as real lines; one accepted by key, one rejected', async () => {
+    fs.writeFileSync(file, STATS);
+    await fake.script(STATS_EDIT, 'Added median; left mean as it was.');
+    await send(chat, 'Add median to src/stats.py and harden mean');
+    await page.locator('.tab.active', { hasText: 'stats.py' }).waitFor({ timeout: WAIT });
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    assert.equal(await lens(/^Accept \(/).count(), 2, 'one Accept lens per hunk');
+    // Real lines: the proposed code is in the editor, next to the lines it replaces.
+    await editor.locator('.view-line', { hasText: 'def median(values' }).waitFor({ timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'total = math.fsum(values)' }).waitFor({ timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'total = 0.0' }).waitFor({ timeout: WAIT });
+    assert.equal(fs.readFileSync(file, 'utf8'), STATS, 'nothing is written before a decision');
+    // The Changes view lists the file and both hunks.
+    const changes = page.locator('.pane-body .monaco-list-row');
+    await changes.filter({ hasText: 'stats.py' }).filter({ hasText: '2 of 2 to review' }).waitFor({ timeout: WAIT });
+    await changes.filter({ hasText: 'Hunk 1: line' }).filter({ hasText: '+15 −0' }).waitFor({ timeout: WAIT });
+    await changes.filter({ hasText: 'Hunk 2: line' }).filter({ hasText: '+8 −3' }).waitFor({ timeout: WAIT });
+    await shot(page, 'vscode-inline-diff.png');
+    // Keyboard: into the editor, next hunk (the insertion), accept it.
+    await editor.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Alt+F5');
+    await page.keyboard.press('Control+Alt+y');
+    await page.locator('.codelens-decoration', { hasText: 'Hunk 1: accepted' }).waitFor({ timeout: WAIT });
+    await lens(/^Reject \(/).first().click();
+    await chat.locator('.item.turn.done .md', { hasText: 'Added median' }).waitFor({ timeout: WAIT });
+    const disk = fs.readFileSync(file, 'utf8');
+    assert.match(disk, /def median\(values/, 'the accepted insertion is on disk');
+    assert.match(disk, /SQRT2 = math\.sqrt\(2\)/);
+    assert.match(disk, /    total = 0\.0\n    for v in values:/, 'the rejected replacement is not');
+    assert.doesNotMatch(disk, /math\.fsum/);
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'total = math.fsum(values)' }).waitFor({ state: 'detached', timeout: WAIT });
+    const told = JSON.stringify((await fake.requests()).at(-1).messages);
+    assert.match(told, /rejected/i, 'the model is told the replacement was rejected');
+    assert.doesNotMatch(told.split('rejected')[0].slice(-4000), /fsum[^"]*applied/);
+    await shot(page, 'vscode-inline-decided.png');
+  });
+
+  await step('inline diff: Reject all by key leaves the buffer as it was and clean', async () => {
+    const before = fs.readFileSync(file, 'utf8');
+    await fake.script(REJECT_EDIT, 'Left it.');
+    await send(chat, 'Try again');
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ timeout: WAIT });
+    await editor.click();
+    await page.keyboard.press('Control+Alt+Backspace');
+    await chat.locator('.item.turn.done .md', { hasText: 'Left it.' }).waitFor({ timeout: WAIT });
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
+    assert.equal(fs.readFileSync(file, 'utf8'), before, 'the disk is unchanged');
+    await editor.locator('.view-line', { hasText: 'running sum' }).waitFor({ state: 'detached', timeout: WAIT });
+  });
+
+  await step('Escape in the chat keeps a pending proposal; Shift+Escape stops the turn, the card reads cancelled', async () => {
+    const RETURN_EDIT = `<tools>
+  <edit>
+    <file src="src/stats.py">
+      <find>    return x</find>
+      <replace>    return float(x)</replace>
+    </file>
+  </edit>
+</tools>`;
+    await fake.script(RETURN_EDIT, 'Returned a float.');
+    await send(chat, 'Return a float from clamp');
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    const input = chat.locator('#input');
+    await input.press('Escape'); // meant for the editor: must not cancel the turn
+    await editor.click();
+    await page.keyboard.press('Control+Alt+Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'Returned a float.' }).waitFor({ timeout: WAIT });
+    assert.match(fs.readFileSync(file, 'utf8'), /    return float\(x\)\n/, 'the proposal survived Escape and was applied');
+
+    const before = fs.readFileSync(file, 'utf8');
+    await fake.script(RETURN_EDIT.replace('    return x', '    return float(x)').replace('return float(x)</replace>', 'return round(float(x), 6)</replace>'));
+    await send(chat, 'Round it');
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    assert.match(await input.getAttribute('placeholder'), /Shift\+Esc/, 'the input says which key ends the turn');
+    await input.press('Shift+Escape');
+    await chat.locator('.item.turn.done .usage', { hasText: 'stopped: cancelled' }).waitFor({ timeout: WAIT });
+    const card = chat.locator('.tool.tool-cancelled').last();
+    await card.locator('.tool-status', { hasText: 'cancelled' }).waitFor({ timeout: WAIT });
+    await card.locator('.file-state', { hasText: 'rejected' }).waitFor({ timeout: WAIT });
+    assert.equal(await card.locator('.file-state', { hasText: 'accepted' }).count(), 0, 'no "accepted" beside "cancelled"');
+    const text = await card.innerText();
+    assert.ok((text.match(/cancelled/g) ?? []).length <= 2, `the cancellation is said once besides the status: ${text}`);
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'round(float(x), 6)' }).waitFor({ state: 'detached', timeout: WAIT });
+    assert.equal(fs.readFileSync(file, 'utf8'), before, 'nothing was written');
+  });
+
+  await step('inline chat: Ctrl+I on a selection sends it with the instruction; the edit shows in place', async () => {
+    await fake.script(`<tools>
+  <edit>
+    <file src="src/stats.py">
+      <find>    if x < lo:
+        return lo</find>
+      <replace>    if x <= lo:
+        return lo  # bounds are inclusive</replace>
+    </file>
+  </edit>
+</tools>`, 'Bounds are inclusive now.');
+    await editor.locator('.view-line', { hasText: 'if x < lo:' }).click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Control+i');
+    const box = page.locator('.quick-input-widget input.input');
+    await box.waitFor({ state: 'visible', timeout: WAIT });
+    await page.locator('.quick-input-widget', { hasText: 'Karyi: change src/stats.py:' }).waitFor({ timeout: WAIT });
+    await box.fill('make the lower bound inclusive');
+    await page.keyboard.press('Enter');
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await editor.locator('.view-line', { hasText: 'bounds are inclusive' }).waitFor({ timeout: WAIT });
+    const asked = JSON.stringify((await fake.requests()).at(-1).messages.at(-1));
+    assert.match(asked, /make the lower bound inclusive/);
+    assert.match(asked, /if x < lo:/, 'the selected code goes along');
+    await shot(page, 'vscode-inline-chat.png');
+    await editor.click();
+    await page.keyboard.press('Control+Alt+Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'Bounds are inclusive now.' }).waitFor({ timeout: WAIT });
+    assert.match(fs.readFileSync(file, 'utf8'), /    if x <= lo:\n        return lo  # bounds are inclusive\n/);
+    await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
+  });
+}

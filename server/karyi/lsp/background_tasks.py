@@ -1,0 +1,171 @@
+"""Background tasks over LSP: start, list, show, answer, stop, apply, keep, discard, and
+`karyi/taskUpdate` notifications (docs/protocol.md "Background tasks",
+docs/parallel.md). The tasks run in this server's process, in their own worktrees; a
+task that needs the user says so in a `taskUpdate` with status `waiting` and its
+`question`, and `karyi/answerTask` resumes it alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pygls.exceptions import JsonRpcInvalidParams
+
+from karyi.lsp.errors import RequestFailed, rpc
+from karyi.lsp.params import checked
+from karyi.lsp.server import KaryiServer
+
+if TYPE_CHECKING:
+    from karyi.agent.background.manager import TaskManager
+    from karyi.agent.background.records import TaskRecord
+    from karyi.settings import Settings
+
+
+def _manager(ls: KaryiServer) -> TaskManager:
+    """The server's task manager (made on first use, for the workspace's repository)."""
+    from karyi.agent.background.manager import TaskManager
+    from karyi.agent.background.worktrees import GitError, repository_root
+
+    if ls.task_manager is not None:
+        return ls.task_manager
+    runtime = ls.require_host().runtime
+    try:
+        repo = repository_root(runtime.workspace.root)
+    except GitError as exc:
+        raise RequestFailed(str(exc)) from None
+
+    def settings_for(_worktree: Path, model: str | None) -> Settings:
+        settings = runtime.settings
+        return settings.with_values(model=model) if model else settings
+
+    manager = TaskManager(repo, settings_for, runtime.settings.max_parallel)
+    manager.listeners.append(lambda r: ls.notify("karyi/taskUpdate", r.to_dict()))
+    ls.task_manager = manager
+    return manager
+
+
+def _record(manager: TaskManager, task_id: str) -> TaskRecord:
+    from karyi.agent.background.records import TaskNotFound
+
+    try:
+        return manager.book.get(task_id)
+    except TaskNotFound as exc:
+        raise JsonRpcInvalidParams(str(exc).strip("'\"")) from None
+
+
+async def _guarded(job: Any) -> Any:
+    """A core call whose TaskError is the request's RequestFailed."""
+    from karyi.agent.background.manager import TaskError
+
+    try:
+        return await asyncio.to_thread(job)
+    except TaskError as exc:
+        raise RequestFailed(str(exc)) from None
+
+
+@rpc
+async def start_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/startTask` {task, ref?, check?, model?}: the new task's record."""
+    p = checked("karyi/startTask", raw)
+    manager = _manager(ls)
+    from karyi.agent.background.manager import create_task
+
+    record: TaskRecord = await _guarded(
+        lambda: create_task(
+            manager.repo, p["task"], ref=p.get("ref"), check=p.get("check"), model=p.get("model")
+        )
+    )
+    manager.launch(record)
+    return dict(record.to_dict())
+
+
+@rpc
+async def tasks(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/tasks`: every task of the repository, oldest first."""
+    checked("karyi/tasks", raw)
+    return {"tasks": [r.to_dict() for r in _manager(ls).book.all()]}
+
+
+@rpc
+async def task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/task` {taskId}: the record, its diff, and each changed file before and
+    after (for the editor's per-hunk review)."""
+    p = checked("karyi/task", raw)
+    manager = _manager(ls)
+    record = _record(manager, p["taskId"])
+    patch = manager.book.dir / record.id / "diff.patch"
+    diff = patch.read_text(encoding="utf-8") if patch.exists() else ""
+    files = await asyncio.to_thread(_file_texts, record)
+    return {**record.to_dict(), "diff": diff, "fileTexts": files}
+
+
+def _file_texts(record: TaskRecord) -> list[dict[str, Any]]:
+    from karyi.agent.background.worktrees import git
+
+    repo = Path(record.repo)
+    out = []
+    for path in record.files if record.head else []:
+        before = git(repo, "show", f"{record.base}:{path}", check=False) or None
+        after = git(repo, "show", f"{record.head}:{path}", check=False) or None
+        out.append({"path": path, "uri": (repo / path).as_uri(), "before": before, "after": after})
+    return out
+
+
+@rpc
+async def answer_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/answerTask` {taskId, allow, feedback?}: resume a waiting task."""
+    p = checked("karyi/answerTask", raw)
+    manager = _manager(ls)
+    record = _record(manager, p["taskId"])
+    if not manager.answer(record.id, p["allow"], p.get("feedback")):
+        raise RequestFailed(f"task {record.id} waits for no answer (it is {record.status})")
+    return {"answered": record.id}
+
+
+@rpc
+async def stop_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/stopTask` {taskId}: stop a running task; its partial work is kept."""
+    p = checked("karyi/stopTask", raw)
+    manager = _manager(ls)
+    record = _record(manager, p["taskId"])
+    if not manager.stop(record.id):
+        raise RequestFailed(f"task {record.id} is not running in this server")
+    return (await manager.wait(record.id)).to_dict()
+
+
+@rpc
+async def apply_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/applyTask` {taskId}: three-way merge into the working tree."""
+    from karyi.agent.background.review import apply_task as apply
+
+    p = checked("karyi/applyTask", raw)
+    manager = _manager(ls)
+    record, result = await _guarded(lambda: apply(manager.book, _record(manager, p["taskId"]).id))
+    ls.notify("karyi/taskUpdate", record.to_dict())
+    return {"task": record.to_dict(), **result.to_dict()}
+
+
+@rpc
+async def keep_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/keepTask` {taskId}: keep the branch, remove the worktree."""
+    from karyi.agent.background.review import keep_task as keep
+
+    p = checked("karyi/keepTask", raw)
+    manager = _manager(ls)
+    record = await _guarded(lambda: keep(manager.book, _record(manager, p["taskId"]).id))
+    ls.notify("karyi/taskUpdate", record.to_dict())
+    return dict(record.to_dict())
+
+
+@rpc
+async def discard_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/discardTask` {taskId}: remove the worktree and the branch."""
+    from karyi.agent.background.review import discard_task as discard
+
+    p = checked("karyi/discardTask", raw)
+    manager = _manager(ls)
+    record = await _guarded(lambda: discard(manager.book, _record(manager, p["taskId"]).id))
+    ls.notify("karyi/taskUpdate", record.to_dict())
+    return dict(record.to_dict())

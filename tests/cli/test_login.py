@@ -1,0 +1,45 @@
+"""`karyi login` on a real terminal (a pty): the key is asked with hidden input and kept
+in the secret store under the provider's usual name, where Karyi then finds it."""
+
+from __future__ import annotations
+
+import os
+import pty
+import sys
+from pathlib import Path
+
+from karyi.secrets.store import SecretStore
+
+
+def _read_until(fd: int, marker: bytes) -> bytes:
+    """What the terminal shows until `marker` (or the end of the program)."""
+    seen = b""
+    while marker not in seen:
+        try:
+            chunk = os.read(fd, 1024)
+        except OSError:  # the program ended and closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    return seen
+
+
+def test_login_asks_without_echo_and_keeps_the_key(tmp_path: Path, _isolated_config: Path) -> None:
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: karyi login on the terminal
+        os.chdir(tmp_path)
+        os.environ["KARYI_CONFIG_DIR"] = str(_isolated_config)
+        os.environ["KARYI_MODEL"] = "anthropic:claude-test"
+        os.execv(sys.executable, [sys.executable, "-m", "karyi", "login"])
+    asked = _read_until(fd, b"(input hidden): ")
+    assert b"kept as ANTHROPIC_API_KEY" in asked
+    os.write(fd, b"sk-ant-typed\n")
+    rest = _read_until(fd, b"when the environment has no key.")
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0, rest
+    assert b"sk-ant-typed" not in rest  # never echoed
+    assert b"Stored ANTHROPIC_API_KEY" in rest
+    store = SecretStore.default({"KARYI_CONFIG_DIR": str(_isolated_config)})
+    assert store.get("ANTHROPIC_API_KEY") == "sk-ant-typed"
