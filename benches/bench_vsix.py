@@ -26,6 +26,8 @@ REPO = Path(__file__).resolve().parents[1]
 EXT = REPO / "client-vscode"
 RUNS = 3
 BASELINE_RUNS = 2
+SMOKE: dict[str, object] = {"RUNS": 1, "BASELINE_RUNS": 1}
+"""Fewer runs for `benches/run.py --smoke` (part of `make test`)."""
 
 
 def vsix() -> Path:

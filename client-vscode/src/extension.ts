@@ -1,5 +1,7 @@
-/** Activation: the server, the chat view, inline previews, the terminal, the status bar, the commands. */
+/** Activation: the server, the chat view, the Agents view, inline previews, the terminal, the status bar, the commands. */
 import * as vscode from 'vscode';
+import { registerAgentCommands } from './agents/actions';
+import { AgentsView } from './agents/view';
 import { ChatController } from './chat/controller';
 import { ChatViewProvider, VIEW_ID } from './chat/view';
 import { registerCommands } from './commands';
@@ -27,7 +29,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
   chat.edits = previews;
   const view = new ChatViewProvider(context.extensionUri, chat);
   const terminal = new AgentTerminal(server, chat);
+  const agents = new AgentsView(server);
   context.subscriptions.push(
+    agents,
+    ...registerAgentCommands(server, agents),
     server,
     chat,
     previews,

@@ -237,3 +237,43 @@ export interface RuleInfo {
   path: string;
   scope: 'user' | 'project' | 'folder' | 'memory';
 }
+
+/** A background task's record (docs/protocol.md, "Background tasks"; docs/parallel.md),
+ * sent whole in every `karyi/taskUpdate`. */
+export interface TaskRecord {
+  id: string;
+  task: string;
+  status: 'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'stopped' | 'applied' | 'kept' | 'discarded';
+  step: string;
+  repo: string;
+  worktree: string;
+  branch: string;
+  check: string | null;
+  created: number;
+  started: number | null;
+  finished: number | null;
+  elapsed: number;
+  files: string[];
+  input_tokens: number;
+  output_tokens: number;
+  cost: number | null;
+  final_answer: string | null;
+  error: string | null;
+  check_result: { command: string; exit_code: number; passed: boolean; output: string } | null;
+  question: { tool: string; description: string; details?: string; reason?: string } | null;
+}
+
+/** `karyi/task`: the record with its diff and each changed file before and after
+ * (`null`: the file did not exist on that side). */
+export interface TaskDetail extends TaskRecord {
+  diff: string;
+  fileTexts: { path: string; uri: string; before: string | null; after: string | null }[];
+}
+
+/** `karyi/applyTask`: what the three-way merge did. */
+export interface ApplyResult {
+  task: TaskRecord;
+  merged: string[];
+  conflicts: string[];
+  notes: string[];
+}

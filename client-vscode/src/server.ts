@@ -18,7 +18,7 @@ import {
 import { bundledServer } from './bundled';
 import { compareVersions, isDefaultCommand, MIN_SERVER_VERSION, resolveServerCommand, serverSettings } from './config';
 import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
-import { Methods, type TurnUpdate } from './protocol';
+import { Methods, type TaskRecord, type TurnUpdate } from './protocol';
 import type { Secrets } from './secrets';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
@@ -43,6 +43,9 @@ export class KaryiServer implements vscode.Disposable {
   readonly onTurnUpdate = this.turnUpdates.event;
   readonly onTerminalOutput = this.terminalOutputs.event;
   readonly onState = this.states.event;
+  private readonly taskUpdates = new vscode.EventEmitter<TaskRecord>();
+  /** `karyi/taskUpdate`: a background task's record, whole, on every change. */
+  readonly onTaskUpdate = this.taskUpdates.event;
   serverVersion = '';
 
   constructor(
@@ -141,6 +144,7 @@ export class KaryiServer implements vscode.Disposable {
     exec.register = () => undefined;
     client.onNotification(Methods.turnUpdate, (u: TurnUpdate) => this.turnUpdates.fire(u));
     client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => editorDiagnostics(p));
+    client.onNotification(Methods.taskUpdate, (t: TaskRecord) => this.taskUpdates.fire(t));
     client.onNotification(Methods.terminalOutput, (p: { sessionId: string; data: string }) => this.terminalOutputs.fire(p));
     try {
       await client.start();
@@ -228,6 +232,7 @@ export class KaryiServer implements vscode.Disposable {
     this.turnUpdates.dispose();
     this.terminalOutputs.dispose();
     this.states.dispose();
+    this.taskUpdates.dispose();
     this.output.dispose();
   }
 }

@@ -209,3 +209,25 @@ def test_an_elided_edit_lands_or_is_refused_never_crashes(
             apply_edits(text + "\n", [Pair(find + "\n...\n" + repl, repl)], path="m.py")
     except EditError:
         pass
+
+
+def test_a_bare_ellipsis_under_a_changed_signature_is_never_written_as_a_stub() -> None:
+    # The corpus found this: a `...` below an existing function whose signature the model
+    # changed, with more of the body after it, once wrote the file as given and so
+    # deleted the code between. It is an elision: merged against the file, or refused.
+    text = (
+        "def f(x: int) -> int:\n    y = x + 1\n    z = y * 2\n"
+        "    def inner() -> int:\n        return z\n    return inner()\n"
+    )
+    content = "def f(x: float) -> int:\n    ...\n    def inner() -> int:\n        return z\n"
+    try:
+        merged = merge_write(text, content, path="m.py")
+    except EditError:
+        return  # refused: the file is untouched
+    assert "    z = y * 2\n" in merged.text and "    ...\n" not in merged.text
+
+
+def test_a_stub_is_a_new_blocks_whole_body() -> None:
+    content = "def a():\n    return 1\n\n\ndef brand_new():\n    ...\n"
+    merged = merge_write(ABC, content, path="m.py")
+    assert merged.text == content  # no elision: the stub is code

@@ -9,7 +9,9 @@
 //      (a refused edit, the edited plan carried into the act turn), the live task list,
 //      a pasted picture and the model picker (media_steps.mjs; KARYI_E2E_ONLY=media);
 //      inline diffs as real lines, decided by keyboard and lens, Reject all, inline chat
-//      (inline_steps.mjs; KARYI_E2E_ONLY=inline runs those alone);
+//      (inline_steps.mjs; KARYI_E2E_ONLY=inline runs those alone); a background task
+//      started from the palette, running then done in the Agents view, reviewed and
+//      applied (agents_steps.mjs; KARYI_E2E_ONLY=agents runs those alone);
 //   3. the one-download install (fresh.mjs): a fresh profile and HOME, the extension sets
 //      up its own server on first start and reuses it on the second.
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures;
@@ -18,6 +20,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
+import { agentsSteps } from './agents_steps.mjs';
 import { freshInstallSteps } from './fresh.mjs';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
 import { inlineSteps } from './inline_steps.mjs';
@@ -141,12 +144,13 @@ async function uiTests(context, base, ws, fake, dir) {
   try {
     // KARYI_E2E_ONLY=inline or =media runs those steps alone (while working on them).
     const only = process.env.KARYI_E2E_ONLY;
-    const all = only !== 'inline' && only !== 'media';
-    if (all) await uiSteps(page, base, ws, fake, dir);
+    // KARYI_E2E_ONLY=agents runs the background-task steps alone.
+    if (!only) await uiSteps(page, base, ws, fake, dir);
     else await openChat(page, base, ws);
-    if (only !== 'media') await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
-    if (all) await workflowSteps(page, ws, fake);
-    if (only !== 'inline') await mediaSteps({ page, fake, chat: chatFrame(page), step, send, shot, WAIT });
+    if (!only || only === 'inline') await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
+    if (!only) await workflowSteps(page, ws, fake);
+    if (!only || only === 'media') await mediaSteps({ page, fake, chat: chatFrame(page), step, send, shot, WAIT });
+    if (!only || only === 'agents') await agentsSteps(page, ws, fake, { step, shot, palette, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
@@ -486,7 +490,7 @@ async function main() {
       server = context = undefined;
     }
     await fake.reset();
-    await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
+    if (process.env.KARYI_E2E_ONLY !== 'agents') await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
   } catch (err) {
     failed = true;
     if (server) log(`code-server log tail:\n${server.logText().slice(-3000)}`);

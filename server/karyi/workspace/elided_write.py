@@ -16,6 +16,7 @@ a note when a line looked elided (`elided_report.new_file_note`).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -80,19 +81,29 @@ def _refuse_foreign(lines: Sequence[str], marked: Sequence[int], original: str, 
             )
 
 
+_BLOCK_NAME = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.M)
+
+
 def _new_stubs(lines: Sequence[str], marked: Sequence[int], original: str, path: str) -> set[int]:
     """Bare `...` lines that are the body of a `def`/`class` line the file does not have:
     Python stubs of new code, written as given (an existing block's body is elided)."""
     if comment_forms(path) != comment_forms("x.py"):
         return set()
     have = {ln.strip() for ln in original.split("\n")}
+    named = {m[1] for m in _BLOCK_NAME.finditer(original)}
     out = set()
     for i in marked:
         if lines[i].strip() not in ("...", "…") or i == 0:
             continue
         prev = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")
+        nxt = next((lines[j] for j in range(i + 1, len(lines)) if lines[j].strip()), None)
         opens = prev.rstrip().endswith(":") and len(indent_of(lines[i])) > len(indent_of(prev))
-        if opens and prev.strip() not in have:
+        # A stub's `...` is its block's whole body, and the block is new by name: a
+        # changed signature over an existing function with `...` below is an elision.
+        whole = nxt is None or len(indent_of(nxt)) <= len(indent_of(prev))
+        name = _BLOCK_NAME.match(prev)
+        new = prev.strip() not in have and (name is None or name[1] not in named)
+        if opens and whole and new:
             out.add(i)
     return out
 

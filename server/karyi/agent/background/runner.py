@@ -78,10 +78,12 @@ class TaskRun:
         except Exception as exc:  # the task fails, the process and other tasks go on
             record.status, record.error = FAILED, f"{type(exc).__name__}: {exc}"
         await asyncio.to_thread(self._collect, worktree)
-        if record.check and record.status != STOPPED:
-            record.step = f"check: {record.check}"
+        outcome = record.status  # said once the check is over too: a task is done with it
+        if record.check and outcome != STOPPED:
+            record.status, record.step = RUNNING, f"check: {record.check}"
             self.save()
             record.check_result = await run_check(record.check, worktree, self.settings)
+        record.status = outcome
         record.finished, record.step = time.time(), ""
         self.save()
         return record

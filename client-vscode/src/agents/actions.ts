@@ -1,0 +1,114 @@
+/**
+ * The background-task commands (docs/parallel.md, "In VS Code"): Start Background Task
+ * in the palette, and the Agents view's actions open, review, apply, keep branch,
+ * discard, stop and answer. Each takes the task it was invoked on, or asks for one.
+ */
+import * as vscode from 'vscode';
+import { type ApplyResult, Methods, type TaskDetail, type TaskRecord } from '../protocol';
+import type { KaryiServer } from '../server';
+import { ACTIVE, REVIEWABLE, shownStatus, taskRow } from './rows';
+import type { AgentsView } from './view';
+
+/** The scheme of a task's before and after texts in the review's diff editors. */
+const SCHEME = 'karyi-task';
+
+export function registerAgentCommands(server: KaryiServer, view: AgentsView): vscode.Disposable[] {
+  const texts = new Map<string, string>();
+  const provider: vscode.TextDocumentContentProvider = { provideTextDocumentContent: (uri) => texts.get(uri.toString()) ?? '' };
+  const pick = (t: TaskRecord | undefined, fits: (t: TaskRecord) => boolean, verb: string) => t ?? pickTask(view, fits, verb);
+  const act = <R>(method: string, t: TaskRecord) => server.request<R>(method, { taskId: t.id });
+  const reg = (id: string, fits: (t: TaskRecord) => boolean, verb: string, fn: (t: TaskRecord) => Promise<void>) =>
+    vscode.commands.registerCommand(id, async (arg?: TaskRecord) => {
+      const t = await pick(arg, fits, verb);
+      if (!t) return;
+      try {
+        await fn(t);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Karyi: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+  const any = () => true;
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider),
+    vscode.commands.registerCommand('karyi.agents.start', () => startTask(server, view)),
+    vscode.commands.registerCommand('karyi.agents.refresh', () => view.refresh()),
+    reg('karyi.agents.open', (t) => ACTIVE.has(t.status) || REVIEWABLE.has(t.status), 'open', async (t) => {
+      await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(t.worktree), { forceNewWindow: true });
+    }),
+    reg('karyi.agents.review', (t) => REVIEWABLE.has(shownStatus(t)), 'review', (t) => review(server, t, texts)),
+    reg('karyi.agents.apply', (t) => REVIEWABLE.has(shownStatus(t)), 'apply', async (t) => {
+      const result = await act<ApplyResult>(Methods.applyTask, t);
+      view.update(result.task);
+      const merged = `${result.merged.length} file${result.merged.length === 1 ? '' : 's'} merged`;
+      if (result.conflicts.length) {
+        void vscode.window.showWarningMessage(`Karyi: applied with conflicts in ${result.conflicts.join(', ')} (${merged}).`);
+      } else void vscode.window.showInformationMessage(`Karyi: applied "${taskRow(t, 0).label}": ${merged}.`);
+    }),
+    reg('karyi.agents.keep', (t) => REVIEWABLE.has(shownStatus(t)), 'keep as a branch', async (t) => {
+      const kept = await act<TaskRecord>(Methods.keepTask, t);
+      view.update(kept);
+      void vscode.window.showInformationMessage(`Karyi: the task's work stays on branch ${kept.branch}.`);
+    }),
+    reg('karyi.agents.discard', (t) => REVIEWABLE.has(shownStatus(t)) || t.status === 'kept', 'discard', async (t) => {
+      const ok = await vscode.window.showWarningMessage(`Discard "${taskRow(t, 0).label}"? Its worktree and branch are removed.`, { modal: true }, 'Discard');
+      if (ok) view.update(await act<TaskRecord>(Methods.discardTask, t));
+    }),
+    reg('karyi.agents.stop', (t) => ACTIVE.has(shownStatus(t)), 'stop', async (t) => view.update(await act<TaskRecord>(Methods.stopTask, t))),
+    vscode.commands.registerCommand('karyi.agents.answer', async (t: TaskRecord, allow: boolean) => {
+      await server.request(Methods.answerTask, { taskId: t.id, allow });
+    }),
+  ];
+}
+
+async function pickTask(view: AgentsView, fits: (t: TaskRecord) => boolean, verb: string): Promise<TaskRecord | undefined> {
+  const tasks = view.all().filter(fits);
+  if (!tasks.length) {
+    void vscode.window.showInformationMessage(`Karyi: no background task to ${verb}.`);
+    return undefined;
+  }
+  const now = Date.now() / 1000;
+  const items = tasks.map((t) => ({ ...taskRow(t, now), task: t }));
+  return (await vscode.window.showQuickPick(items, { title: `Karyi: the background task to ${verb}` }))?.task;
+}
+
+async function startTask(server: KaryiServer, view: AgentsView): Promise<void> {
+  const task = await vscode.window.showInputBox({
+    title: 'Karyi: Start Background Task (1/2)',
+    prompt: 'What should the agent do? It works in its own git worktree; you review its diff when it is done.',
+    validateInput: (v) => (v.trim() ? undefined : 'Describe the task'),
+    ignoreFocusOut: true,
+  });
+  if (!task?.trim()) return;
+  const check = await vscode.window.showInputBox({
+    title: 'Karyi: Start Background Task (2/2)',
+    prompt: 'A check command to run when it is done, e.g. the tests (optional: Enter for none)',
+    placeHolder: 'pytest -q',
+    ignoreFocusOut: true,
+  });
+  if (check === undefined) return;
+  try {
+    const record = await server.request<TaskRecord>(Methods.startTask, { task: task.trim(), check: check.trim() || null });
+    view.update(record);
+    await vscode.commands.executeCommand('karyi.agents.focus');
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Karyi: the task could not start: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** A diff editor per changed file, from the task's before and after texts. */
+async function review(server: KaryiServer, t: TaskRecord, texts: Map<string, string>): Promise<void> {
+  const detail = await server.request<TaskDetail>(Methods.task, { taskId: t.id });
+  if (!detail.fileTexts.length) {
+    void vscode.window.showInformationMessage(`Karyi: "${taskRow(t, 0).label}" changed no file.`);
+    return;
+  }
+  for (const f of detail.fileTexts) {
+    const side = (which: string, text: string | null) => {
+      const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${t.id}/${which}/${f.path}` });
+      texts.set(uri.toString(), text ?? '');
+      return uri;
+    };
+    const title = `${f.path} (task ${t.id}: before ↔ after)`;
+    await vscode.commands.executeCommand('vscode.diff', side('before', f.before), side('after', f.after), title, { preview: false });
+  }
+}

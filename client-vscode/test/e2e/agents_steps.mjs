@@ -1,0 +1,81 @@
+// Background tasks in the Agents view (docs/parallel.md, "In VS Code"), in real VS Code:
+// a task started from the palette runs in its own worktree while the workspace stays
+// untouched, shows as running then done in the Agents view, is reviewed in a diff editor
+// and applied (the workspace's file changes). KARYI_E2E_ONLY=agents runs these alone.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const KELVIN = `"""Kelvin conversions."""
+
+
+def to_kelvin(celsius: float) -> float:
+    """Celsius in Kelvin."""
+    return celsius + 237.15
+`;
+
+const TASK_EDIT = `I'll fix the constant.
+<tools>
+  <edit>
+    <file src="src/kelvin.py">
+      <find>    return celsius + 237.15</find>
+      <replace>    return celsius + 273.15</replace>
+    </file>
+  </edit>
+</tools>`;
+
+/** The workspace as a git repository with one commit: tasks start from it. */
+function commitWorkspace(ws) {
+  fs.writeFileSync(path.join(ws, 'src', 'kelvin.py'), KELVIN);
+  const env = { ...process.env, GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@localhost', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@localhost' };
+  const git = (...args) => execFileSync('git', args, { cwd: ws, env, stdio: 'pipe' });
+  if (!fs.existsSync(path.join(ws, '.git'))) git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'the e2e workspace');
+}
+
+export async function agentsSteps(page, ws, fake, { step, shot, palette, WAIT }) {
+  const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Agents' }) });
+  const row = view.locator('.monaco-list-row', { hasText: 'Fix the Kelvin constant' });
+  const kelvin = path.join(ws, 'src', 'kelvin.py');
+  // The task's check command reads a FIFO: the task stays running until the test
+  // writes to it (an event, not a timer).
+  const gate = path.join(fs.mkdtempSync(path.join(path.dirname(ws), 'gate-')), 'gate');
+  execFileSync('mkfifo', [gate]);
+
+  await step('a background task started from the palette runs in its worktree and shows running in the Agents view', async () => {
+    commitWorkspace(ws);
+    await fake.script(TASK_EDIT, 'Fixed the Kelvin offset.');
+    await palette(page, 'Karyi: Start Background Task');
+    const box = page.locator('.quick-input-widget input.input');
+    await page.locator('.quick-input-widget', { hasText: 'Start Background Task (1/2)' }).waitFor({ timeout: WAIT });
+    await box.fill('Fix the Kelvin constant');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget', { hasText: 'Start Background Task (2/2)' }).waitFor({ timeout: WAIT });
+    await box.fill(`cat ${gate}`);
+    await page.keyboard.press('Enter');
+    await row.locator('.label-description', { hasText: /^running · check: cat / }).waitFor({ timeout: WAIT });
+    // A wider sidebar, so the screenshots show the whole row.
+    await row.click();
+    for (let i = 0; i < 3; i++) await palette(page, 'Increase Current View Size');
+    assert.equal(fs.readFileSync(kelvin, 'utf8'), KELVIN, 'the workspace is untouched while the task runs');
+    await shot(page, 'vscode-agents-running.png');
+  });
+
+  await step('the task finishes with a notification, is reviewed in a diff editor and applied to the workspace', async () => {
+    fs.writeFileSync(gate, 'ok\n');
+    await row.locator('.label-description', { hasText: /^done · 1 file, check passed/ }).waitFor({ timeout: WAIT });
+    await page.locator('.notification-toast', { hasText: 'finished (1 file, check passed)' }).waitFor({ timeout: WAIT });
+    await row.click();
+    const diff = page.locator('.monaco-diff-editor');
+    await page.locator('.tab', { hasText: 'kelvin.py (task' }).waitFor({ timeout: WAIT });
+    await diff.locator('.line-insert, .char-insert').first().waitFor({ timeout: WAIT });
+    await diff.locator('.view-line', { hasText: '273.15' }).first().waitFor({ timeout: WAIT });
+    await shot(page, 'vscode-agents.png');
+    await row.hover();
+    await row.locator('.action-label[aria-label="Apply Background Task"]').click({ timeout: WAIT });
+    await row.locator('.label-description', { hasText: /^applied/ }).waitFor({ timeout: WAIT });
+    assert.match(fs.readFileSync(kelvin, 'utf8'), /celsius \+ 273\.15/, 'the task\'s change is in the workspace');
+  });
+}
