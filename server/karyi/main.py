@@ -22,6 +22,7 @@ from karyi.acp import subcommand as acp
 from karyi.agent.frontend.startup import EXIT_FAILED, EXIT_USAGE, UsageError
 from karyi.cli import subcommands as cli
 from karyi.core.images import ElideImageData
+from karyi.core.storage import StorageUnavailable
 from karyi.gateway import subcommand as gateway
 from karyi.lsp import subcommand as lsp
 
@@ -79,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"karyi: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except StorageUnavailable as exc:  # a full or read-only disk: one sentence, no traceback
+        print(f"karyi: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -216,7 +216,10 @@ async def test_a_stalled_stream_times_out_and_each_attempt_is_closed(
     provider = make_provider(api, read_timeout=0.2, max_attempts=2)
     error = await failure(provider)
     assert (error.kind, error.retryable, error.partial) == ("timeout", True, False)
-    assert error.message == f"{api}:fake-model: the request timed out (gave up after 2 attempts)"
+    assert error.message == (
+        f"{api}:fake-model: the model has sent nothing for 0.2s (llm.idleTimeoutSeconds) "
+        "(gave up after 2 attempts)"
+    )
     for received in fake_llm.requests:
         assert await asyncio.to_thread(received.disconnected.wait, WAIT)
 

@@ -42,8 +42,14 @@ async def lsp(
         root: Path | None = None,
         more_folders: list[Path] | None = None,
         capabilities: types.ClientCapabilities | None = None,
+        env: dict[str, str] | None = None,
     ) -> LanguageClient:
-        env = {**os.environ, "KARYI_CONFIG_DIR": str(_isolated_config), "OPENAI_API_KEY": "sk-test"}
+        env = {
+            **os.environ,
+            "KARYI_CONFIG_DIR": str(_isolated_config),
+            "OPENAI_API_KEY": "sk-test",
+            **(env or {}),
+        }
         config = ClientServerConfig(
             server_command=[sys.executable, "-m", "karyi", "lsp", "--stdio"], server_env=env
         )

@@ -19,16 +19,20 @@ def test_api_key_resolution_order() -> None:
 
 
 def test_model_request_settings(user_file: Path) -> None:
-    assert Settings().llm_timeouts == (10.0, 300.0)
+    assert Settings().llm_timeouts == (10.0, 60.0)
+    assert Settings().llm_max_retry_seconds == 180.0
     write(user_file, {"llm": {"readTimeoutSeconds": 60, "maxAttempts": 0, "contextWindow": 32768}})
     s = load(None, user_file)
     assert [str(w) for w in s.warnings] == [
         f"{user_file}: llm: maxAttempts: 0 is less than the minimum of 1; ignored"
     ]
-    assert (s.llm_timeouts, s.llm_max_attempts, s.context_window) == ((10.0, 300.0), 5, None)
+    assert (s.llm_timeouts, s.llm_max_attempts, s.context_window) == ((10.0, 60.0), 5, None)
     write(user_file, {"llm": {"readTimeoutSeconds": 60, "contextWindow": 32768}})
     s = load(None, user_file)
     assert (s.llm_timeouts, s.context_window) == ((10.0, 60.0), 32768)
+    write(user_file, {"llm": {"idleTimeoutSeconds": 20, "maxRetrySeconds": 45}})
+    s = load(None, user_file)
+    assert (s.llm_timeouts, s.llm_max_retry_seconds) == ((10.0, 20.0), 45.0)
 
 
 def test_api_key_of_openai_compatible_prefixes() -> None:

@@ -194,6 +194,15 @@ function pendingKey(step: number, index: number): string {
   return `pending:${step}:${index}`;
 }
 
+/** The network cut the calls still being written: their cards say so (docs/reliability.md). */
+function discardWriting(state: ChatState): ChatState {
+  const tools = { ...state.tools };
+  for (const [id, card] of Object.entries(tools)) {
+    if (card.status === 'writing') tools[id] = { ...card, status: 'failed', error: 'discarded: the connection to the model failed' };
+  }
+  return { ...state, tools };
+}
+
 /** A queued call takes over the card its `toolPending` opened. */
 function queueTool(state: ChatState, turnId: string, card: ToolCard, index: number): ChatState {
   const key = pendingKey(state.step, index);
@@ -313,6 +322,7 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
     case 'fileChanged':
       return s;
     case 'notice':
+      if (ev.topic === 'network') return addBlock(discardWriting(s), turnId, { kind: 'notice', level: 'error', text: ev.message });
       return ev.topic === 'checkpoint' || ev.topic === 'sandbox' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction'
         ? addBlock(s, turnId, { kind: 'notice', level: 'info', text: ev.message })
         : s;

@@ -27,6 +27,7 @@ from karyi.agent.turn.spec import AgentSpec, TurnResult
 from karyi.core.images import Image
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.factory import create_provider
+from karyi.llm.unconfigured import UnconfiguredProvider
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.settings import Settings
 from karyi.workspace.editor import PlannedWrite
@@ -115,9 +116,16 @@ class AgentHost:
         conversation = self.runtime.conversation(session_id)
         try:
             provider = self._provider_of(conversation)
+        except ProviderError as exc:
+            if session_id is None or exc.kind != "config":
+                if session_id is None:
+                    self._drop_new(conversation)
+                raise
+            # its history is readable without a model; a turn says what to set
+            provider = UnconfiguredProvider(self.runtime.settings.model, exc, key_missing=False)
         except Exception:
-            if session_id is None and conversation.store is not None:
-                conversation.store.delete(conversation.id)  # no empty session per failed try
+            if session_id is None:
+                self._drop_new(conversation)
             raise
         events = EventStream()
         live: LiveSession
@@ -139,6 +147,16 @@ class AgentHost:
         self._sessions[live.id] = live
         self._unload_idle()
         return live
+
+    @staticmethod
+    def _drop_new(conversation: Conversation) -> None:
+        if conversation.store is not None:
+            conversation.store.delete(conversation.id)  # no empty session per failed try
+
+    def require_model(self, live: LiveSession) -> None:
+        """Give a session loaded without a model one now, or raise why there is none."""
+        if isinstance(live.agent.provider, UnconfiguredProvider):
+            live.agent.provider = self._provider_of(live.conversation)
 
     def _unload_idle(self) -> None:
         """Unload the least recently used idle sessions beyond MAX_IDLE_SESSIONS, so a
@@ -218,6 +236,7 @@ class AgentHost:
         """Run one turn; `listener` sees every event of it. `images` are checked pictures
         (karyi.core.images) sent with `text` (docs/images.md)."""
         live = self.session(session_id)
+        self.require_model(live)
         if live.agent.busy:
             raise SessionBusy(
                 f"session {live.id} is already running a turn: wait for it or cancel it first"

@@ -90,7 +90,9 @@ class Gateway:
         try:
             if owner is not None:
                 try:
-                    return owner.session_id, self.host.session(owner.store_id)
+                    stored = self.host.session(owner.store_id)
+                    self.host.require_model(stored)
+                    return owner.session_id, stored
                 except SessionNotFound:  # deleted from the store: start it again
                     pass
             live = self.host.session(None)

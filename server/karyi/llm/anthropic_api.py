@@ -307,6 +307,9 @@ class AnthropicProvider(StreamingProvider):
 
     def _mapped(self, exc: Exception) -> ProviderError:
         label, hint = self.label, self._endpoint.key_hint
+        silent = errors.idle(exc, label=label, seconds=self._endpoint.read_timeout)
+        if silent is not None:
+            return silent
         if isinstance(exc, anthropic.APIStatusError):
             return errors.from_status(
                 exc.status_code, exc.response.headers, exc.body, label=label, key_hint=hint

@@ -169,6 +169,23 @@ def timeout(label: str) -> ApiError:
     return ApiError("timeout", f"{label}: the request timed out", retryable=True)
 
 
+def idle(exc: BaseException, *, label: str, seconds: float) -> ApiError | None:
+    """The error for a stream that went silent, if a read timeout is behind `exc`: it
+    says how long the model sent nothing and which setting bounds it."""
+    seen: set[int] = set()
+    item: BaseException | None = exc
+    while item is not None and id(item) not in seen:
+        if isinstance(item, httpx2.ReadTimeout):
+            return ApiError(
+                "timeout",
+                f"{label}: the model has sent nothing for {seconds:g}s (llm.idleTimeoutSeconds)",
+                retryable=True,
+            )
+        seen.add(id(item))
+        item = item.__cause__ or item.__context__
+    return None
+
+
 def connection(label: str, exc: BaseException) -> ApiError:
     """The error for a refused, dropped or reset connection."""
     return ApiError("connection", f"{label}: connection failed: {_reason(exc)}", retryable=True)

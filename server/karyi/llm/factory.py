@@ -43,6 +43,8 @@ class ProviderSettings(Protocol):
     @property
     def llm_max_attempts(self) -> int: ...
     @property
+    def llm_max_retry_seconds(self) -> float: ...
+    @property
     def context_window(self) -> int | None: ...
     @property
     def prompt_caching(self) -> bool: ...
@@ -136,7 +138,9 @@ def endpoint_for(settings: ProviderSettings, env: Mapping[str, str] | None = Non
         key_hint=_key_hint(settings, fam),
         connect_timeout=connect,
         read_timeout=read,
-        retry=RetryPolicy(max_attempts=settings.llm_max_attempts),
+        retry=RetryPolicy(
+            max_attempts=settings.llm_max_attempts, max_total=settings.llm_max_retry_seconds
+        ),
         context_window=settings.context_window or context_window(name),
         headers=headers,
         max_tokens_field=fam.max_tokens_field,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
@@ -30,10 +31,14 @@ class RetryPolicy:
     max_delay: float = 30.0
     max_retry_after: float = 120.0
     """A server asking for a longer wait than this is not waited for: the error is raised."""
+    max_total: float = 180.0
+    """Seconds from the first try after which no retry starts: failed tries that each
+    waited out a stall add up, and the user is told why it stopped instead."""
     jitter: float = 0.2
     """Each computed delay is spread by ±jitter (a fraction) so clients do not retry in step."""
     sleep: Sleep = field(default=asyncio.sleep, compare=False)
     random: Callable[[], float] = field(default=random.random, compare=False)
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False)
 
     def delay(self, retry: int, error: ProviderError) -> float | None:
         """Seconds to wait before retry number `retry` (1 = first), or None to give up."""
@@ -47,9 +52,17 @@ class RetryPolicy:
         return min(self.max_delay, backoff * spread)
 
 
-def _gave_up(error: ProviderError, attempts: int, policy: RetryPolicy) -> ProviderError:
+def _gave_up(
+    error: ProviderError, attempts: int, policy: RetryPolicy, capped: float | None
+) -> ProviderError:
+    """`capped`: the seconds spent when the next wait would pass `max_total`."""
     asked = getattr(error, "retry_after", None)
-    if asked is not None and asked > policy.max_retry_after:
+    if capped is not None:
+        why = (
+            f"gave up after {attempts} attempt{'s' if attempts != 1 else ''} in {capped:.0f}s: "
+            f"llm.maxRetrySeconds is {policy.max_total:g}"
+        )
+    elif asked is not None and asked > policy.max_retry_after:
         why = f"the server asked to wait {asked:.0f}s, more than {policy.max_retry_after:.0f}s"
     else:
         why = f"gave up after {attempts} attempt{'s' if attempts != 1 else ''}"
@@ -61,6 +74,7 @@ async def retrying(
 ) -> AsyncIterator[StreamEvent]:
     """Run `attempt()` until it streams to the end, retrying failures before any output."""
     retry = 0
+    began = policy.clock()
     while True:
         started = False
         try:
@@ -78,8 +92,10 @@ async def retrying(
                 raise
             retry += 1
             wait = policy.delay(retry, error)
-            if wait is None:
-                raise _gave_up(error, retry, policy) from error
+            spent = policy.clock() - began
+            if wait is None or spent + wait >= policy.max_total:
+                capped = None if wait is None else spent
+                raise _gave_up(error, retry, policy, capped) from error
             message = error.message
         yield Retrying(retry, wait, message)
         await policy.sleep(wait)

@@ -32,6 +32,7 @@ def translate(exc: Exception, where: str) -> JsonRpcException:
     from karyi.agent.review.edit_answer import InvalidEditAnswer
     from karyi.agent.session.checkpoints import CheckpointError
     from karyi.agent.session.store import SessionNotFound
+    from karyi.core.storage import StorageUnavailable
     from karyi.llm.base import ProviderError
 
     if isinstance(exc, SessionNotFound | NotPending):
@@ -42,8 +43,12 @@ def translate(exc: Exception, where: str) -> JsonRpcException:
         return RequestFailed(str(exc))
     if isinstance(exc, ProviderError):
         return RequestFailed(f"model provider: {exc.message}", data={"kind": exc.kind})
+    if isinstance(exc, StorageUnavailable):
+        return RequestFailed(str(exc))
     log.exception("%s failed", where, exc_info=exc)
-    return RequestFailed(f"internal error: {type(exc).__name__}: {exc}")
+    return RequestFailed(
+        f"internal error in {where}: {exc or 'no message'} (the log has the details)"
+    )
 
 
 def _redacted(exc: JsonRpcException, server: object) -> JsonRpcException:

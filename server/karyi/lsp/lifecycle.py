@@ -128,7 +128,7 @@ async def _build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, An
         ls.log(f"karyi {ls.version}: workspace {folders[0]}, model {settings.model}")
     except Exception as exc:  # say why every later request fails, instead of hanging
         log.exception("karyi could not start")
-        ls.startup_error = f"{type(exc).__name__}: {exc}"
+        ls.startup_error = str(exc) or type(exc).__name__
         ls.log(f"karyi could not start: {ls.startup_error}", types.MessageType.Error)
 
 

@@ -157,14 +157,21 @@ class Settings:
 
     @property
     def llm_timeouts(self) -> tuple[float, float]:
-        """Model requests: (connect, read) timeouts in seconds."""
+        """Model requests: (connect, idle) timeouts in seconds; the idle one bounds each
+        silence inside a streaming reply (`readTimeoutSeconds` is its older name)."""
         llm = self.values["llm"]
-        return float(llm["connectTimeoutSeconds"]), float(llm["readTimeoutSeconds"])
+        idle = llm.get("readTimeoutSeconds") or llm["idleTimeoutSeconds"]
+        return float(llm["connectTimeoutSeconds"]), float(idle)
 
     @property
     def llm_max_attempts(self) -> int:
         """How many times one model call is tried before its error is reported."""
         return int(self.values["llm"]["maxAttempts"])
+
+    @property
+    def llm_max_retry_seconds(self) -> float:
+        """The most time one model call spends on failed tries and the waits between them."""
+        return float(self.values["llm"]["maxRetrySeconds"])
 
     @property
     def context_window(self) -> int | None:

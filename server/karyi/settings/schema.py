@@ -230,12 +230,22 @@ SCHEMA: dict[str, dict[str, Any]] = {
         "type": "object",
         "properties": {
             "connectTimeoutSeconds": {"type": "number", "exclusiveMinimum": 0},
-            "readTimeoutSeconds": {
+            "idleTimeoutSeconds": {
                 "type": "number",
                 "exclusiveMinimum": 0,
-                "description": "longest silence inside a streaming reply",
+                "description": "longest silence (no bytes) inside a streaming reply",
+            },
+            "readTimeoutSeconds": {
+                "type": ["number", "null"],
+                "exclusiveMinimum": 0,
+                "description": "older name of idleTimeoutSeconds; wins when set",
             },
             "maxAttempts": {"type": "integer", "minimum": 1, "maximum": 20},
+            "maxRetrySeconds": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "description": "most time one model call spends on failed tries and waits",
+            },
             "contextWindow": {"type": ["integer", "null"], "minimum": 1024},
             "promptCaching": {
                 "type": "boolean",
@@ -302,8 +312,10 @@ DEFAULTS: dict[str, Any] = {
     },
     "llm": {
         "connectTimeoutSeconds": 10,
-        "readTimeoutSeconds": 300,
+        "idleTimeoutSeconds": 60,
+        "readTimeoutSeconds": None,
         "maxAttempts": 5,
+        "maxRetrySeconds": 180,
         "contextWindow": None,
         "thinkingBudget": None,
         "promptCaching": True,

@@ -135,6 +135,19 @@ describe('chat reducer', () => {
     assert.ok(turn.kind === 'turn' && turn.blocks.some((b) => b.kind === 'notice' && /sandbox/.test(b.text)));
   });
 
+  it('a network cut while the model writes a call shows the failure and discards the card', () => {
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'toolPending', index: 0, name: 'edit' }),
+      up({ type: 'notice', topic: 'network', message: 'the connection to the model failed while it was writing the edit call' }),
+    ]);
+    const [card] = Object.values(s.tools);
+    assert.equal(card.status, 'failed');
+    assert.equal(card.error, 'discarded: the connection to the model failed');
+    const turn = s.items[0];
+    assert.ok(turn.kind === 'turn' && turn.blocks.some((b) => b.kind === 'notice' && b.level === 'error' && /connection/.test(b.text)));
+  });
+
   it('a value request waits for the user and never holds the value', () => {
     let s = run([
       up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),

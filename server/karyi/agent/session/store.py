@@ -11,15 +11,15 @@ import json
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from karyi.agent.session.store_db import open_db, transaction, workspace_db_path
 from karyi.core.images import Image
 from karyi.llm.base import Message, NativeCall
-from karyi.workspace.localdir import local_dir
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -130,14 +130,7 @@ class SessionStore:
     def __init__(self, path: Path, redact: Redactor = _no_redaction) -> None:
         self.path = path
         self.redact = redact
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # WAL stays consistent on a crash
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(SCHEMA)
+        self._db = open_db(path, SCHEMA)
         self._upgrade()
 
     def _upgrade(self) -> None:
@@ -153,21 +146,14 @@ class SessionStore:
     @classmethod
     def for_workspace(cls, root: Path, redact: Redactor = _no_redaction) -> SessionStore:
         """The store at `<root>/.karyi/sessions.db` (the folder is kept out of git)."""
-        return cls(local_dir(root) / "sessions.db", redact)
+        return cls(workspace_db_path(root), redact)
 
     def close(self) -> None:
         """Close the database."""
         self._db.close()
 
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        return transaction(self._db, self.path)
 
     # -- sessions ------------------------------------------------------------------------
 

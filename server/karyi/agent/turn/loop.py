@@ -37,6 +37,7 @@ from karyi.agent.turn.cost import CostMeter
 from karyi.agent.turn.executor import CallBatch, Executed
 from karyi.agent.turn.hooks import Hooks
 from karyi.agent.turn.last_command import LastCommand
+from karyi.agent.turn.network_cut import without_cut_calls
 from karyi.agent.turn.notices import OnceNotices
 from karyi.agent.turn.pictures import picture_notice
 from karyi.agent.turn.recording import record_step
@@ -208,10 +209,10 @@ class Agent:
         failures: Counter[str] = Counter()
         for step in range(1, self.spec.max_steps + 1):
             reply, executed, error = await self._step(turn_id, step)
-            if error is not None and not executed:
+            if error is not None and not executed and not reply.discarded:
                 self.events.emit(TurnError(error.kind, error.message))
                 return self._finish(turn_id, "error", None, step)
-            if not reply.calls:
+            if not reply.calls and not reply.discarded:
                 answer = reply.channel("answer").strip() or reply.channel("text").strip()
                 reason = "final_answer" if reply.channel("answer") else "end_turn"
                 return self._finish(turn_id, reason, answer, step, reply.finish)
@@ -315,7 +316,8 @@ class Agent:
                     reader.on_stream(event)
             except ProviderError as exc:
                 error = exc
-            reader.on_parsed(parser.close())
+            closing = parser.close()
+            reader.on_parsed(without_cut_calls(closing, error, reader.reply, self.events.emit))
             executed = await batch.finish()
         except asyncio.CancelledError:
             await batch.abort()

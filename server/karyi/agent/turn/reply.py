@@ -41,6 +41,9 @@ class Reply:
     calls: list[ToolCall] = field(default_factory=list)
     finish: str = ""
     reasoning: list[Mapping[str, Any]] = field(default_factory=list)
+    discarded: int = 0
+    """Calls a network failure cut off (network_cut.py): the turn goes on so the model,
+    told its reply was cut, can write them again."""
 
     def channel(self, name: str) -> str:
         """Everything the reply said on `name` (`text`, `answer`, `thinking`, …)."""
@@ -77,7 +80,7 @@ class ReplyReader:
         elif isinstance(event, Finish):
             reply.finish = event.reason
         elif isinstance(event, Retrying):
-            note = f"retrying in {event.delay:.1f}s (attempt {event.attempt}): {event.error}"
+            note = f"{event.error}, retrying in {event.delay:.1f}s (attempt {event.attempt})"
             self.emit(Notice("retry", note))
 
     def _on_native_call(self, event: ToolCallChunk | ToolCallEnd) -> None:
