@@ -8,6 +8,8 @@ imports below), so registering these costs `karyi lsp` nothing at startup.
 from __future__ import annotations
 
 import argparse
+import importlib
+from collections.abc import Callable
 from typing import TypeAlias
 
 from karyi.agent.frontend.startup import add_settings_options
@@ -30,7 +32,7 @@ def add_exec_parser(sub: Subparsers) -> None:
     p.add_argument(
         "reply", nargs="?", default="-", metavar="FILE|-", help="the reply (default: stdin)"
     )
-    p.set_defaults(func=_exec)
+    p.set_defaults(func=_lazy("exec"))
 
 
 def add_run_parser(sub: Subparsers) -> None:
@@ -60,7 +62,7 @@ def add_run_parser(sub: Subparsers) -> None:
         "asked whether to carry it out); act: the default",
     )
     p.add_argument("task", nargs="+", help='what to do (or "-" to read it from stdin)')
-    p.set_defaults(func=_run)
+    p.set_defaults(func=_lazy("run"))
 
 
 def add_tools_parser(sub: Subparsers) -> None:
@@ -77,7 +79,7 @@ def add_tools_parser(sub: Subparsers) -> None:
         action="store_true",
         help="only the built-in tools (no discovery command, no MCP servers started)",
     )
-    p.set_defaults(func=_tools)
+    p.set_defaults(func=_lazy("tools"))
 
 
 def add_var_parser(sub: Subparsers) -> None:
@@ -88,7 +90,7 @@ def add_var_parser(sub: Subparsers) -> None:
         description="Store, show, list and remove secure variables. Values live in the OS "
         "keyring when one works, else in a 0600 file in the user config dir.",
     )
-    p.set_defaults(func=_var, action=None)
+    p.set_defaults(func=_lazy("var"), action=None)
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     s = actions.add_parser(
         "set",
@@ -117,7 +119,7 @@ def add_login_parser(sub: Subparsers) -> None:
         "environment has none. Editors with terminal sign-in run this (docs/acp.md).",
     )
     p.add_argument("--model", metavar="M", help="provider:name (default: the settings' model)")
-    p.set_defaults(func=_login)
+    p.set_defaults(func=_lazy("login"))
 
 
 def add_mcp_parser(sub: Subparsers) -> None:
@@ -130,7 +132,7 @@ def add_mcp_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--workspace", metavar="DIR", help="workspace root (default: .)")
     p.add_argument("--json", action="store_true", help="print the status as JSON")
-    p.set_defaults(func=_mcp)
+    p.set_defaults(func=_lazy("mcp"))
 
 
 def add_task_parser(sub: Subparsers) -> None:
@@ -141,7 +143,7 @@ def add_task_parser(sub: Subparsers) -> None:
         description="Run agent tasks in the background, each in its own git worktree and "
         "branch, then review, apply, keep or discard what they did (docs/parallel.md).",
     )
-    p.set_defaults(func=_task)
+    p.set_defaults(func=_lazy("task"))
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     s = actions.add_parser("start", help="start a task (it runs on after this returns)")
     _workspace(s)
@@ -201,56 +203,18 @@ def add_batch_parser(sub: Subparsers) -> None:
         help="run the tasks on the Ray cluster at ADDRESS (default: RAY_ADDRESS); needs "
         "the extra karyi-agent[ray]",
     )
-    p.set_defaults(func=_batch)
+    p.set_defaults(func=_lazy("batch"))
 
 
 def _workspace(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workspace", metavar="DIR", help="the repository (default: .)")
 
 
-def _task(args: argparse.Namespace) -> int:
-    from karyi.cli.task import cmd_task
+def _lazy(module: str) -> Callable[[argparse.Namespace], int]:
+    """The subcommand `karyi.cli.MODULE.cmd_MODULE`, imported only when it runs."""
 
-    return cmd_task(args)
+    def command(args: argparse.Namespace) -> int:
+        run = getattr(importlib.import_module(f"karyi.cli.{module}"), f"cmd_{module}")
+        return int(run(args))
 
-
-def _batch(args: argparse.Namespace) -> int:
-    from karyi.cli.batch import cmd_batch
-
-    return cmd_batch(args)
-
-
-def _exec(args: argparse.Namespace) -> int:
-    from karyi.cli.exec import cmd_exec
-
-    return cmd_exec(args)
-
-
-def _run(args: argparse.Namespace) -> int:
-    from karyi.cli.run import cmd_run
-
-    return cmd_run(args)
-
-
-def _tools(args: argparse.Namespace) -> int:
-    from karyi.cli.tools import cmd_tools
-
-    return cmd_tools(args)
-
-
-def _var(args: argparse.Namespace) -> int:
-    from karyi.cli.var import cmd_var
-
-    return cmd_var(args)
-
-
-def _login(args: argparse.Namespace) -> int:
-    from karyi.cli.login import cmd_login
-
-    return cmd_login(args)
-
-
-def _mcp(args: argparse.Namespace) -> int:
-    from karyi.cli.mcp import cmd_mcp
-
-    return cmd_mcp(args)
+    return command
