@@ -53,9 +53,13 @@ editors: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benches/run.py
 
-# The extension's types of the custom LSP methods, from the server's (lsp/wire/params.py).
+# The extension's types of the custom LSP methods, from the server's (lsp/wire/params.py),
+# its settings schema from the settings model (settings/model.py), and the settings
+# reference of docs/settings.md from the same model.
 protocol: $(STAMP)
 	$(BIN)/python -m karyi.lsp.wire.typescript > $(EXT)/src/protocol.gen.ts
+	$(BIN)/python -m karyi.settings.editor_schema $(EXT)/package.json
+	$(BIN)/python -m karyi.settings.reference docs/settings.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache dist

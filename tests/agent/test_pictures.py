@@ -79,7 +79,7 @@ async def test_the_setting_lets_a_model_take_pictures(
 ) -> None:
     fake_llm.script("A square.")
     settings = _settings(fake_llm, "openai:deepseek-chat")
-    settings.values["llm"] = {**settings.values["llm"], "images": True}
+    settings = settings.with_values(llm={**settings.values["llm"], "images": True})
     host = AgentHost(Runtime.open(ws_root, settings))
     try:
         await host.chat(None, "what is this?", images=[SHOT])

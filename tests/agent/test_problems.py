@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,12 +15,13 @@ from karyi.agent.runtime import Runtime
 from karyi.core.results import ToolResult
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings
+from karyi.settings.sections import LanguageServer
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import WriteRecord
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
 
-RUFF = {"python": {"command": ["ruff", "server"], "extensions": [".py"]}}
+RUFF = {"python": LanguageServer(command=["ruff", "server"], extensions=[".py"])}
 
 
 async def _no_wait(_seconds: float) -> None:
@@ -58,7 +58,9 @@ async def test_ruff_server_reports_an_undefined_name_in_the_text_given(ws_root: 
         await servers.aclose()
 
 
-async def _check(servers: dict[str, Any], ctx: ToolContext, wait: float = 5) -> ToolResult:
+async def _check(
+    servers: dict[str, LanguageServer], ctx: ToolContext, wait: float = 5
+) -> ToolResult:
     source = LanguageServers(servers, ctx.workspace.root)
     try:
         check = ProblemCheck(source, wait)
@@ -72,10 +74,9 @@ async def _check(servers: dict[str, Any], ctx: ToolContext, wait: float = 5) -> 
 
 async def test_a_server_that_never_answers_costs_the_wait_and_a_note(ctx: ToolContext) -> None:
     hang = {
-        "python": {
-            "command": [sys.executable, "-c", "import time; time.sleep(60)"],
-            "extensions": [".py"],
-        }
+        "python": LanguageServer(
+            command=[sys.executable, "-c", "import time; time.sleep(60)"], extensions=[".py"]
+        )
     }
     result = await _check(hang, ctx, wait=0.5)
     assert result.success and result.llm_content.startswith(
@@ -85,10 +86,10 @@ async def test_a_server_that_never_answers_costs_the_wait_and_a_note(ctx: ToolCo
 
 
 async def test_a_server_that_exits_or_is_missing_is_a_note(ctx: ToolContext) -> None:
-    crash = {"python": {"command": [sys.executable, "-c", "pass"], "extensions": [".py"]}}
+    crash = {"python": LanguageServer(command=[sys.executable, "-c", "pass"], extensions=[".py"])}
     result = await _check(crash, ctx)
     assert " failed: " in result.llm_content and "exited with code 0)" in result.llm_content
-    missing = {"python": {"command": ["no-such-language-server"], "extensions": [".py"]}}
+    missing = {"python": LanguageServer(command=["no-such-language-server"], extensions=[".py"])}
     result = await _check(missing, ctx)
     assert "'no-such-language-server' was not found" in result.llm_content
 
@@ -134,7 +135,8 @@ async def test_a_server_that_only_pushes_diagnostics_is_waited_for_by_version(
 ) -> None:
     script = Path(__file__).resolve().parents[1] / "support" / "push_language_server.py"
     servers = LanguageServers(
-        {"plain": {"command": [sys.executable, str(script)], "extensions": [".txt"]}}, ws_root
+        {"plain": LanguageServer(command=[sys.executable, str(script)], extensions=[".txt"])},
+        ws_root,
     )
     path = ws_root / "notes.txt"
     try:
@@ -151,7 +153,9 @@ async def test_a_server_that_only_pushes_diagnostics_is_waited_for_by_version(
 )
 async def test_basedpyright_as_a_second_real_server(ws_root: Path) -> None:
     command = ["basedpyright-langserver", "--stdio"]
-    servers = LanguageServers({"python": {"command": command, "extensions": [".py"]}}, ws_root)
+    servers = LanguageServers(
+        {"python": LanguageServer(command=command, extensions=[".py"])}, ws_root
+    )
     path = ws_root / "src" / "main.py"
     try:
         assert await servers.problems({path: "print('hi')\n"}) == {path: []}

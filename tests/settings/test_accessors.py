@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from karyi.core.typed_json import to_json
 from karyi.settings import Settings
 from tests.support.settings_files import load, write
 
@@ -20,19 +21,19 @@ def test_api_key_resolution_order() -> None:
 
 def test_model_request_settings(user_file: Path) -> None:
     assert Settings().llm_timeouts == (10.0, 60.0)
-    assert Settings().llm_max_retry_seconds == 180.0
+    assert Settings().llm.max_retry_seconds == 180.0
     write(user_file, {"llm": {"readTimeoutSeconds": 60, "maxAttempts": 0, "contextWindow": 32768}})
     s = load(None, user_file)
     assert [str(w) for w in s.warnings] == [
         f"{user_file}: llm: maxAttempts: 0 is less than the minimum of 1; ignored"
     ]
-    assert (s.llm_timeouts, s.llm_max_attempts, s.context_window) == ((10.0, 60.0), 5, None)
+    assert (s.llm_timeouts, s.llm.max_attempts, s.llm.context_window) == ((10.0, 60.0), 5, None)
     write(user_file, {"llm": {"readTimeoutSeconds": 60, "contextWindow": 32768}})
     s = load(None, user_file)
-    assert (s.llm_timeouts, s.context_window) == ((10.0, 60.0), 32768)
+    assert (s.llm_timeouts, s.llm.context_window) == ((10.0, 60.0), 32768)
     write(user_file, {"llm": {"idleTimeoutSeconds": 20, "maxRetrySeconds": 45}})
     s = load(None, user_file)
-    assert (s.llm_timeouts, s.llm_max_retry_seconds) == ((10.0, 20.0), 45.0)
+    assert (s.llm_timeouts, s.llm.max_retry_seconds) == ((10.0, 20.0), 45.0)
 
 
 def test_api_key_of_openai_compatible_prefixes() -> None:
@@ -50,12 +51,20 @@ def test_shell_settings_and_command_rules_are_typed(user_file: Path) -> None:
         },
     )
     s = load(None, user_file)
-    assert (s.shell_inactivity, s.shell_oneshot_idle, s.shell_output_limit) == (0.5, 5.0, 400)
-    assert s.shell_path is None
-    assert s.command_rules() == {"allow": ["git status"], "deny": ["rm *"], "confirm": []}
+    assert (s.shell.inactivity_seconds, s.shell.one_shot_idle_seconds, s.shell.output_limit) == (
+        0.5,
+        5.0,
+        400,
+    )
+    assert s.shell.path is None
+    assert to_json(s.permissions.commands) == {
+        "allow": ["git status"],
+        "deny": ["rm *"],
+        "confirm": [],
+    }
     write(user_file, {"shell": {"outputLimit": 10}})
     s = load(None, user_file)
-    assert s.shell_output_limit == 16000
+    assert s.shell.output_limit == 16000
     assert [str(w) for w in s.warnings] == [
         f"{user_file}: shell: outputLimit: 10 is less than the minimum of 200; ignored"
     ]
@@ -64,7 +73,7 @@ def test_shell_settings_and_command_rules_are_typed(user_file: Path) -> None:
 def test_gateway_settings_from_the_user_file(user_file: Path) -> None:
     write(user_file, {"gateway": {"enableShell": True, "token": "t" * 32}})
     s = load(None, user_file)
-    assert (s.gateway_shell, s.gateway_token, s.gateway_max_request_bytes) == (
+    assert (s.gateway.enable_shell, s.gateway.token, s.gateway.max_request_bytes) == (
         True,
         "t" * 32,
         1024 * 1024,

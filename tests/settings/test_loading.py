@@ -61,7 +61,7 @@ def test_objects_merge_key_by_key_and_dotted_keys_nest(user_file: Path, ws_root:
         "path": None,
         "sandbox": {"mode": "auto", "network": False, "writable": [], "autoApprove": True},
     }
-    assert s.shell_timeout == 30
+    assert s.shell.timeout_seconds == 30
 
 
 def test_allowed_roots_are_made_absolute_from_their_file(user_file: Path, tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from karyi.core.typed_json import to_json
 from tests.support.settings_files import load, write
 
 
@@ -21,8 +22,8 @@ def test_workspace_file_may_only_tighten(user_file: Path, ws_root: Path, tmp_pat
     )
     s = load(ws_root, user_file)
     assert s.allowed_roots == []
-    assert s.tool_permission("read") == "confirm"
-    assert s.tool_permission("edit") == "deny"
+    assert s.permissions.tools.get("read") == "confirm"
+    assert s.permissions.tools.get("edit") == "deny"
     assert s.values["permissions"]["commands"] == {"allow": [], "deny": ["rm *"], "confirm": []}
     assert len(s.warnings) == 3
     assert all("may only tighten" in str(w) for w in s.warnings)
@@ -56,8 +57,8 @@ def test_workspace_file_may_not_choose_programs_to_run(user_file: Path, ws_root:
     s = load(ws_root, user_file)
     assert s.values["tools"] == {"discoveryCommand": None, "callCommand": None, "timeoutSeconds": 5}
     assert s.values["mcpServers"] == {}
-    assert "search" not in s.web and s.web["allowPrivate"] is False and s.web["allowedHosts"] == []
-    assert s.web["maxBytes"] == 2048  # a limit only tightens
+    assert s.web.search is None and s.web.allow_private is False and s.web.allowed_hosts == []
+    assert s.web.max_bytes == 2048  # a limit only tightens
     assert [w.key for w in s.warnings] == [
         "trustedWorkspaces",
         "tools.discoveryCommand",
@@ -72,7 +73,7 @@ def test_workspace_file_may_not_choose_programs_to_run(user_file: Path, ws_root:
     s = load(ws_root, user_file)
     assert s.values["tools"]["discoveryCommand"] == "./discover"
     assert s.values["mcpServers"] == ws_settings["mcpServers"]
-    assert s.web["search"]["backend"] == "searxng" and s.web["allowPrivate"] is True
+    assert s.web.search.backend == "searxng" and s.web.allow_private is True
     assert [w.key for w in s.warnings] == ["trustedWorkspaces"]
 
 
@@ -82,8 +83,8 @@ def test_workspace_file_cannot_open_the_gateway(user_file: Path, ws_root: Path) 
         {"gateway": {"enableShell": True, "token": "known-to-the-repo", "maxRequestBytes": 4096}},
     )
     s = load(ws_root, user_file)
-    assert (s.gateway_shell, s.gateway_token) == (False, None)
-    assert s.gateway_max_request_bytes == 4096
+    assert (s.gateway.enable_shell, s.gateway.token) == (False, None)
+    assert s.gateway.max_request_bytes == 4096
     assert sorted(w.key for w in s.warnings) == ["gateway.enableShell", "gateway.token"]
     assert all("may only tighten" in str(w) for w in s.warnings)
 
@@ -108,9 +109,11 @@ def test_a_workspace_may_lower_the_cost_limit_never_raise_it_nor_set_prices(
     ws_file = ws_root / ".karyi" / "settings.json"
     write(ws_file, {"agent": {"maxCostPerTurn": 50}, "prices": {"m": {"input": 0, "output": 0}}})
     s = load(ws_root, user_file)
-    assert s.max_cost_per_turn == 1.0 and s.prices == {"m": {"input": 1, "output": 2}}
+    assert s.agent.max_cost_per_turn == 1.0 and to_json(s.prices) == {
+        "m": {"input": 1, "output": 2}
+    }
     assert [w.key for w in s.warnings] == ["prices"]
     write(ws_file, {"agent": {"maxCostPerTurn": 0.25}})
-    assert load(ws_root, user_file).max_cost_per_turn == 0.25
+    assert load(ws_root, user_file).agent.max_cost_per_turn == 0.25
     write(user_file, {})
-    assert load(ws_root, user_file).max_cost_per_turn == 0.25
+    assert load(ws_root, user_file).agent.max_cost_per_turn == 0.25

@@ -203,7 +203,8 @@ async def test_state_persists_and_ctrl_c_still_interrupts(sandboxed: ShellManage
     assert (r.exit_code, r.cwd) == (0, "src")
     r = await sandboxed.command(S, 'echo "$GREETING $PWD"')
     assert r.output.text == f"hi {sandboxed.workspace.root}/src\n"
-    sandboxed.settings.values["shell"]["inactivitySeconds"] = 0.5
+    shell = {**sandboxed.settings.values["shell"], "inactivitySeconds": 0.5}
+    sandboxed.settings = sandboxed.settings.with_values(shell=shell)
     r = await sandboxed.command(S, "echo start; sleep 30")
     assert r.state == "running"
     r = await sandboxed.send(S, b"\x03")
@@ -270,13 +271,21 @@ def test_a_workspace_may_only_tighten_the_sandbox(tmp_path: Path) -> None:
     looser = {"mode": "off", "network": True, "writable": ["/"], "autoApprove": True}
     (ws / ".karyi" / "settings.json").write_text(json.dumps({"shell": {"sandbox": looser}}))
     s = load_settings(ws, user_file=tmp_path / "none.json", env={})
-    assert (s.sandbox_mode, s.sandbox_network, s.sandbox_writable) == ("auto", False, [])
+    assert (s.shell.sandbox.mode, s.shell.sandbox.network, s.sandbox_writable) == (
+        "auto",
+        False,
+        [],
+    )
     keys = {w.key for w in s.warnings}
     assert {f"shell.sandbox.{k}" for k in looser} <= keys
     tighter = {"mode": "on", "network": False, "autoApprove": False}
     (ws / ".karyi" / "settings.json").write_text(json.dumps({"shell": {"sandbox": tighter}}))
     s = load_settings(ws, user_file=tmp_path / "none.json", env={})
-    assert (s.sandbox_mode, s.sandbox_network, s.sandbox_auto_approve) == ("on", False, False)
+    assert (s.shell.sandbox.mode, s.shell.sandbox.network, s.shell.sandbox.auto_approve) == (
+        "on",
+        False,
+        False,
+    )
     assert not s.warnings
 
 
@@ -284,7 +293,7 @@ def test_bad_sandbox_values_are_reported(tmp_path: Path) -> None:
     user = tmp_path / "user.json"
     user.write_text(json.dumps({"shell": {"sandbox": {"mode": "maybe"}}}))
     s = load_settings(None, user_file=user, env={})
-    assert s.sandbox_mode == "auto" and any("maybe" in str(w) for w in s.warnings)
+    assert s.shell.sandbox.mode == "auto" and any("maybe" in str(w) for w in s.warnings)
     assert os.path.isabs(Settings().values["shell"]["sandbox"]["mode"]) is False
 
 

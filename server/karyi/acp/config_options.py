@@ -71,7 +71,7 @@ def thinking_budget(settings: Settings, choices: Mapping[str, Any]) -> int:
     llm = choices.get("llm")
     if isinstance(llm, Mapping):
         return int(llm.get("thinkingBudget") or 0)
-    return settings.thinking_budget
+    return settings.llm.thinking_budget or 0
 
 
 def config_options(settings: Settings, choices: Mapping[str, Any], mode: str) -> list[Option]:

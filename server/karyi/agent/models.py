@@ -39,7 +39,7 @@ def model_facts(settings: Settings, model: str | None = None) -> tuple[int, bool
     factory would set them, without making a provider."""
     s = settings.for_model(model)
     name = s.model.partition(":")[2]
-    return s.context_window or context_window(name), accepts_images(name, s.images)
+    return s.llm.context_window or context_window(name), accepts_images(name, s.llm.images)
 
 
 @dataclass

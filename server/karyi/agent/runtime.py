@@ -306,7 +306,7 @@ class Runtime:
         """Where the problems after an edit come from (`diagnostics.source`,
         docs/context.md#diagnostics): the editor's when it gives them, else Karyi's own
         language servers (started on first use); None when switched off."""
-        mode = self.settings.diagnostics_source
+        mode = self.settings.diagnostics.source
         if mode == "off":
             return None
         if mode in ("auto", "editor") and self.editor_problems is not None:
@@ -317,7 +317,7 @@ class Runtime:
             # pygls and lsprotocol load with the first check, not with every front end.
             from karyi.agent.diagnostics.lsp_clients import LanguageServers
 
-            self._servers = LanguageServers(self.settings.diagnostics_servers, self.workspace.root)
+            self._servers = LanguageServers(self.settings.diagnostics.servers, self.workspace.root)
         return self._servers
 
     def changed_files(self, session_id: str) -> list[str]:

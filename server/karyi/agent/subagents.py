@@ -33,6 +33,7 @@ from karyi.agent.session.conversation import Conversation
 from karyi.agent.turn.loop import Agent
 from karyi.agent.turn.spec import AgentSpec, TurnServices
 from karyi.core.errors import ErrorCode, ToolFailure
+from karyi.core.typed_json import to_json
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.factory import create_provider
 from karyi.protocol import get_dialect
@@ -102,16 +103,10 @@ class SubagentDef:
     max_steps: int
 
 
-AGENT_OPTIONS = ("maxParallel",)
-"""Keys of settings `agents` that are options of background tasks, not subagents."""
-
-
 def definitions(settings: Settings) -> dict[str, SubagentDef]:
     """The built-in agents with the settings' overrides, plus the settings' own agents."""
     configured: Mapping[str, Mapping[str, Any]] = {
-        name: value
-        for name, value in (settings.values.get("agents") or {}).items()
-        if name not in AGENT_OPTIONS
+        name: to_json(spec) for name, spec in settings.agents.named.items()
     }
     out: dict[str, SubagentDef] = {}
     for name in [*BUILTIN, *(n for n in configured if n not in BUILTIN)]:

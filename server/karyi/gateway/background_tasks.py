@@ -83,7 +83,7 @@ class TaskRoutes:
 
     async def start(self, data: dict[str, Any]) -> dict[str, Any]:
         """Create the task and run it in the gateway's process."""
-        if not self.gateway.runtime.settings.gateway_shell:
+        if not self.gateway.runtime.settings.gateway.enable_shell:
             raise GatewayError(
                 "tool_disabled", "background tasks run commands: set gateway.enableShell"
             )

@@ -37,14 +37,14 @@ class GatewayConfig:
     ) -> GatewayConfig:
         """The token from the environment, else the settings; the limit from the settings."""
         env = os.environ if env is None else env
-        token = env.get(TOKEN_ENV) or settings.gateway_token
+        token = env.get(TOKEN_ENV) or settings.gateway.token
         if token is not None and len(token) < MIN_TOKEN:
             raise ConfigError(
                 f"{TOKEN_ENV}: the token must be at least {MIN_TOKEN} characters "
                 f"(it has {len(token)}); e.g. `python3 -c 'import secrets; "
                 "print(secrets.token_urlsafe(32))'`"
             )
-        return cls(token=token or None, max_request_bytes=settings.gateway_max_request_bytes)
+        return cls(token=token or None, max_request_bytes=settings.gateway.max_request_bytes)
 
 
 def is_loopback(host: str) -> bool:

@@ -92,7 +92,7 @@ def serve(
         )
     )
     _redact_server_logs(runtime)
-    shell = "enabled" if settings.gateway_shell else "disabled"
+    shell = "enabled" if settings.gateway.enable_shell else "disabled"
     token = "required" if config.token else "not required (loopback only)"
     print(
         f"karyi gateway: {url_of(sock)} · workspace {runtime.workspace.root} · "

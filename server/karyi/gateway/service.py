@@ -56,13 +56,13 @@ class Gateway:
         self.tools = ToolRunner(runtime)
         self.host = AgentHost(runtime, provider_factory=provider_factory, spec_factory=self.spec)
         self.owners = SessionOwners.for_workspace(runtime.workspace.root)
-        self.turns = TurnHub(self.host, runtime.settings.gateway_permission_timeout)
+        self.turns = TurnHub(self.host, runtime.settings.gateway.permission_timeout_seconds)
         self._closing: set[asyncio.Future[None]] = set()
 
     def spec(self) -> AgentSpec:
         """The runtime's agent; without its command tools while the shell is disabled."""
         spec = self.runtime.spec()
-        if self.runtime.settings.gateway_shell:
+        if self.runtime.settings.gateway.enable_shell:
             return spec
         kept = {t.name: t for t in spec.toolkit if not runs_commands(t)}
         return dataclasses.replace(spec, toolkit=Toolkit(spec.toolkit.agent, kept))

@@ -106,7 +106,7 @@ class ToolRunner:
 
     def enabled(self, tool: Tool) -> bool:
         """False for `shell` while the settings keep it disabled."""
-        return tool.name != "shell" or self.runtime.settings.gateway_shell
+        return tool.name != "shell" or self.runtime.settings.gateway.enable_shell
 
     def context(self, session_key: str) -> ToolContext:
         """A tool context for one request (`session_key`: whose reads and environment)."""

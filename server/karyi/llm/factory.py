@@ -16,13 +16,30 @@ import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.families import FAMILIES, Family, context_window, family
 from karyi.llm.retry import RetryPolicy, Sleep
 from karyi.llm.vision import accepts_images
+
+
+class LlmOptions(Protocol):
+    """The `llm` settings the factory reads (`karyi.settings.sections.Llm` has them)."""
+
+    @property
+    def max_attempts(self) -> int: ...
+    @property
+    def max_retry_seconds(self) -> float: ...
+    @property
+    def context_window(self) -> int | None: ...
+    @property
+    def prompt_caching(self) -> bool: ...
+    @property
+    def thinking_budget(self) -> int | None: ...
+    @property
+    def images(self) -> bool | None: ...
 
 
 class ProviderSettings(Protocol):
@@ -33,25 +50,15 @@ class ProviderSettings(Protocol):
     """
 
     @property
-    def values(self) -> Mapping[str, Any]: ...
-    @property
     def model(self) -> str: ...
     @property
     def base_url(self) -> str | None: ...
     @property
+    def api_key_env(self) -> str | None: ...
+    @property
+    def llm(self) -> LlmOptions: ...
+    @property
     def llm_timeouts(self) -> tuple[float, float]: ...
-    @property
-    def llm_max_attempts(self) -> int: ...
-    @property
-    def llm_max_retry_seconds(self) -> float: ...
-    @property
-    def context_window(self) -> int | None: ...
-    @property
-    def prompt_caching(self) -> bool: ...
-    @property
-    def thinking_budget(self) -> int: ...
-    @property
-    def images(self) -> bool | None: ...
     def api_key(self, env: Mapping[str, str] | None = None) -> str | None: ...
 
 
@@ -77,7 +84,7 @@ def _family(settings: ProviderSettings) -> tuple[Family, str, str]:
 
 
 def _key_hint(settings: ProviderSettings, fam: Family) -> str:
-    named = settings.values.get("apiKeyEnv")
+    named = settings.api_key_env
     if named:
         return f"{named} (named by the apiKeyEnv setting) or KARYI_API_KEY"
     if fam.key_env:
@@ -139,14 +146,14 @@ def endpoint_for(settings: ProviderSettings, env: Mapping[str, str] | None = Non
         connect_timeout=connect,
         read_timeout=read,
         retry=RetryPolicy(
-            max_attempts=settings.llm_max_attempts, max_total=settings.llm_max_retry_seconds
+            max_attempts=settings.llm.max_attempts, max_total=settings.llm.max_retry_seconds
         ),
-        context_window=settings.context_window or context_window(name),
+        context_window=settings.llm.context_window or context_window(name),
         headers=headers,
         max_tokens_field=fam.max_tokens_field,
-        thinking_budget=settings.thinking_budget,
-        prompt_caching=settings.prompt_caching,
-        images=accepts_images(name, settings.images),
+        thinking_budget=settings.llm.thinking_budget or 0,
+        prompt_caching=settings.llm.prompt_caching,
+        images=accepts_images(name, settings.llm.images),
     )
 
 
@@ -160,8 +167,8 @@ def create_provider(
         from karyi.llm.script import ScriptProvider, load_script
 
         script = ScriptProvider(load_script(name), sleep=sleep or asyncio.sleep)
-        if settings.context_window:
-            script.context_window = settings.context_window
+        if settings.llm.context_window:
+            script.context_window = settings.llm.context_window
         return script
     endpoint = endpoint_for(settings, env)
     if sleep is not None:

@@ -116,7 +116,9 @@ async def _build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, An
         runtime = Runtime.open(folders[0], settings, folders[1:])
         runtime.editor = LspEditor(ls)
         if ls.editor_diagnostics:
-            runtime.editor_problems = EditorProblems(ls, lambda: runtime.settings.diagnostics_wait)
+            runtime.editor_problems = EditorProblems(
+                ls, lambda: runtime.settings.diagnostics.wait_seconds
+            )
         host = AgentHost(runtime, ask=None if ls.ui else ask_with_message_request(ls))
         if ls.ui:
             runtime.ask_value = host.ask_value

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
+from karyi.core.typed_schema import method_schema, object_schema
 from karyi.lsp.wire.params import METHODS, Range
-from karyi.lsp.wire.schema import method_schema, object_schema
 
 if TYPE_CHECKING:
     from cattrs import Converter

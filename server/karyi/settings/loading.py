@@ -14,7 +14,7 @@ from typing import Any
 
 from karyi.settings.accessors import Settings
 from karyi.settings.files import file_layer, user_settings_path, workspace_settings_path
-from karyi.settings.schema import DEFAULTS, SCHEMA
+from karyi.settings.model import DEFAULTS, SCHEMA
 from karyi.settings.validation import SettingsWarning, check_keys
 from karyi.settings.workspace_trust import is_trusted, tighten_only
 

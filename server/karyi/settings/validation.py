@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from karyi.core.schema import ParamValidator
-from karyi.settings.schema import SCHEMA
+from karyi.settings.model import SCHEMA
 
 _VALIDATORS = {key: ParamValidator(schema, noun="key") for key, schema in SCHEMA.items()}
 

@@ -100,7 +100,7 @@ class ShellManager:
     @property
     def shell_path(self) -> str:
         """The shell binary (settings `shell.path`, else bash)."""
-        wanted = self.settings.shell_path or "bash"
+        wanted = self.settings.shell.path or "bash"
         found = shutil.which(wanted)
         if not found:
             raise ToolFailure(
@@ -110,7 +110,7 @@ class ShellManager:
 
     def env(self, sid: str) -> dict[str, str]:
         """The environment commands of session `sid` get."""
-        hidden = {*HIDDEN_ENV, str(self.settings.values.get("apiKeyEnv") or "")}
+        hidden = {*HIDDEN_ENV, self.settings.api_key_env or ""}
         base = {k: v for k, v in os.environ.items() if k not in hidden}
         return {**base, **FIXED_ENV, **self._session(sid).env}
 
@@ -159,22 +159,22 @@ class ShellManager:
         redactor = self.vault.redactor if self.vault is not None else None
         return OutputLog(
             path,
-            self.settings.shell_output_limit,
+            self.settings.shell.output_limit,
             redactor,
             shown=self.workspace.display(path),
             prepare=lambda: self._prepare_tmp(sid),
         )
 
     def _limits(self, max_seconds: float | None) -> Limits:
-        overall = max_seconds or self.settings.shell_timeout
-        return Limits(overall, min(self.settings.shell_inactivity, overall))
+        overall = max_seconds or self.settings.shell.timeout_seconds
+        return Limits(overall, min(self.settings.shell.inactivity_seconds, overall))
 
     # -- the sandbox (see shell/sandbox.py) ------------------------------------------------
 
     @property
     def sandbox_problem(self) -> str | None:
         """Why commands run unsandboxed; None when they run in the sandbox."""
-        if self.settings.sandbox_mode == "off":
+        if self.settings.shell.sandbox.mode == "off":
             return "the sandbox is off in the settings (shell.sandbox.mode)"
         return probe()
 
@@ -186,7 +186,7 @@ class ShellManager:
     def sandbox_notice(self) -> str | None:
         """What the user must be told once per session: `auto` found no working sandbox."""
         problem = self.sandbox_problem
-        if problem is None or self.settings.sandbox_mode != "auto":
+        if problem is None or self.settings.shell.sandbox.mode != "auto":
             return None
         return f"commands run WITHOUT the OS sandbox: {problem}"
 
@@ -214,7 +214,7 @@ class ShellManager:
         """The bwrap argv that wraps a command of session `sid`; empty when unsandboxed."""
         problem = self.sandbox_problem
         if problem is not None:
-            if self.settings.sandbox_mode == "on":
+            if self.settings.shell.sandbox.mode == "on":
                 raise ToolFailure(
                     ErrorCode.TOOL_ERROR,
                     f"the sandbox is required (settings shell.sandbox.mode: on) but {problem}",
@@ -228,7 +228,7 @@ class ShellManager:
             writable=tuple(writable),
             scratch=session.scratch,
             hidden=tuple(default_hidden()),
-            network=self.settings.sandbox_network,
+            network=self.settings.shell.sandbox.network,
             protected=tuple(protected_paths([self.workspace.root], writable)),
         )
         bwrap = find_bwrap()
@@ -327,8 +327,8 @@ class ShellManager:
                 env=env,
                 tag=f"{session.tag}:run{session.counter}",
                 log=log,
-                overall=max_seconds or self.settings.shell_timeout,
-                idle=self.settings.shell_oneshot_idle,
+                overall=max_seconds or self.settings.shell.timeout_seconds,
+                idle=self.settings.shell.one_shot_idle_seconds,
                 mirror=mirror,
                 prefix=prefix,
                 leftovers=self._leftovers(sid) if prefix else None,

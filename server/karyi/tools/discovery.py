@@ -55,7 +55,7 @@ class Discovered:
 
 def command_env(settings: Settings) -> dict[str, str]:
     """The environment of discovery and call commands: Karyi's model keys removed."""
-    hidden = {*HIDDEN_ENV, str(settings.values.get("apiKeyEnv") or "")}
+    hidden = {*HIDDEN_ENV, settings.api_key_env or ""}
     return {k: v for k, v in os.environ.items() if k not in hidden}
 
 
@@ -136,8 +136,8 @@ async def discover(settings: Settings, cwd: Path, taken: set[str]) -> Discovered
 
     Names in `taken` (built-in tools) are not replaced: such a declaration is skipped.
     """
-    command = settings.values["tools"].get("discoveryCommand")
-    call = settings.values["tools"].get("callCommand")
+    command = settings.tools.discovery_command
+    call = settings.tools.call_command
     if not command:
         return Discovered()
     if not call:
@@ -145,7 +145,7 @@ async def discover(settings: Settings, cwd: Path, taken: set[str]) -> Discovered
             "tools.callCommand is not set: discovered tools could not be called; set it "
             "next to tools.discoveryCommand"
         )
-    timeout = settings.tools_timeout
+    timeout = settings.tools.timeout_seconds
     run = await capture(command, cwd=cwd, env=command_env(settings), seconds=timeout)
     if run.timed_out:
         raise DiscoveryError(f"did not finish within {timeout:g}s (tools.timeoutSeconds)")
@@ -208,7 +208,7 @@ class DiscoveredTool(Tool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Run the call command with the arguments on stdin."""
-        timeout = ctx.settings.tools_timeout
+        timeout = ctx.settings.tools.timeout_seconds
         try:
             run = await capture(
                 self.command_line(),

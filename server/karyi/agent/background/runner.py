@@ -163,7 +163,7 @@ async def run_check(command: str, cwd: Path, settings: Settings) -> CheckResult:
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
     )
-    timeout = float(settings.values["shell"].get("timeoutSeconds") or 120)
+    timeout = settings.shell.timeout_seconds
     try:
         raw, _ = await asyncio.wait_for(proc.communicate(), timeout)
     except TimeoutError:

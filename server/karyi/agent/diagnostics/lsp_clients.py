@@ -28,6 +28,7 @@ from pygls.lsp.client import LanguageClient
 from pygls.protocol import LanguageServerProtocol
 
 from karyi.agent.diagnostics.problems import Problem
+from karyi.settings.sections import LanguageServer
 
 log = logging.getLogger(__name__)
 
@@ -242,16 +243,16 @@ class LanguageServers:
 
     live = False
 
-    def __init__(self, servers: Mapping[str, Mapping[str, Any]], root: Path) -> None:
+    def __init__(self, servers: Mapping[str, LanguageServer], root: Path) -> None:
         self._by_ext: dict[str, ServerClient] = {}
         self.clients: list[ServerClient] = []
         for language, spec in servers.items():
-            command = list(spec.get("command") or [])
+            command = list(spec.command)
             if not command:
                 continue
             client = ServerClient(language, command, root)
             self.clients.append(client)
-            for ext in spec.get("extensions") or []:
+            for ext in spec.extensions:
                 self._by_ext[str(ext).lower()] = client
 
     @property

@@ -99,7 +99,8 @@ async def _problems(_m: Mention, s: MentionSources) -> str:
         rels = await list_files(folder)
         files += [folder / r for r in rels if s.problems.covers(folder / r)]
     found = await asyncio.wait_for(
-        s.problems.everywhere(files[:MAX_PROBLEM_FILES]), s.ctx.settings.diagnostics_wait * 2
+        s.problems.everywhere(files[:MAX_PROBLEM_FILES]),
+        s.ctx.settings.diagnostics.wait_seconds * 2,
     )
     text = render_all(found, s.ctx.workspace.display)
     return text or f"No errors or warnings ({s.problems.name})."
@@ -158,7 +159,7 @@ async def _folder(m: Mention, s: MentionSources) -> str:
 
 async def _url(m: Mention, s: MentionSources) -> str:
     fetched, page = await fetch_page(m.arg, s.ctx)
-    text, _facts = render_page(fetched, page, min(MAX_BLOCK, int(s.ctx.settings.web["maxChars"])))
+    text, _facts = render_page(fetched, page, min(MAX_BLOCK, s.ctx.settings.web.max_chars))
     return text
 
 

@@ -76,7 +76,8 @@ def permission_for(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> P
     In order: the user's `permissions.tools.NAME: deny`; the tool's own verdict on these
     parameters (command rules); the user's setting for the tool; the tool's default.
     """
-    configured = ctx.settings.tool_permission(tool.name)
+    setting = ctx.settings.permissions.tools.get(tool.name)
+    configured = Permission(setting) if setting else None
     if configured == Permission.DENY:
         return PermissionVerdict(
             Permission.DENY, f"{tool.name} is denied by the user's settings (permissions.tools)"
@@ -89,7 +90,7 @@ def permission_for(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> P
         return verdict
     reason = verdict.reason if verdict is not None else ""
     if configured:
-        return PermissionVerdict(Permission(configured), reason)
+        return PermissionVerdict(configured, reason)
     return PermissionVerdict(tool.permission, reason)
 
 

@@ -31,11 +31,11 @@ class CostMeter:
     def start(self, model_label: str, settings: Settings) -> None:
         """Price `model_label` for a new turn; say once when a cost limit cannot apply."""
         self.tokens = (0, 0, 0)
-        self._price = price_of(model_label, parse_prices(settings.prices))
+        self._price = price_of(model_label, parse_prices(settings.values.get("prices") or {}))
         self._settings = settings
         self._cost_before = self.conversation.cost
         self._subagent_cost = 0.0
-        if self._price is None and settings.max_cost_per_turn is not None:
+        if self._price is None and settings.agent.max_cost_per_turn is not None:
             self.notices.say(
                 "cost",
                 f"no price is known for {model_label}: agent.maxCostPerTurn cannot "
@@ -70,7 +70,7 @@ class CostMeter:
 
     def over_budget(self) -> str | None:
         """Why the turn must stop at its cost limit (None: it may go on)."""
-        limit = self._settings.max_cost_per_turn if self._settings is not None else None
+        limit = self._settings.agent.max_cost_per_turn if self._settings is not None else None
         turn, _ = self.costs()
         if limit is None or turn is None or turn <= limit:
             return None

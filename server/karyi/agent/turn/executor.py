@@ -222,7 +222,7 @@ class CallBatch:
             return None
         keys = resources_of(tool, params, ctx)
         paths = [Path(k.removeprefix("file:")) for k in sorted(keys) if k.startswith("file:")]
-        return ProblemCheck(self.problems, ctx.settings.diagnostics_wait, paths)
+        return ProblemCheck(self.problems, ctx.settings.diagnostics.wait_seconds, paths)
 
     async def _execute(
         self, tool: Tool, params: dict[str, Any], ctx: ToolContext, plan: _Planned

@@ -29,6 +29,7 @@ from typing import Any
 
 from karyi.agent.events import Event, HookRan
 from karyi.core.results import ToolResult
+from karyi.core.typed_json import to_json
 from karyi.protocol.calls import ToolCall
 from karyi.settings import Settings
 from karyi.shell.capture import capture
@@ -62,17 +63,12 @@ class Outcome:
 
 def configured(settings: Settings) -> dict[str, list[Hook]]:
     """The hooks of the settings by event (the schema already checked their shape)."""
-    raw = settings.values.get("hooks") or {}
+    by_event = to_json(settings.hooks)
     out: dict[str, list[Hook]] = {}
     for event in HOOK_EVENTS:
         out[event] = [
-            Hook(
-                event,
-                str(h["command"]),
-                str(h.get("match", "*")),
-                float(h.get("timeout", DEFAULT_TIMEOUT)),
-            )
-            for h in raw.get(event, [])
+            Hook(event, h["command"], h.get("match", "*"), float(h.get("timeout", DEFAULT_TIMEOUT)))
+            for h in by_event.get(event, [])
         ]
     return out
 

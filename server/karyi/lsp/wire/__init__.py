@@ -1,8 +1,8 @@
 """The wire types of Karyi's custom LSP methods, written once.
 
-`params.py` declares each method's parameters as attrs classes; `schema.py` derives the
-JSON Schema the server validates requests with (a malformed one gets -32602 naming the
-field); `typescript.py` derives `client-vscode/src/protocol.gen.ts`, the extension's
+`params.py` declares each method's parameters as attrs classes; core/typed_schema.py
+derives the JSON Schema the server validates requests with (a malformed one gets -32602
+naming the field); `typescript.py` derives `client-vscode/src/protocol.gen.ts`, the extension's
 types, which a test keeps current (`make protocol` rewrites it). docs/protocol.md
 documents the same methods with JSON examples.
 """

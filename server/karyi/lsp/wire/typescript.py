@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 import attrs
 
+from karyi.core.typed_schema import camel
 from karyi.lsp.wire import params
-from karyi.lsp.wire.schema import camel
 
 HEADER = """\
 // Generated from server/karyi/lsp/wire/params.py by `make protocol`: do not edit.

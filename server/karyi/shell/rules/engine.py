@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterable, Iterator
 
 from karyi.core.results import Permission, PermissionVerdict
+from karyi.settings.sections import CommandRules as CommandRuleSettings
 from karyi.shell.rules.patterns import Pattern
 from karyi.shell.rules.walk import SimpleCommand, analyse
 
@@ -36,9 +37,9 @@ class CommandRules:
         self.confirm = [Pattern.parse(p) for p in confirm]
 
     @classmethod
-    def from_rules(cls, rules: dict[str, list[str]]) -> CommandRules:
-        """From settings' `permissions.commands` (see `Settings.command_rules`)."""
-        return cls(rules["allow"], rules["deny"], rules["confirm"])
+    def from_rules(cls, rules: CommandRuleSettings) -> CommandRules:
+        """From settings' `permissions.commands` (`settings.sections.CommandRules`)."""
+        return cls(rules.allow, rules.deny, rules.confirm)
 
     def _first(self, patterns: list[Pattern], command: SimpleCommand) -> Pattern | None:
         for form in _forms(command):

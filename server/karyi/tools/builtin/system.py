@@ -49,7 +49,7 @@ def system_info(ctx: ToolContext) -> dict[str, Any]:
     """What a model needs to know about the machine to write working commands."""
     root = ctx.workspace.root
     usage = shutil.disk_usage(root)
-    shell = ctx.settings.shell_path or shutil.which("bash") or "/bin/sh"
+    shell = ctx.settings.shell.path or shutil.which("bash") or "/bin/sh"
     return {
         "os": platform.system(),
         "os_release": _os_release(),

@@ -73,7 +73,7 @@ class _Fetcher(Tool):
     ) -> PermissionVerdict | None:
         """Hosts in `web.allowedHosts` are fetched without asking."""
         hosts = _hosts(self.urls(params))
-        allowed = list(ctx.settings.web.get("allowedHosts") or [])
+        allowed = list(ctx.settings.web.allowed_hosts)
         if hosts and all(host_allowed(h, allowed) for h in hosts):
             return PermissionVerdict(Permission.AUTO, f"{', '.join(hosts)} in web.allowedHosts")
         return None
@@ -200,7 +200,7 @@ class WebFetch(_Fetcher):
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Fetch and convert."""
         fetched, page = await fetch_page(self.urls(params)[0], ctx)
-        text, facts = render_page(fetched, page, int(ctx.settings.web["maxChars"]))
+        text, facts = render_page(fetched, page, ctx.settings.web.max_chars)
         shown = f"Fetched {fetched.final_url} ({page.kind}, {len(page.text):,} characters)"
         return ToolResult.ok(text, display=shown, data=facts)
 
@@ -268,7 +268,7 @@ class VecliWebFetch(_Fetcher):
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Fetch every URL (in parallel); a failed URL is reported among the others."""
         urls = self.urls(params)
-        budget = int(ctx.settings.web["maxChars"]) // len(urls)
+        budget = ctx.settings.web.max_chars // len(urls)
         outcomes = await asyncio.gather(
             *(fetch_page(url, ctx) for url in urls), return_exceptions=True
         )

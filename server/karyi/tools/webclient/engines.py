@@ -177,17 +177,17 @@ async def _request(backend: str, method: str, url: str, seconds: float, **kw: An
 def create_backend(settings: Settings, lookup: Callable[[str], str | None]) -> SearchBackend:
     """The backend settings `web.search` names (raises SearchError when there is none
     or its key is missing; `lookup` reads secure variables)."""
-    config = settings.web.get("search")
+    config = settings.web.search
     if not config:
         raise SearchError(HOW_TO_CONFIGURE)
-    timeout = float(config.get("timeoutSeconds") or 20)
-    if config["backend"] == "searxng":
-        if not config.get("url"):
+    timeout = config.timeout_seconds or 20.0
+    if config.backend == "searxng":
+        if not config.url:
             raise SearchError(
                 'web.search: the searxng backend needs "url", e.g. "http://127.0.0.1:8888"'
             )
-        return SearxngBackend(str(config["url"]), timeout)
-    variable = str(config.get("keyVariable") or "BOCHA_API_KEY")
+        return SearxngBackend(config.url, timeout)
+    variable = config.key_variable or "BOCHA_API_KEY"
     key = lookup(variable)
     if not key:
         raise SearchError(
@@ -195,7 +195,7 @@ def create_backend(settings: Settings, lookup: Callable[[str], str | None]) -> S
             f"{variable}; store it with `karyi var set {variable}` (web.search.keyVariable "
             "names another variable)"
         )
-    return BochaBackend(str(config.get("url") or BOCHA_URL), key, timeout)
+    return BochaBackend(config.url or BOCHA_URL, key, timeout)
 
 
 def render(results: SearchResults, query: str) -> str:

@@ -63,10 +63,10 @@ class FetchLimits:
         """The limits the user configured."""
         web = settings.web
         return cls(
-            timeout=float(web["timeoutSeconds"]),
-            max_bytes=int(web["maxBytes"]),
-            max_redirects=int(web["maxRedirects"]),
-            allow_private=bool(web["allowPrivate"]),
+            timeout=web.timeout_seconds,
+            max_bytes=web.max_bytes,
+            max_redirects=web.max_redirects,
+            allow_private=web.allow_private,
         )
 
 

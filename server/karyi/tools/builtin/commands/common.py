@@ -84,7 +84,7 @@ class CommandTool(Tool):
         command = params.get("command")
         if not isinstance(command, str):
             return None
-        verdict = CommandRules.from_rules(ctx.settings.command_rules()).evaluate(command)
+        verdict = CommandRules.from_rules(ctx.settings.permissions.commands).evaluate(command)
         if verdict is not None and verdict.permission is Permission.DENY:
             return verdict
         if not wants_sandbox(params):
@@ -100,8 +100,8 @@ class CommandTool(Tool):
 
     def _auto_in_sandbox(self, ctx: ToolContext) -> bool:
         return (
-            ctx.settings.sandbox_auto_approve
-            and ctx.settings.tool_permission(self.name) is None
+            ctx.settings.shell.sandbox.auto_approve
+            and ctx.settings.permissions.tools.get(self.name) is None
             and ctx.shell is not None
             and ctx.shell.sandboxed
         )

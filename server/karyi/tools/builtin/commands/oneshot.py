@@ -85,7 +85,9 @@ async def _run(
         sandbox=wants_sandbox(params),
     )
     summary = oneshot_summary(
-        result, limit or ctx.settings.shell_timeout, ctx.settings.shell_oneshot_idle
+        result,
+        limit or ctx.settings.shell.timeout_seconds,
+        ctx.settings.shell.one_shot_idle_seconds,
     )
     hint = sandbox_hint(result.output.text, result.outcome.exit_code, result.sandboxed)
     summary += "" if result.sandboxed else "; not sandboxed"
@@ -224,7 +226,7 @@ class GatewayShell(CommandTool):
         self, params: Mapping[str, Any], ctx: ToolContext
     ) -> PermissionVerdict | None:
         """Refused outright while the server has the shell disabled; else the rules."""
-        if not ctx.settings.gateway_shell:
+        if not ctx.settings.gateway.enable_shell:
             return PermissionVerdict(Permission.DENY, _DISABLED)
         return super().permission_for(params, ctx)
 
@@ -234,7 +236,7 @@ class GatewayShell(CommandTool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """`{"ok", "command", "exit_code", "output", "text"}`."""
-        if not ctx.settings.gateway_shell:
+        if not ctx.settings.gateway.enable_shell:
             raise ToolFailure(ErrorCode.DISABLED, _DISABLED)
         cwd = _directory(ctx, params.get("cwd"), "cwd")
         command = str(params["command"])

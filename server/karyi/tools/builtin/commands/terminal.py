@@ -111,7 +111,7 @@ def terminal_result(r: TerminalResult, inactivity: float, sandboxed: bool) -> To
 def _result(ctx: ToolContext, r: TerminalResult) -> ToolResult:
     shell = shell_of(ctx)
     return terminal_result(
-        r, ctx.settings.shell_inactivity, shell.terminal_sandboxed(ctx.session_id)
+        r, ctx.settings.shell.inactivity_seconds, shell.terminal_sandboxed(ctx.session_id)
     )
 
 
@@ -235,7 +235,7 @@ class Input(Tool):
         reach a shell. Otherwise the default (`auto`): programs that run what is typed
         to them (shells, editors, interpreters' prompts) were asked about when started."""
         text = unescape(str(params.get("text", "")))
-        rules = CommandRules.from_rules(ctx.settings.command_rules())
+        rules = CommandRules.from_rules(ctx.settings.permissions.commands)
         for line in text.replace("\r", "\n").split("\n"):
             verdict = rules.evaluate(line) if line.strip() else None
             if verdict is not None and verdict.permission is Permission.DENY:
