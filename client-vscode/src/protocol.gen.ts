@@ -1,5 +1,7 @@
-// Generated from server/karyi/lsp/wire/params.py by `make protocol`: do not edit.
-// The custom methods' parameters and names (docs/protocol.md, "The language server").
+// Generated from server/karyi/lsp/wire/ (params.py, results.py) and
+// server/karyi/agent/events.py by `make protocol`: do not edit.
+// The custom methods' parameters and names, the events of `karyi/turnUpdate` and what
+// the server sends (docs/protocol.md, "The language server").
 
 export type Mode = 'plan' | 'act';
 
@@ -8,6 +10,10 @@ export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 export type ConfirmOutcome = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectAlways';
 
 export type Scope = 'session' | 'workspace' | 'user';
+
+export type TextChannel = 'text' | 'thinking' | 'answer';
+
+export type HookStatus = 'ok' | 'blocked' | 'reported' | 'failed';
 
 /** A position in a document (LSP: zero-based line, UTF-16 character). */
 export interface Position {
@@ -187,3 +193,291 @@ export const Methods = {
   turnUpdate: 'karyi/turnUpdate',
   terminalOutput: 'karyi/terminalOutput',
 } as const;
+
+/** A user message started a turn. */
+export interface TurnStartedEvent {
+  type: 'turnStarted';
+  sessionId: string;
+  turnId: string;
+  message: string;
+  mode: Mode;
+}
+
+/** A model call began (step 1 is the first call of the turn). */
+export interface StepStartedEvent {
+  type: 'step';
+  step: number;
+  model: string;
+}
+
+/** Model text: `text`, `thinking`, or `answer`. */
+export interface TextDeltaEvent {
+  type: 'text';
+  text: string;
+  channel: TextChannel;
+}
+
+/** The model is writing a call (parameters still streaming). */
+export interface ToolPendingEvent {
+  type: 'toolPending';
+  index: number;
+  name: string;
+}
+
+/** A complete call, checked and scheduled. */
+export interface ToolQueuedEvent {
+  type: 'toolQueued';
+  call: Call;
+  description: string;
+}
+
+/** A call waits for the user's permission. */
+export interface ToolAwaitingEvent {
+  type: 'toolAwaitingPermission';
+  call: Call;
+  description: string;
+  confirmation: Confirmation | null;
+  reason: string;
+}
+
+/** A call started executing. */
+export interface ToolRunningEvent {
+  type: 'toolRunning';
+  call: Call;
+}
+
+/** Live output of a running call (a command's terminal output). */
+export interface ToolOutputEvent {
+  type: 'toolOutput';
+  callId: string;
+  text: string;
+}
+
+/** A call finished (successfully or not), with its result and how long it took. */
+export interface ToolDoneEvent {
+  type: 'toolDone';
+  call: Call;
+  result: ToolResultJson;
+  decision: string;
+  seconds: number;
+}
+
+/** A call changed files (on disk, or in the editor and then on disk). */
+export interface FileChangedEvent {
+  type: 'fileChanged';
+  call: Call;
+  files: FileProposal[];
+}
+
+/** `get_value` waits for the user to give a secret (the front end asks; never the model). */
+export interface ValueRequestedEvent {
+  type: 'valueRequested';
+  callId: string;
+  key: string;
+  reason: string;
+  note: string;
+  exists: boolean;
+}
+
+/** Something the user should know: retries, changed files, compaction, checkpoints. */
+export interface NoticeEvent {
+  type: 'notice';
+  topic: string;
+  message: string;
+}
+
+/** Token usage so far in this turn. */
+export interface UsageUpdateEvent {
+  type: 'usage';
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  turnCost: number | null;
+  sessionCost: number | null;
+}
+
+/**
+ * The session switched between `plan` and `act`; `plan` is what the next act turn
+ * will carry (empty: nothing).
+ */
+export interface ModeChangedEvent {
+  type: 'mode';
+  sessionId: string;
+  mode: Mode;
+  plan: string;
+}
+
+/**
+ * A user-configured hook ran (docs/workflow.md#hooks). `status`: `ok`, `blocked`
+ * (it stopped a call or a prompt), `reported` (an afterTool hook's exit 2: its words
+ * go to the model), `failed` (any other exit, a timeout: the agent went on).
+ */
+export interface HookRanEvent {
+  type: 'hook';
+  event: string;
+  command: string;
+  tool: string;
+  status: HookStatus;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+}
+
+/** The model wrote its task list (`todo_write`): the whole list, as it now stands. */
+export interface TodosUpdatedEvent {
+  type: 'todos';
+  items: TodoItem[];
+}
+
+/** The turn could not go on (provider failure, limits); the session is intact. */
+export interface TurnErrorEvent {
+  type: 'error';
+  errorKind: string;
+  message: string;
+}
+
+/** The turn ended. */
+export interface TurnFinishedEvent {
+  type: 'turnFinished';
+  turnId: string;
+  stopReason: string;
+  finalAnswer: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  steps: number;
+  cachedTokens: number;
+  turnCost: number | null;
+  sessionCost: number | null;
+}
+
+/**
+ * An event of a subagent, run by the parent's call `call_id`, on the parent's stream.
+ *
+ * Call ids inside `event` are scoped by the parent call (`<callId>/<id>`), so they are
+ * unique in the session and are what a front end answers a nested approval with.
+ */
+export interface SubagentEvent {
+  type: 'subagent';
+  agent: string;
+  callId: string;
+  event: TurnEvent;
+}
+
+/** Every event of a turn (agent/events.py). */
+export type TurnEvent =
+  | TurnStartedEvent
+  | StepStartedEvent
+  | TextDeltaEvent
+  | ToolPendingEvent
+  | ToolQueuedEvent
+  | ToolAwaitingEvent
+  | ToolRunningEvent
+  | ToolOutputEvent
+  | ToolDoneEvent
+  | FileChangedEvent
+  | ValueRequestedEvent
+  | NoticeEvent
+  | UsageUpdateEvent
+  | ModeChangedEvent
+  | HookRanEvent
+  | TodosUpdatedEvent
+  | TurnErrorEvent
+  | TurnFinishedEvent
+  | SubagentEvent;
+
+/** `karyi/turnUpdate`: one event of a session's running turn. */
+export interface TurnUpdate {
+  sessionId: string;
+  turnId: string;
+  event: TurnEvent;
+}
+
+/**
+ * A tool call in an event's JSON: as the model wrote it (`error`: why it is not a
+ * valid call, then it is never executed).
+ */
+export interface Call {
+  index: number;
+  id: string;
+  name: string;
+  params: Record<string, unknown>;
+  error: string | null;
+}
+
+/** What the user must see before approving a call: a command, a diff, a URL. */
+export interface Confirmation {
+  kind: string;
+  title: string;
+  details: string;
+  diff: string | null;
+  url: string | null;
+  files: FileProposal[];
+  sandboxed: boolean | null;
+  always: boolean;
+}
+
+/** A result's canonical JSON form (docs/tools.md); `status` only when there is one. */
+export interface ToolResultJson {
+  success: boolean;
+  llm_content: string;
+  display: string | Record<string, unknown>;
+  data: unknown;
+  error: ToolErrorJson | null;
+  metadata: Record<string, unknown>;
+  status?: string;
+}
+
+/**
+ * A file's proposed change for an editor's inline preview: its `uri` and the
+ * editor's `version` of it, its text before (`original`) and after (`proposed`).
+ */
+export interface FileProposal {
+  path: string;
+  created: boolean;
+  deleted: boolean;
+  added: number;
+  removed: number;
+  edits: ProposalEdit[];
+  hunks: Hunk[];
+  unified: string;
+  uri: string;
+  version: number | null;
+  original: string;
+  proposed: string;
+}
+
+/** One item of the task list the model keeps (`todo_write`, docs/workflow.md). */
+export interface TodoItem {
+  id: string;
+  text: string;
+  status: 'pending' | 'in_progress' | 'done';
+}
+
+/** A failure in a result's JSON: its machine code and the sentence. */
+export interface ToolErrorJson {
+  code: string;
+  message: string;
+}
+
+/** A text edit's JSON form (LSP `TextEdit`). */
+export interface ProposalEdit {
+  range: Range;
+  newText: string;
+}
+
+/**
+ * A hunk's JSON form (`karyi/fileDiffs`, edit previews): `range` of the original
+ * and `newText` replace it; the header numbers are the unified diff's.
+ */
+export interface Hunk {
+  id: string;
+  header: string;
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  range: Range;
+  newText: string;
+  lines: string[];
+}

@@ -1,117 +1,13 @@
 /**
  * The language server contract (docs/protocol.md, "The language server") as types.
  * Pure declarations: shared by the extension host, the webview and the tests. The
- * parameters and names of the methods are generated from the server's types
- * (`protocol.gen.ts`, `make protocol`); what the server sends is declared here.
+ * methods' parameters and names, the events of `karyi/turnUpdate` and the results
+ * moved to the server's types so far are generated from them (`protocol.gen.ts`,
+ * `make protocol`); the other results are still declared here.
  */
-import type { Mode, Range } from './protocol.gen';
+import type { Mode, TodoItem, ToolResultJson } from './protocol.gen';
 
 export * from './protocol.gen';
-
-export interface Call {
-  index: number;
-  id: string;
-  name: string;
-  params: Record<string, unknown>;
-  error: string | null;
-}
-
-export interface ToolResultJson {
-  success: boolean;
-  llm_content: string;
-  display: string;
-  data: unknown;
-  error: { code: string; message: string } | null;
-  metadata: Record<string, unknown>;
-  status?: string;
-}
-
-export interface Hunk {
-  id: string;
-  header: string;
-  range: Range;
-  newText: string;
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: string[];
-}
-
-export interface FileProposal {
-  uri: string;
-  path: string;
-  version: number | null;
-  created: boolean;
-  deleted: boolean;
-  added: number;
-  removed: number;
-  original: string;
-  proposed: string;
-  edits: { range: Range; newText: string }[];
-  hunks: Hunk[];
-  unified: string;
-}
-
-export interface Confirmation {
-  kind: 'command' | 'edit' | 'fetch' | 'generic' | string;
-  title: string;
-  details: string;
-  diff: string | null;
-  url: string | null;
-  files?: FileProposal[] | null;
-}
-
-/** One item of the task list the model keeps (`todo_write`, docs/workflow.md). */
-export interface TodoItem {
-  id: string;
-  text: string;
-  status: 'pending' | 'in_progress' | 'done';
-}
-
-export type TurnEvent =
-  | { type: 'turnStarted'; sessionId: string; turnId: string; message: string; mode?: Mode }
-  | { type: 'mode'; sessionId: string; mode: Mode; plan: string }
-  | { type: 'step'; step: number; model: string }
-  | { type: 'text'; text: string; channel: 'text' | 'thinking' | 'answer' }
-  | { type: 'toolPending'; index: number; name: string }
-  | { type: 'toolQueued'; call: Call; description: string }
-  | {
-      type: 'toolAwaitingPermission';
-      call: Call;
-      description: string;
-      confirmation: Confirmation | null;
-      reason: string;
-    }
-  // docs/protocol.md says `call`; the server sends `callId`: both are read.
-  | { type: 'valueRequested'; call?: Call; callId?: string; key: string; reason: string; note: string; exists: boolean }
-  | { type: 'toolRunning'; call: Call }
-  | { type: 'toolOutput'; callId: string; text: string }
-  | { type: 'toolDone'; call: Call; result: ToolResultJson; decision: string; seconds: number }
-  | { type: 'fileChanged'; call: Call; files: unknown[] }
-  | { type: 'notice'; topic: string; message: string }
-  | { type: 'todos'; items: TodoItem[] }
-  | { type: 'hook'; event: string; command: string; tool: string; status: 'ok' | 'blocked' | 'reported' | 'failed'; exitCode: number | null; stdout: string; stderr: string; seconds: number }
-  | { type: 'usage'; inputTokens: number; outputTokens: number; cachedTokens?: number; turnCost?: number | null; sessionCost?: number | null }
-  | { type: 'error'; errorKind: string; message: string }
-  | {
-      type: 'turnFinished';
-      turnId: string;
-      stopReason: string;
-      finalAnswer: string | null;
-      inputTokens: number;
-      outputTokens: number;
-      steps: number;
-      cachedTokens?: number;
-      turnCost?: number | null;
-      sessionCost?: number | null;
-    };
-
-export interface TurnUpdate {
-  sessionId: string;
-  turnId: string;
-  event: TurnEvent;
-}
 
 export interface ChatResult {
   sessionId: string;

@@ -239,6 +239,11 @@ function ensureCard(state: ChatState, turnId: string, call: { id: string; name: 
   return queueTool(state, turnId, { id: call.id, name: call.name, description, status: 'queued', output: '' }, call.index);
 }
 
+/** A result's `display` as the card shows it: a view object as its JSON. */
+function displayText(display: string | Record<string, unknown> | undefined): string | undefined {
+  return typeof display === 'object' ? JSON.stringify(display) : display;
+}
+
 /** The call a `valueRequested` belongs to (`callId`, or `call.id` as the docs have it). */
 export function valueCallId(ev: { call?: { id: string }; callId?: string }): string {
   return ev.callId ?? ev.call?.id ?? '';
@@ -284,7 +289,7 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
     }
     case 'valueRequested': {
       const id = valueCallId(ev);
-      s = ensureCard(s, turnId, ev.call ?? { id, name: 'get_value', index: -1 }, `get_value ${ev.key}`);
+      s = ensureCard(s, turnId, { id, name: 'get_value', index: -1 }, `get_value ${ev.key}`);
       return patchTool(s, id, {
         status: 'value',
         value: { key: ev.key, reason: ev.reason, note: ev.note, exists: ev.exists },
@@ -311,7 +316,7 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
       );
       return patchTool(s, ev.call.id, {
         status,
-        display: ev.result.display,
+        display: displayText(ev.result.display),
         error: ev.result.error?.message,
         seconds: ev.seconds,
         decision: ev.decision,
@@ -415,7 +420,7 @@ function loaded(state: ChatState, session: LoadedSession): ChatState {
           description: tc.name,
           status: rec ? (rec.decision.startsWith('rejected') ? 'rejected' : rec.success ? 'done' : 'failed') : 'done',
           output: '',
-          display: rec?.result?.display,
+          display: displayText(rec?.result?.display),
           error: rec?.result?.error?.message,
           decision: rec?.decision,
         });

@@ -11,7 +11,7 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
@@ -21,6 +21,33 @@ from karyi.workspace.editor import PlannedWrite
 
 log = logging.getLogger(__name__)
 
+TextChannel = Literal["text", "thinking", "answer"]
+HookStatus = Literal["ok", "blocked", "reported", "failed"]
+MODE = {"typescript": "Mode"}
+"""A session's mode, `plan` or `act` (a plain str in the agent; `Mode` on the wire)."""
+
+
+class CallJson(TypedDict):
+    """A tool call in an event's JSON: as the model wrote it (`error`: why it is not a
+    valid call, then it is never executed)."""
+
+    index: int
+    id: str
+    name: str
+    params: dict[str, Any]
+    error: str | None
+
+
+def call_json(call: ToolCall) -> CallJson:
+    """`call`'s JSON form in events."""
+    return {
+        "index": call.index,
+        "id": call.id,
+        "name": call.name,
+        "params": call.params,
+        "error": call.error,
+    }
+
 
 def _jsonable(value: Any) -> Any:
     if hasattr(value, "to_json") and callable(value.to_json):
@@ -28,13 +55,7 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, ToolResult):
         return value.to_dict()
     if isinstance(value, ToolCall):
-        return {
-            "index": value.index,
-            "id": value.id,
-            "name": value.name,
-            "params": value.params,
-            "error": value.error,
-        }
+        return call_json(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, dict):
@@ -71,7 +92,7 @@ class TurnStarted(Event):
     session_id: str
     turn_id: str
     message: str
-    mode: str = "act"
+    mode: str = field(default="act", metadata=MODE)
     """`plan` or `act` (docs/workflow.md#plan-mode)."""
 
 
@@ -90,7 +111,7 @@ class TextDelta(Event):
 
     kind = "text"
     text: str
-    channel: str = "text"
+    channel: TextChannel = "text"
 
 
 @dataclass(frozen=True)
@@ -202,7 +223,7 @@ class ModeChanged(Event):
 
     kind = "mode"
     session_id: str
-    mode: str
+    mode: str = field(metadata=MODE)
     plan: str = ""
 
 
@@ -216,7 +237,7 @@ class HookRan(Event):
     event: str
     command: str
     tool: str
-    status: str
+    status: HookStatus
     exit_code: int | None
     stdout: str
     stderr: str

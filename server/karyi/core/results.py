@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from karyi.core.errors import ErrorCode
 
@@ -41,6 +41,25 @@ class ToolError:
 
     code: str
     message: str
+
+
+class ToolErrorJson(TypedDict):
+    """A failure in a result's JSON: its machine code and the sentence."""
+
+    code: str
+    message: str
+
+
+class ToolResultJson(TypedDict):
+    """A result's canonical JSON form (docs/tools.md); `status` only when there is one."""
+
+    success: bool
+    llm_content: str
+    display: str | dict[str, Any]
+    data: Any
+    error: ToolErrorJson | None
+    metadata: dict[str, Any]
+    status: NotRequired[str]
 
 
 @dataclass
@@ -89,9 +108,9 @@ class ToolResult:
             metadata,
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ToolResultJson:
         """The canonical JSON form every front end and the gateway return (docs/tools.md)."""
-        out: dict[str, Any] = {
+        out: ToolResultJson = {
             "success": self.success,
             "llm_content": self.llm_content,
             "display": self.display,

@@ -28,7 +28,7 @@ def confirmation_view(confirmation: Confirmation | None) -> dict[str, Any] | Non
     if confirmation is None:
         return None
     body = {k: v for k, v in dataclasses.asdict(confirmation).items() if k != "files"}
-    files = [f.to_json() for f in confirmation.files]
+    files: list[dict[str, Any]] = [dict(f.to_json()) for f in confirmation.files]
     body["files"] = [{k: f[k] for k in FILE_FIELDS} for f in files]
     return body
 

@@ -89,7 +89,9 @@ class TodoItem:
 
     id: str
     text: str
-    status: str = "pending"
+    status: str = field(
+        default="pending", metadata={"typescript": "'pending' | 'in_progress' | 'done'"}
+    )
     """`pending`, `in_progress` or `done`."""
 
 

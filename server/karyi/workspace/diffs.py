@@ -16,10 +16,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-from karyi.workspace.hunks import Builder, Change, Hunk, Locator, split_keep
-from karyi.workspace.positions import TextEdit
+from karyi.workspace.hunks import Builder, Change, Hunk, HunkJson, Locator, split_keep
+from karyi.workspace.positions import TextEdit, TextEditJson
 
 __all__ = [
     "FileDiff",
@@ -34,6 +34,19 @@ __all__ = [
 
 FINE_DIFF_LIMIT = 4_000_000
 """Above this product of old and new line counts a changed region is shown as one block."""
+
+
+class FileDiffJson(TypedDict):
+    """A file's change as the LSP layer and the extension consume it."""
+
+    path: str
+    created: bool
+    deleted: bool
+    added: int
+    removed: int
+    edits: list[TextEditJson]
+    hunks: list[HunkJson]
+    unified: str
 
 
 @dataclass(frozen=True)
@@ -58,7 +71,7 @@ class FileDiff:
         """`+3 -1` style counts."""
         return f"+{self.added} -{self.removed}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FileDiffJson:
         """The form the LSP layer and the extension consume."""
         return {
             "path": self.path,

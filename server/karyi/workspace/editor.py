@@ -12,10 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from karyi.workspace.diffs import FileDiff, diff_texts
+from karyi.workspace.diffs import FileDiff, FileDiffJson, diff_texts
 from karyi.workspace.snapshots import Snapshot
+
+
+class FileProposalJson(FileDiffJson):
+    """A file's proposed change for an editor's inline preview: its `uri` and the
+    editor's `version` of it, its text before (`original`) and after (`proposed`)."""
+
+    uri: str
+    version: int | None
+    original: str
+    proposed: str
 
 
 @dataclass(frozen=True)
@@ -32,7 +42,7 @@ class PlannedWrite:
         """The change as LSP edits, hunks and a unified diff."""
         return diff_texts(self.before, self.after, path=self.display)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FileProposalJson:
         """The form edit previews use (see docs/protocol.md, "Permissions and edit previews")."""
         return {
             "uri": self.path.as_uri(),

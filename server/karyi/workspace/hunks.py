@@ -10,11 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
-from karyi.workspace.positions import Position, Range, TextEdit, utf16_len
+from karyi.workspace.positions import Position, Range, RangeJson, TextEdit, utf16_len
 
 CONTEXT = 3
+
+
+class HunkJson(TypedDict):
+    """A hunk's JSON form (`karyi/fileDiffs`, edit previews): `range` of the original
+    and `newText` replace it; the header numbers are the unified diff's."""
+
+    id: str
+    header: str
+    oldStart: int
+    oldLines: int
+    newStart: int
+    newLines: int
+    range: RangeJson
+    newText: str
+    lines: list[str]
 
 
 @dataclass(frozen=True)
@@ -48,7 +63,7 @@ class Hunk:
         """The hunk as one text edit on the original."""
         return TextEdit(self.range, self.new_text)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HunkJson:
         """The form the LSP layer sends (`karyi/fileDiffs`)."""
         return {
             "id": self.id,

@@ -9,7 +9,7 @@ ending); a lone `\\r` does not end a line here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 
 def utf16_len(text: str) -> int:
@@ -36,6 +36,27 @@ def codepoint_index(line: str, column: int) -> int:
     return len(line)
 
 
+class PositionJson(TypedDict):
+    """A position's JSON form (LSP)."""
+
+    line: int
+    character: int
+
+
+class RangeJson(TypedDict):
+    """A range's JSON form (LSP)."""
+
+    start: PositionJson
+    end: PositionJson
+
+
+class TextEditJson(TypedDict):
+    """A text edit's JSON form (LSP `TextEdit`)."""
+
+    range: RangeJson
+    newText: str
+
+
 @dataclass(frozen=True)
 class Position:
     """A place in a document: 0-based line, UTF-16 character column (LSP)."""
@@ -43,7 +64,7 @@ class Position:
     line: int
     character: int
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> PositionJson:
         """LSP's JSON form."""
         return {"line": self.line, "character": self.character}
 
@@ -55,7 +76,7 @@ class Range:
     start: Position
     end: Position
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RangeJson:
         """LSP's JSON form."""
         return {"start": self.start.to_json(), "end": self.end.to_json()}
 
@@ -67,7 +88,7 @@ class TextEdit:
     range: Range
     new_text: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TextEditJson:
         """LSP's JSON form."""
         return {"range": self.range.to_json(), "newText": self.new_text}
 

@@ -255,7 +255,7 @@ describe('Karyi extension (in the real extension host)', () => {
         description: 'Edit preview.py',
         reason: '',
         confirmation: {
-          kind: 'edit', title: 'Edit preview.py', details: '', diff: null, url: null,
+          kind: 'edit', title: 'Edit preview.py', details: '', diff: null, url: null, sandboxed: null, always: true,
           files: [{ uri: uri.toString(), path: 'preview.py', version: doc.version, created: false, deleted: false, added: 2, removed: 2, original, proposed: '', edits: [], hunks: [hunk('h1', 3), hunk('h2', 20)], unified: '' }],
         },
       },
@@ -314,7 +314,7 @@ describe('Karyi extension (in the real extension host)', () => {
         description: 'Edit typed.py',
         reason: '',
         confirmation: {
-          kind: 'edit', title: '', details: '', diff: null, url: null,
+          kind: 'edit', title: '', details: '', diff: null, url: null, sandboxed: null, always: true,
           files: [{ uri: uri.toString(), path: 'typed.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original, proposed: 'a = 10\nb = 2\n', edits: [], hunks: [{ id: 'h1', header: '', range, newText: 'a = 10\n', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }], unified: '' }],
         },
       },
@@ -361,7 +361,7 @@ describe('Karyi extension (in the real extension host)', () => {
         description: 'Edit crlf.py',
         reason: '',
         confirmation: {
-          kind: 'edit', title: '', details: '', diff: null, url: null,
+          kind: 'edit', title: '', details: '', diff: null, url: null, sandboxed: null, always: true,
           files: [{ uri: uri.toString(), path: 'crlf.py', version: doc.version, created: false, deleted: false, added: 3, removed: 1, original, proposed: '', edits: [], hunks: [{ id: 'h1', header: '', range, newText: 'b = 20\nb2 = 4\nb3 = 5\n', oldStart: 2, oldLines: 1, newStart: 2, newLines: 3, lines: [] }], unified: '' }],
         },
       },
@@ -401,7 +401,7 @@ describe('Karyi extension (in the real extension host)', () => {
         description: 'Edit draft.py',
         reason: '',
         confirmation: {
-          kind: 'edit', title: '', details: '', diff: null, url: null,
+          kind: 'edit', title: '', details: '', diff: null, url: null, sandboxed: null, always: true,
           files: [{ uri: uri.toString(), path: 'draft.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original: 'x = 1\ny = 2\n', proposed: 'x = 10\ny = 2\n', edits: [], hunks: [{ id: 'h1', header: '', range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, newText: 'x = 10\n', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }], unified: '' }],
         },
       },
@@ -443,7 +443,7 @@ describe('Karyi extension (in the real extension host)', () => {
         description: 'Edit doomed.py',
         reason: '',
         confirmation: {
-          kind: 'edit', title: '', details: '', diff: null, url: null,
+          kind: 'edit', title: '', details: '', diff: null, url: null, sandboxed: null, always: true,
           files: [{ uri: uri.toString(), path: 'doomed.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original: 'a\nb\nc\n', proposed: 'a\nB\nc\n', edits: [], hunks: [{ id: 'h1', header: '', range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, newText: 'B\n', oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, lines: [] }], unified: '' }],
         },
       },

@@ -14,13 +14,13 @@ describe('chat reducer', () => {
   it('streams text into one block per channel and finishes with usage', () => {
     const s = run([
       { kind: 'user', text: 'hi' },
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'hi' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'hi', mode: 'act' }),
       up({ type: 'step', step: 1, model: 'openai:fake' }),
       up({ type: 'text', text: 'let me ', channel: 'thinking' }),
       up({ type: 'text', text: 'think', channel: 'thinking' }),
       up({ type: 'text', text: 'Hel', channel: 'text' }),
       up({ type: 'text', text: 'lo', channel: 'text' }),
-      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: null, inputTokens: 10, outputTokens: 3, steps: 1, cachedTokens: 8 }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: null, inputTokens: 10, outputTokens: 3, steps: 1, cachedTokens: 8, turnCost: null, sessionCost: null }),
     ]);
     assert.equal(s.sessionId, S);
     assert.equal(s.model, 'openai:fake');
@@ -41,7 +41,7 @@ describe('chat reducer', () => {
   it('follows a tool call from pending to done, in place', () => {
     let s = run([
       { kind: 'user', text: 'fix it' },
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'fix it' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'fix it', mode: 'act' }),
       up({ type: 'step', step: 1, model: 'm' }),
       up({ type: 'toolPending', index: 0, name: 'write' }),
     ]);
@@ -57,7 +57,7 @@ describe('chat reducer', () => {
         description: 'Write a.py',
         reason: '',
         confirmation: {
-          kind: 'edit', title: 'Edit a.py', details: '', diff: '--- a', url: null,
+          kind: 'edit', title: 'Edit a.py', details: '', diff: '--- a', url: null, sandboxed: null, always: true,
           files: [{ uri: 'file:///w/a.py', path: 'a.py', version: 1, created: false, deleted: false, added: 2, removed: 1, original: '', proposed: '', edits: [], hunks: [], unified: '' }],
         },
       }),
@@ -86,13 +86,13 @@ describe('chat reducer', () => {
       description: 'Edit a.py',
       reason: '',
       confirmation: {
-        kind: 'edit', title: 'Edit a.py', details: '', diff: '--- a', url: null,
+        kind: 'edit', title: 'Edit a.py', details: '', diff: '--- a', url: null, sandboxed: null, always: true,
         files: [{ uri: 'file:///w/a.py', path: 'a.py', version: 1, created: false, deleted: false, added: 2, removed: 1, original: '', proposed: '', edits: [], hunks: [], unified: '' }],
       },
     });
     const cancelled = { ...result(false), display: 'edit was cancelled', error: { code: 'cancelled', message: 'edit was cancelled' } };
     const s = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
       awaiting,
       up({ type: 'toolDone', call: call('c1'), result: cancelled, decision: 'approved', seconds: 0 }),
     ]);
@@ -100,9 +100,9 @@ describe('chat reducer', () => {
     assert.equal(s.tools.c1.files?.[0].state, 'rejected');
     // The turn ends with the card still waiting (no toolDone): cancelled too, not failed.
     const ended = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
       awaiting,
-      up({ type: 'turnFinished', turnId: T, stopReason: 'cancelled', finalAnswer: null, inputTokens: 0, outputTokens: 0, steps: 1 }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'cancelled', finalAnswer: null, inputTokens: 0, outputTokens: 0, steps: 1, cachedTokens: 0, turnCost: null, sessionCost: null }),
     ]);
     assert.equal(ended.tools.c1.status, 'cancelled');
     assert.equal(ended.tools.c1.files?.[0].state, 'rejected');
@@ -110,7 +110,7 @@ describe('chat reducer', () => {
 
   it('a rejected call is shown as rejected', () => {
     const s = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
       up({ type: 'toolQueued', call: call('c1', 'run_command'), description: 'Run ls' }),
       up({ type: 'toolDone', call: call('c1', 'run_command'), result: result(false), decision: 'rejected', seconds: 0 }),
     ]);
@@ -119,7 +119,7 @@ describe('chat reducer', () => {
 
   it('a command card says whether it ran sandboxed, and the sandbox notice shows', () => {
     const s = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
       up({ type: 'notice', topic: 'sandbox', message: 'Commands run without the OS sandbox' }),
       up({ type: 'toolQueued', call: call('c1', 'run_command'), description: 'Run ls' }),
       up({ type: 'toolDone', call: call('c1', 'run_command'), result: { ...result(), metadata: { sandboxed: true } }, decision: 'auto', seconds: 0 }),
@@ -137,7 +137,7 @@ describe('chat reducer', () => {
 
   it('a network cut while the model writes a call shows the failure and discards the card', () => {
     const s = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
       up({ type: 'toolPending', index: 0, name: 'edit' }),
       up({ type: 'notice', topic: 'network', message: 'the connection to the model failed while it was writing the edit call' }),
     ]);
@@ -150,7 +150,7 @@ describe('chat reducer', () => {
 
   it('a value request waits for the user and never holds the value', () => {
     let s = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
       up({ type: 'toolQueued', call: call('c2', 'get_value'), description: 'get_value TOKEN' }),
       up({ type: 'valueRequested', callId: 'c2', key: 'TOKEN', reason: 'deploy', note: '', exists: false }),
     ]);
@@ -163,7 +163,7 @@ describe('chat reducer', () => {
     s = run([
       up({ type: 'toolDone', call: call('c2', 'get_value'), result: result(), decision: 'auto', seconds: 0.1 }),
       { kind: 'valueAnswered', callId: 'c2', answer: 'given' },
-      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: null, inputTokens: 1, outputTokens: 1, steps: 2 }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: null, inputTokens: 1, outputTokens: 1, steps: 2, cachedTokens: 0, turnCost: null, sessionCost: null }),
     ], s);
     assert.equal(s.tools.c2.status, 'done');
   });
@@ -171,7 +171,7 @@ describe('chat reducer', () => {
   it('a server crash mid-turn closes the turn, keeps the transcript and offers a restart', () => {
     const s = run([
       { kind: 'user', text: 'go' },
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'go' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'go', mode: 'act' }),
       up({ type: 'text', text: 'partial answer', channel: 'text' }),
       up({ type: 'toolQueued', call: call('c1', 'run_command'), description: 'Run tests' }),
       up({ type: 'toolRunning', call: call('c1', 'run_command') }),
@@ -192,8 +192,8 @@ describe('chat reducer', () => {
     assert.equal(s.busy, false);
     assert.ok(s.items.some((i) => i.kind === 'notice' && /no API key/.test(i.text)));
     s = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
-      up({ type: 'turnFinished', turnId: T, stopReason: 'final_answer', finalAnswer: 'Done.', inputTokens: 1, outputTokens: 1, steps: 1 }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'final_answer', finalAnswer: 'Done.', inputTokens: 1, outputTokens: 1, steps: 1, cachedTokens: 0, turnCost: null, sessionCost: null }),
     ]);
     const turn = s.items[0];
     assert.ok(turn.kind === 'turn' && turn.blocks.some((b) => b.kind === 'text' && b.text === 'Done.'));
@@ -241,7 +241,7 @@ describe('chat reducer', () => {
       { kind: 'mode', mode: 'plan' },
       { kind: 'user', text: 'say hello' },
       up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'say hello', mode: 'plan' }),
-      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: '1. greet', inputTokens: 1, outputTokens: 1, steps: 1 }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: '1. greet', inputTokens: 1, outputTokens: 1, steps: 1, cachedTokens: 0, turnCost: null, sessionCost: null }),
     ]);
     assert.equal(s.mode, 'plan');
     assert.equal(s.plan, '1. greet');
@@ -255,7 +255,7 @@ describe('chat reducer', () => {
   it('shows what a hook blocked or reported, and nothing for a quiet one', () => {
     const hook = { command: './guard', tool: 'command', exitCode: 2, stdout: '', stderr: 'no rm', seconds: 0.1 };
     const s = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
       up({ type: 'hook', event: 'beforeTool', status: 'ok', ...hook, stderr: '' }),
       up({ type: 'hook', event: 'beforeTool', status: 'blocked', ...hook }),
     ]);
@@ -267,9 +267,9 @@ describe('chat reducer', () => {
 
   it('carries the turn and session cost from usage events', () => {
     const s = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
-      up({ type: 'usage', inputTokens: 10, outputTokens: 2, turnCost: 0.01, sessionCost: 0.05 }),
-      up({ type: 'turnFinished', turnId: T, stopReason: 'cost_limit', finalAnswer: null, inputTokens: 10, outputTokens: 2, steps: 1, turnCost: 0.01, sessionCost: 0.05 }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
+      up({ type: 'usage', inputTokens: 10, outputTokens: 2, cachedTokens: 0, turnCost: 0.01, sessionCost: 0.05 }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'cost_limit', finalAnswer: null, inputTokens: 10, outputTokens: 2, steps: 1, turnCost: 0.01, sessionCost: 0.05, cachedTokens: 0 }),
     ]);
     const turn = s.items[0];
     assert.ok(turn.kind === 'turn');
@@ -280,8 +280,8 @@ describe('chat reducer', () => {
 
   it('a turnEnd hook that reports after the turn is a notice, not a new turn', () => {
     const s = run([
-      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x' }),
-      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: 'ok', inputTokens: 1, outputTokens: 1, steps: 1 }),
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
+      up({ type: 'turnFinished', turnId: T, stopReason: 'end_turn', finalAnswer: 'ok', inputTokens: 1, outputTokens: 1, steps: 1, cachedTokens: 0, turnCost: null, sessionCost: null }),
       up({ type: 'hook', event: 'turnEnd', command: 'make lint', tool: '', status: 'ok', exitCode: 0, stdout: 'lint clean', stderr: '', seconds: 0.1 }),
     ]);
     assert.deepEqual(s.items.map((i) => i.kind), ['turn', 'notice']);

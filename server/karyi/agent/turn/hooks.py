@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from karyi.agent.events import Event, HookRan
+from karyi.agent.events import Event, HookRan, HookStatus
 from karyi.core.results import ToolResult
 from karyi.core.typed_json import to_json
 from karyi.protocol.calls import ToolCall
@@ -134,7 +134,7 @@ class Hooks:
             self._report(hook, tool, None, out, why, started, "failed")
             return None, ""
         if run.exit_code == BLOCK:
-            status = "reported" if hook.event == "afterTool" else "blocked"
+            status: HookStatus = "reported" if hook.event == "afterTool" else "blocked"
             self._report(hook, tool, BLOCK, out, err, started, status)
             if hook.event == "afterTool":
                 return None, err or out
@@ -154,7 +154,7 @@ class Hooks:
         out: str,
         err: str,
         started: float,
-        status: str,
+        status: HookStatus,
     ) -> None:
         seconds = round(time.monotonic() - started, 3)
         self.emit(HookRan(hook.event, hook.command, tool, status, code, out, err, seconds))

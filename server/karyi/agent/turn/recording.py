@@ -52,7 +52,7 @@ def record_step(
                 e.decision,
                 e.result.success,
                 e.result.error.code if e.result.error else None,
-                e.result.to_dict(),
+                dict(e.result.to_dict()),
             )
             conv.store.record_call(conv.id, turn_id, record, e.started, e.finished)
     conv.save_state()

@@ -1,97 +1,108 @@
-"""`client-vscode/src/protocol.gen.ts` from `params.py`: the extension's types of the
-custom methods' parameters, and the methods' names (`make protocol` writes it; a test
-fails when it is not current)."""
+"""`client-vscode/src/protocol.gen.ts` from the server's types: the custom methods'
+parameters and names (params.py), the agent's events as `karyi/turnUpdate` carries them
+(agent/events.py) and what the server sends back (results.py). `make protocol` writes
+it; a test fails when it is not current."""
 
 from __future__ import annotations
 
-import inspect
 import sys
 import typing
 from typing import Any, Literal
 
 import attrs
 
-from karyi.core.typed_schema import camel
-from karyi.lsp.wire import params
+from karyi.agent import events
+from karyi.core.results import ToolResult
+from karyi.lsp.wire import params, results
+from karyi.lsp.wire.ts_types import Writer
+from karyi.protocol.calls import ToolCall
+from karyi.workspace.diffs import FileDiffJson
+from karyi.workspace.editor import FileProposalJson, PlannedWrite
+from karyi.workspace.hunks import HunkJson
+from karyi.workspace.positions import PositionJson, RangeJson, TextEditJson
 
 HEADER = """\
-// Generated from server/karyi/lsp/wire/params.py by `make protocol`: do not edit.
-// The custom methods' parameters and names (docs/protocol.md, "The language server").
+// Generated from server/karyi/lsp/wire/ (params.py, results.py) and
+// server/karyi/agent/events.py by `make protocol`: do not edit.
+// The custom methods' parameters and names, the events of `karyi/turnUpdate` and what
+// the server sends (docs/protocol.md, "The language server").
 """
 
+FORMS: dict[type, type] = {
+    ToolCall: events.CallJson,
+    ToolResult: results.ToolResultJson,
+    PlannedWrite: FileProposalJson,
+}
+"""Classes with a JSON form of their own, and the TypedDict of that form."""
 
-def _aliases() -> dict[Any, str]:
-    """The `Literal` aliases of `params.py` by value: written by name, not inlined."""
+NAMES: dict[Any, str] = {
+    events.Event: "TurnEvent",
+    events.CallJson: "Call",
+    FileProposalJson: "FileProposal",
+    FileDiffJson: "FileDiff",
+    HunkJson: "Hunk",
+    TextEditJson: "ProposalEdit",
+    RangeJson: "Range",
+    PositionJson: "Position",
+}
+"""TypeScript names where they differ from the Python ones (the extension's)."""
+
+
+def _aliases(*modules: Any) -> dict[Any, str]:
+    """The `Literal` aliases of `modules` by value: written by name, not inlined."""
     return {
         value: name
-        for name, value in vars(params).items()
+        for module in modules
+        for name, value in vars(module).items()
         if typing.get_origin(value) is Literal and not name.startswith("_")
     }
 
 
-def _ts(hint: Any, aliases: dict[Any, str]) -> str:
-    if hint in aliases:
-        return aliases[hint]
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin is Literal:
-        return " | ".join(f"'{a}'" for a in args)
-    if origin in (typing.Union, __import__("types").UnionType):
-        return " | ".join(_ts(a, aliases) for a in args)
-    if hint is type(None):
-        return "null"
-    if hint is Any:
-        return "unknown"
-    if attrs.has(hint):
-        return hint.__name__
-    if origin is list:
-        inner = _ts(args[0], aliases) if args else "unknown"
-        return f"({inner})[]" if "|" in inner else f"{inner}[]"
-    simple = {str: "string", int: "number", float: "number", bool: "boolean"}
-    if hint in simple:
-        return simple[hint]
-    if origin is dict:
-        return "Record<string, unknown>"
-    raise TypeError(f"no TypeScript for {hint!r}")
+def _classes(module: Any, keep: Any) -> list[type]:
+    return [
+        c
+        for c in vars(module).values()
+        if isinstance(c, type) and c.__module__ == module.__name__ and keep(c)
+    ]
 
 
-def _doc(obj: Any, indent: str = "") -> str:
-    text = inspect.getdoc(obj) or ""
-    if not text:
-        return ""
-    lines = text.splitlines()
-    if len(lines) == 1:
-        return f"{indent}/** {lines[0]} */\n"
-    body = "".join(f"{indent} * {line}".rstrip() + "\n" for line in lines)
-    return f"{indent}/**\n{body}{indent} */\n"
+def _event_classes() -> list[type[events.Event]]:
+    return _classes(events, lambda c: issubclass(c, events.Event) and c is not events.Event)
 
 
-def _interface(cls: type, aliases: dict[Any, str]) -> str:
-    hints = typing.get_type_hints(cls)
-    out = [_doc(cls), f"export interface {cls.__name__} {{\n"]
-    for field in attrs.fields(cls):
-        hint = hints[field.name]
-        optional = field.default is not attrs.NOTHING
-        if optional and field.metadata.get("nullable", True) is False:
-            hint = typing.Union[tuple(a for a in typing.get_args(hint) if a is not type(None))]  # noqa: UP007
-        mark = "?" if optional else ""
-        out.append(f"  {camel(field.name)}{mark}: {_ts(hint, aliases)};\n")
-    out.append("}\n")
-    return "".join(out)
+def _event_name(cls: type) -> str:
+    return cls.__name__ if cls.__name__.endswith("Event") else cls.__name__ + "Event"
 
 
 def typescript() -> str:
     """The whole generated file."""
-    aliases = _aliases()
+    aliases = _aliases(params, events, results)
+    event_classes = _event_classes()
+    names = {**aliases, **NAMES, **{c: _event_name(c) for c in event_classes}}
+    writer = Writer(
+        names,
+        FORMS,
+        camel_case=lambda c: attrs.has(c) or c in event_classes,
+        written={events.Event, RangeJson, PositionJson},
+    )
     parts = [HEADER]
     for value, name in aliases.items():
-        parts.append(f"\nexport type {name} = {_ts(value, {})};\n")
-    for cls in vars(params).values():
-        if isinstance(cls, type) and attrs.has(cls) and cls.__module__ == params.__name__:
-            parts.append("\n" + _interface(cls, aliases))
+        parts.append(f"\nexport type {name} = {Writer({}).ts(value)};\n")
+    for cls in _classes(params, attrs.has):
+        parts.append("\n" + writer.interface(cls))
     parts.append("\n/** The custom methods, by name. */\nexport const Methods = {\n")
     for short, (method, _cls) in params.METHODS.items():
         parts.append(f"  {short}: '{method}',\n")
     parts.append("} as const;\n")
+    for cls in event_classes:
+        parts.append("\n" + writer.interface(cls, tag=cls.kind))
+    union = "".join(f"\n  | {_event_name(c)}" for c in event_classes)
+    parts.append(
+        f"\n/** Every event of a turn (agent/events.py). */\nexport type TurnEvent ={union};\n"
+    )
+    for cls in _classes(results, lambda c: c not in writer.written and not typing.get_args(c)):
+        parts.append("\n" + writer.interface(cls))
+    parts.extend(writer.pending())
     return "".join(parts)
 
 
