@@ -393,6 +393,71 @@ export interface TurnUpdate {
   event: TurnEvent;
 }
 
+/** `karyi/sessions`: every stored session, newest first. */
+export interface SessionList {
+  sessions: SessionInfo[];
+}
+
+/** A message of a stored session as `karyi/loadSession` shows it. */
+export interface StoredMessage {
+  role: string;
+  content: string;
+  name: string | null;
+  toolCallId: string | null;
+  toolCalls: StoredToolCall[];
+  images: ImageData[];
+}
+
+/**
+ * `karyi/loadSession`: a session's messages, tool calls, turns and state, to show
+ * it again.
+ */
+export interface LoadedSession {
+  sessionId: string;
+  title: string;
+  messages: StoredMessage[];
+  calls: StoredCall[];
+  turns: Record<string, unknown>[];
+  todos: TodoItem[];
+  mode: Mode;
+  plan: string;
+  cost: number;
+}
+
+/** The turn that took a checkpoint (nothing: none did). */
+export interface TurnRef {
+  sessionId?: string;
+  turnId?: string;
+}
+
+/** A workspace snapshot, with the turn that took it (when one did). */
+export interface CheckpointInfo {
+  sessionId?: string;
+  turnId?: string;
+  id: string;
+  label: string;
+  time: number;
+}
+
+/** `karyi/checkpoints`: the workspace's snapshots (a session's only, when named). */
+export interface CheckpointList {
+  checkpoints: CheckpointInfo[];
+}
+
+/** A tool the agent can call, and where it comes from. */
+export interface ToolEntry {
+  name: string;
+  description: string;
+  source: 'builtin' | 'discovered' | 'mcp';
+}
+
+/** `karyi/tools`: what the agent can call, and the MCP servers behind some of it. */
+export interface ToolsInfo {
+  tools: ToolEntry[];
+  servers: McpServerStatus[];
+  warnings: string[];
+}
+
 /**
  * A tool call in an event's JSON: as the model wrote it (`error`: why it is not a
  * valid call, then it is never executed).
@@ -452,6 +517,58 @@ export interface TodoItem {
   id: string;
   text: string;
   status: 'pending' | 'in_progress' | 'done';
+}
+
+/** A row of the session list. */
+export interface SessionInfo {
+  id: string;
+  title: string;
+  created: number;
+  updated: number;
+  model: string;
+  dialect: string;
+  profile: string;
+  messages: number;
+}
+
+/** A function call the model made through the provider's tool-calling API. */
+export interface StoredToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A picture in a chat message: base64 bytes, checked by the server (docs/images.md). */
+export interface ImageData {
+  mimeType: string;
+  data: string;
+  name: string;
+}
+
+/** One executed call as stored (parameters keep `$KARYI{}` placeholders). */
+export interface StoredCall {
+  turn_id: string;
+  call_id: string;
+  name: string;
+  params: Record<string, unknown>;
+  decision: string;
+  success: boolean;
+  error_code: string | null;
+  result: ToolResultJson;
+}
+
+/**
+ * A server's state for status lists: `idle`, `connecting`, `connected`,
+ * `disconnected`, `failed`.
+ */
+export interface McpServerStatus {
+  name: string;
+  state: 'idle' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'invalid';
+  transport: string;
+  where: string;
+  tools: string[];
+  error: string;
+  starts: number;
 }
 
 /** A failure in a result's JSON: its machine code and the sentence. */

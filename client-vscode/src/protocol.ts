@@ -17,34 +17,6 @@ export interface ChatResult {
   usage: Usage;
 }
 
-export interface SessionInfo {
-  id: string;
-  title: string;
-  created: number;
-  updated: number;
-  model: string;
-  dialect: string;
-  profile: string;
-  messages: number;
-}
-
-export interface StoredMessage {
-  role: string;
-  content: string;
-  name: string | null;
-  toolCallId: string | null;
-  toolCalls: { id: string; name: string; params?: Record<string, unknown> }[];
-  /** The pictures the user sent with the message (docs/images.md). */
-  images?: ImageData[];
-}
-
-/** A picture in a chat message: base64 bytes, checked by the server (docs/images.md). */
-export interface ImageData {
-  mimeType: string;
-  data: string;
-  name: string;
-}
-
 /** The session's model and its context use (`karyi/models`, `karyi/setModel`). */
 export interface ModelState {
   /** null: no session yet (the configured model). */
@@ -59,55 +31,6 @@ export interface ModelState {
 export interface ModelList extends ModelState {
   models: { id: string; source: 'settings' | 'server' }[];
   note: string;
-}
-
-export interface StoredCall {
-  turn_id: string;
-  call_id: string;
-  name: string;
-  params: Record<string, unknown>;
-  decision: string;
-  success: boolean;
-  error_code: string | null;
-  result: ToolResultJson;
-}
-
-export interface LoadedSession {
-  sessionId: string;
-  title: string;
-  messages: StoredMessage[];
-  calls: StoredCall[];
-  turns: Record<string, unknown>[];
-  todos?: TodoItem[];
-  mode?: Mode;
-  plan?: string;
-  cost?: number;
-}
-
-export interface CheckpointInfo {
-  id: string;
-  label: string;
-  time: number;
-  sessionId?: string;
-  turnId?: string;
-}
-
-/** One MCP server's state (`karyi/tools`, `karyi/restartMcpServer`). */
-export interface McpServerStatus {
-  name: string;
-  state: 'idle' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'invalid';
-  transport: string;
-  where: string;
-  tools: string[];
-  error: string;
-  starts: number;
-}
-
-/** `karyi/tools`: what the agent can call, and the MCP servers behind some of it. */
-export interface ToolsInfo {
-  tools: { name: string; description: string; source: 'builtin' | 'discovered' | 'mcp' }[];
-  servers: McpServerStatus[];
-  warnings: string[];
 }
 
 /** Tokens of a turn; `cachedTokens` of the input were read from the provider's prompt cache. */

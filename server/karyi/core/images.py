@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 MAX_IMAGE_BYTES = 3_932_160
 """3.75 MiB: base64 makes it 5 MiB, the largest picture Anthropic's API takes (OpenAI
@@ -59,6 +59,14 @@ class ImageError(ValueError):
     """A picture was refused: not PNG, JPEG, GIF or WebP, unreadable, or too large."""
 
 
+class ImageJson(TypedDict):
+    """A picture in a chat message: base64 bytes, checked by the server (docs/images.md)."""
+
+    mimeType: str
+    data: str
+    name: str
+
+
 @dataclass(frozen=True)
 class Image:
     """One checked picture: its media type, bytes and the name the user gave it."""
@@ -85,7 +93,7 @@ class Image:
         size = f"{len(self.data) / 1024:.1f} KB"
         return f"{self.name or 'image'} ({self.mime}, {size})"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ImageJson:
         """The canonical JSON form: `{mimeType, data (base64), name}`."""
         return {"mimeType": self.mime, "data": self.base64(), "name": self.name}
 

@@ -9,10 +9,19 @@ from typing import Any
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
+from karyi.lsp.wire.results import (
+    NO_TURN,
+    CheckpointInfo,
+    CheckpointList,
+    LoadedSession,
+    SessionList,
+    StoredMessage,
+    TurnRef,
+)
 
 
 @rpc
-async def sessions(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def sessions(ls: KaryiServer, raw: Any) -> SessionList:
     """`karyi/sessions`: every stored session (id, title, times)."""
     checked("karyi/sessions", raw)
     store = ls.require_host().runtime.store
@@ -20,13 +29,13 @@ async def sessions(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def load_session(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def load_session(ls: KaryiServer, raw: Any) -> LoadedSession:
     """`karyi/loadSession`: a session's messages, tool calls and turns, to show it again."""
     p = checked("karyi/loadSession", raw)
     host = ls.require_host()
     live = host.session(p["sessionId"])
     store = host.runtime.store
-    messages = [
+    messages: list[StoredMessage] = [
         {
             "role": m.role,
             "content": m.content,
@@ -63,20 +72,20 @@ async def delete_session(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def checkpoints(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def checkpoints(ls: KaryiServer, raw: Any) -> CheckpointList:
     """`karyi/checkpoints`: workspace snapshots, with the turn that took each."""
     p = checked("karyi/checkpoints", raw)
     host = ls.require_host()
     items = await asyncio.to_thread(host.runtime.checkpoints.list)
-    turns: dict[str, dict[str, Any]] = {}
+    turns: dict[str, TurnRef] = {}
     for info in host.runtime.store.all():
         if p.get("sessionId") and info.id != p["sessionId"]:
             continue
         for t in host.runtime.store.turns(info.id):
             if t["checkpoint"]:
                 turns[t["checkpoint"]] = {"sessionId": info.id, "turnId": t["turn_id"]}
-    out = [
-        {"id": c.id, "label": c.label, "time": c.time, **turns.get(c.id, {})}
+    out: list[CheckpointInfo] = [
+        {"id": c.id, "label": c.label, "time": c.time, **turns.get(c.id, NO_TURN)}
         for c in items
         if not p.get("sessionId") or c.id in turns
     ]

@@ -15,10 +15,11 @@ from typing import Any
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
+from karyi.lsp.wire.results import ToolsInfo
 
 
 @rpc
-async def tools(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def tools(ls: KaryiServer, raw: Any) -> ToolsInfo:
     """`karyi/tools`: every tool by source and every MCP server by state."""
     checked("karyi/tools", raw)
     from karyi.tools.profiles import DYNAMIC_PROFILES  # not at start-up: see lifecycle

@@ -206,13 +206,17 @@ describe('chat reducer', () => {
         sessionId: 'old',
         title: 'Fix the test',
         messages: [
-          { role: 'user', content: 'fix the test', name: null, toolCallId: null, toolCalls: [] },
-          { role: 'assistant', content: 'Reading.', name: null, toolCallId: null, toolCalls: [{ id: 'k1', name: 'read' }] },
-          { role: 'tool', content: '...', name: 'read', toolCallId: 'k1', toolCalls: [] },
-          { role: 'assistant', content: 'Fixed.', name: null, toolCallId: null, toolCalls: [] },
+          { role: 'user', content: 'fix the test', name: null, toolCallId: null, toolCalls: [], images: [] },
+          { role: 'assistant', content: 'Reading.', name: null, toolCallId: null, toolCalls: [{ id: 'k1', name: 'read', arguments: '{}' }], images: [] },
+          { role: 'tool', content: '...', name: 'read', toolCallId: 'k1', toolCalls: [], images: [] },
+          { role: 'assistant', content: 'Fixed.', name: null, toolCallId: null, toolCalls: [], images: [] },
         ],
         calls: [{ turn_id: 't', call_id: 'k1', name: 'read', params: {}, decision: 'auto', success: true, error_code: null, result: result() }],
         turns: [],
+        todos: [],
+        mode: 'act',
+        plan: '',
+        cost: 0,
       },
     });
     assert.equal(s.sessionId, 'old');
@@ -231,7 +235,7 @@ describe('chat reducer', () => {
     const second = [{ id: '1', text: 'Read', status: 'done' as const }, { id: '2', text: 'Fix', status: 'pending' as const }];
     let s = run([up({ type: 'todos', items: first }), up({ type: 'todos', items: second })]);
     assert.deepEqual(s.todos, second);
-    s = reduce(s, { kind: 'loaded', session: { sessionId: 'x', title: '', messages: [], calls: [], turns: [], todos: first } });
+    s = reduce(s, { kind: 'loaded', session: { sessionId: 'x', title: '', messages: [], calls: [], turns: [], todos: first, mode: 'act', plan: '', cost: 0 } });
     assert.deepEqual(s.todos, first);
     assert.deepEqual(reduce(s, { kind: 'reset' }).todos, []);
   });

@@ -13,7 +13,7 @@ import time
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -117,7 +117,7 @@ class ToolCallRecord:
     decision: str
     success: bool
     error_code: str | None
-    result: dict[str, Any]
+    result: dict[str, Any] = field(metadata={"typescript": "ToolResultJson"})
 
 
 class SessionNotFound(LookupError):

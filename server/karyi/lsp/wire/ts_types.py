@@ -6,7 +6,9 @@ class with its own JSON form (`to_json()`, `to_dict()`) to the TypedDict of that
 Keys are camelCase for attrs classes and for the classes `camel_case` picks (the
 events), as they are for the rest (dataclasses go on the wire as `asdict` makes them).
 Every field of a dataclass is required in TypeScript: the server always sends it.
-A field's metadata `typescript` names its TypeScript type where Python has a plain str.
+A dataclass field's metadata `typescript` names its TypeScript type where Python has a
+plain str; in a TypedDict, `Annotated[T, W]` is written as `W` (the wire form of a `T`
+such as `list[dict[str, Any]]` that `dataclasses.asdict` made of `W`).
 """
 
 from __future__ import annotations
@@ -66,8 +68,13 @@ def members(cls: type, camel_keys: bool, known: dict[str, Any] | None = None) ->
             yield Member(name(f.name), hints[f.name], False, f.metadata.get("typescript"))
     elif is_typeddict(cls):
         extras = typing.get_type_hints(cls, localns=known, include_extras=True)
-        for key, hint in hints.items():
-            yield Member(key, hint, typing.get_origin(extras[key]) is typing.NotRequired)
+        for key, hint in extras.items():
+            wrapper = typing.get_origin(hint)
+            optional = wrapper is typing.NotRequired or (
+                wrapper is not typing.Required and key in getattr(cls, "__optional_keys__", ())
+            )
+            wrapped = wrapper in (typing.NotRequired, typing.Required)
+            yield Member(key, typing.get_args(hint)[0] if wrapped else hint, optional)
     else:
         raise TypeError(f"no TypeScript for {cls!r}")
 
@@ -102,6 +109,8 @@ class Writer:
         if hint in self.names and not isinstance(hint, type):
             return self.names[hint]
         origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if origin is typing.Annotated:
+            return self.ts(hint.__metadata__[0])  # the JSON's type, where Python's is looser
         if origin is Literal:
             return " | ".join(f"'{a}'" for a in args)
         if origin in (typing.Union, types.UnionType):

@@ -12,10 +12,14 @@ from typing import Any, Literal
 import attrs
 
 from karyi.agent import events
+from karyi.agent.session.store import ToolCallRecord
+from karyi.core.images import ImageJson
 from karyi.core.results import ToolResult
+from karyi.llm.base import NativeCall
 from karyi.lsp.wire import params, results
 from karyi.lsp.wire.ts_types import Writer
 from karyi.protocol.calls import ToolCall
+from karyi.tools.mcp.connection import ServerStatus
 from karyi.workspace.diffs import FileDiffJson
 from karyi.workspace.editor import FileProposalJson, PlannedWrite
 from karyi.workspace.hunks import HunkJson
@@ -44,6 +48,10 @@ NAMES: dict[Any, str] = {
     TextEditJson: "ProposalEdit",
     RangeJson: "Range",
     PositionJson: "Position",
+    ToolCallRecord: "StoredCall",
+    ServerStatus: "McpServerStatus",
+    NativeCall: "StoredToolCall",
+    ImageJson: "ImageData",
 }
 """TypeScript names where they differ from the Python ones (the extension's)."""
 

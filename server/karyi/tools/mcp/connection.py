@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -38,13 +38,17 @@ class McpUnavailable(Exception):
     """The server cannot be reached now; the message says why."""
 
 
+SERVER_STATES = "'idle' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'invalid'"
+"""`ServerStatus.state` in the extension's types (protocol.gen.ts)."""
+
+
 @dataclass(frozen=True)
 class ServerStatus:
     """A server's state for status lists: `idle`, `connecting`, `connected`,
     `disconnected`, `failed`."""
 
     name: str
-    state: str
+    state: str = field(metadata={"typescript": SERVER_STATES})
     transport: str
     where: str
     tools: list[str]
