@@ -393,6 +393,53 @@ export interface TurnUpdate {
   event: TurnEvent;
 }
 
+/** The tokens of a turn, and what it cost in USD (null: the model has no price). */
+export interface ChatUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  cost: number | null;
+}
+
+/** `karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s). */
+export interface ChatResult {
+  sessionId: string;
+  mode: Mode;
+  turnId: string;
+  stopReason: string;
+  finalAnswer: string | null;
+  usage: ChatUsage;
+}
+
+/**
+ * The session's model and its context use (`karyi/modelState`, `karyi/setModel`);
+ * `sessionId` null: no session yet (the configured model).
+ */
+export interface ModelState {
+  sessionId: string | null;
+  model: string;
+  contextWindow: number;
+  contextUsed: number;
+  acceptsImages: boolean;
+}
+
+/** A model the picker offers, and where it was found. */
+export interface ModelEntry {
+  id: string;
+  source: 'settings' | 'server';
+}
+
+/** `karyi/models`: the models on offer (docs/models.md#the-model-picker). */
+export interface ModelList {
+  sessionId: string | null;
+  model: string;
+  contextWindow: number;
+  contextUsed: number;
+  acceptsImages: boolean;
+  models: ModelEntry[];
+  note: string;
+}
+
 /** `karyi/sessions`: every stored session, newest first. */
 export interface SessionList {
   sessions: SessionInfo[];
@@ -456,6 +503,60 @@ export interface ToolsInfo {
   tools: ToolEntry[];
   servers: McpServerStatus[];
   warnings: string[];
+}
+
+/** `karyi/commands`: the slash commands a message may start with. */
+export interface SlashCommandList {
+  commands: SlashCommand[];
+}
+
+/** A slash command a message may start with (docs/workflow.md). */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  scope: 'builtin' | 'workspace' | 'user';
+  path: string;
+}
+
+/** `karyi/rules`: the rule files in force for a session (or for a new one). */
+export interface RuleList {
+  rules: RuleInfo[];
+}
+
+/** A project rule file in force (docs/context.md#rules). */
+export interface RuleInfo {
+  path: string;
+  scope: 'user' | 'project' | 'folder' | 'memory';
+}
+
+/** `karyi/tasks`: every background task's record (docs/parallel.md). */
+export interface TaskList {
+  tasks: TaskRecord[];
+}
+
+/** A file a task changed, before and after (null: it did not exist on that side). */
+export interface FileTexts {
+  path: string;
+  uri: string;
+  before: string | null;
+  after: string | null;
+}
+
+/**
+ * `karyi/task`: the record (its keys too) with its diff and each changed file
+ * before and after, for the editor's per-hunk review.
+ */
+export interface TaskDetail extends TaskRecord {
+  diff: string;
+  fileTexts: FileTexts[];
+}
+
+/** `karyi/applyTask`: what the three-way merge did. */
+export interface ApplyResult {
+  task: TaskRecord;
+  merged: string[];
+  conflicts: string[];
+  notes: string[];
 }
 
 /**
@@ -571,6 +672,37 @@ export interface McpServerStatus {
   starts: number;
 }
 
+/** Everything known about one background task. */
+export interface TaskRecord {
+  id: string;
+  task: string;
+  repo: string;
+  worktree: string;
+  branch: string;
+  base: string;
+  ref: string | null;
+  check: string | null;
+  model: string | null;
+  status: 'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'stopped' | 'applied' | 'kept' | 'discarded';
+  step: string;
+  created: number;
+  started: number | null;
+  finished: number | null;
+  head: string | null;
+  files: string[];
+  input_tokens: number;
+  output_tokens: number;
+  cost: number | null;
+  stop_reason: string | null;
+  final_answer: string | null;
+  error: string | null;
+  check_result: CheckResult | null;
+  session_id: string | null;
+  question: { tool: string; description: string; details?: string; reason?: string } | null;
+  runner_pid: number | null;
+  elapsed: number;
+}
+
 /** A failure in a result's JSON: its machine code and the sentence. */
 export interface ToolErrorJson {
   code: string;
@@ -597,4 +729,12 @@ export interface Hunk {
   range: Range;
   newText: string;
   lines: string[];
+}
+
+/** The check command's outcome: passed when it exited 0. */
+export interface CheckResult {
+  command: string;
+  exit_code: number | null;
+  passed: boolean;
+  output: string;
 }

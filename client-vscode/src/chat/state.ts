@@ -4,7 +4,21 @@
  * survives a reloaded webview and a restarted server); the webview runs the same
  * reducer on the same actions to render incrementally.
  */
-import type { ChatResult, Confirmation, ImageData, LoadedSession, Mode, ModelState, TodoItem, TurnUpdate, Usage } from '../protocol';
+import type { ChatResult, Confirmation, ImageData, LoadedSession, Mode, ModelState, TodoItem, TurnUpdate } from '../protocol';
+
+/**
+ * Tokens of a turn as the chat shows them (the extension's own summary of the `usage`
+ * and `turnFinished` events); `cachedTokens` of the input were read from the
+ * provider's prompt cache.
+ */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens?: number;
+  /** USD, when the model has a price (docs/workflow.md#cost). */
+  turnCost?: number;
+  sessionCost?: number;
+}
 
 /** A turn's usage from an event (`cachedTokens` only when some input was cached). */
 function usageOf(ev: { inputTokens: number; outputTokens: number; cachedTokens?: number; turnCost?: number | null; sessionCost?: number | null }): Usage {

@@ -16,6 +16,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
+from karyi.lsp.wire.results import ApplyResult, FileTexts, TaskDetail, TaskList
 
 if TYPE_CHECKING:
     from karyi.agent.background.manager import TaskManager
@@ -82,7 +83,7 @@ async def start_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def tasks(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def tasks(ls: KaryiServer, raw: Any) -> TaskList:
     """`karyi/tasks`: every task of the repository, oldest first."""
     checked("karyi/tasks", raw)
     return {"tasks": [r.to_dict() for r in _manager(ls).book.all()]}
@@ -98,14 +99,15 @@ async def task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     patch = manager.book.dir / record.id / "diff.patch"
     diff = patch.read_text(encoding="utf-8") if patch.exists() else ""
     files = await asyncio.to_thread(_file_texts, record)
-    return {**record.to_dict(), "diff": diff, "fileTexts": files}
+    detail: TaskDetail = {"diff": diff, "fileTexts": files}
+    return {**record.to_dict(), **detail}
 
 
-def _file_texts(record: TaskRecord) -> list[dict[str, Any]]:
+def _file_texts(record: TaskRecord) -> list[FileTexts]:
     from karyi.agent.background.worktrees import git
 
     repo = Path(record.repo)
-    out = []
+    out: list[FileTexts] = []
     for path in record.files if record.head else []:
         before = git(repo, "show", f"{record.base}:{path}", check=False) or None
         after = git(repo, "show", f"{record.head}:{path}", check=False) or None
@@ -136,7 +138,7 @@ async def stop_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def apply_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def apply_task(ls: KaryiServer, raw: Any) -> ApplyResult:
     """`karyi/applyTask` {taskId}: three-way merge into the working tree."""
     from karyi.agent.background.review import apply_task as apply
 
@@ -144,7 +146,12 @@ async def apply_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     manager = _manager(ls)
     record, result = await _guarded(lambda: apply(manager.book, _record(manager, p["taskId"]).id))
     ls.notify("karyi/taskUpdate", record.to_dict())
-    return {"task": record.to_dict(), **result.to_dict()}
+    return {
+        "task": record.to_dict(),
+        "merged": result.merged,
+        "conflicts": result.conflicts,
+        "notes": result.notes,
+    }
 
 
 @rpc

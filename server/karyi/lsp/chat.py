@@ -17,6 +17,7 @@ from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.models import checked_images
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
+from karyi.lsp.wire.results import ChatResult, TurnUpdate
 
 if TYPE_CHECKING:  # the agent stack is imported once the host is built, not at start-up
     from karyi.agent.events import Event
@@ -34,7 +35,7 @@ async def run_chat(
     mode: str | None = None,
     plan: str | None = None,
     images: list[Any] | None = None,
-) -> dict[str, Any]:
+) -> ChatResult:
     """Run one turn, streaming `karyi/turnUpdate`s; the chat result. `mode` (and the
     user's `plan` for an act turn) switch the session first (docs/workflow.md)."""
     from karyi.agent.events import ToolOutput, ToolRunning, TurnStarted
@@ -50,7 +51,7 @@ async def run_chat(
     def listener(event: Event) -> None:
         if isinstance(event, TurnStarted):
             turn["id"] = event.turn_id
-        update = {"sessionId": live.id, "turnId": turn["id"], "event": event.to_dict()}
+        update: TurnUpdate = {"sessionId": live.id, "turnId": turn["id"], "event": event.to_dict()}
         ls.notify("karyi/turnUpdate", update)
         if isinstance(event, ToolRunning) and event.call.name in TERMINAL_TOOLS:
             terminal_calls.add(event.call.id)
@@ -104,7 +105,7 @@ def _diffs_of(files: Any) -> list[dict[str, Any]]:
 
 
 @rpc
-async def chat(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def chat(ls: KaryiServer, raw: Any) -> ChatResult:
     """`karyi/chat`: run one turn; the result comes when it ends."""
     p = checked("karyi/chat", raw)
     return await run_chat(

@@ -23,6 +23,7 @@ from karyi.lsp.conversation import session_for
 from karyi.lsp.editor_context import uri_path
 from karyi.lsp.errors import rpc
 from karyi.lsp.server import KaryiServer
+from karyi.lsp.wire.results import ChatResult
 
 if TYPE_CHECKING:
     from karyi.agent.events import Event
@@ -57,7 +58,7 @@ def _selected_text(ls: KaryiServer, uri: str, rng: dict[str, Any] | None) -> str
 
 async def _with_progress(
     ls: KaryiServer, title: str, args: dict[str, Any], message: str, context: dict[str, Any] | None
-) -> dict[str, Any]:
+) -> ChatResult:
     """Run a turn in the session `args` choose (lsp/conversation.py) with work-done
     progress whose first message names the session, then show its answer as a message."""
     session_id = session_for(ls, args)
@@ -108,7 +109,7 @@ def _progress_listener(ls: KaryiServer, token: str | None) -> Callable[[Event], 
 
 
 @rpc
-async def chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+async def chat(ls: KaryiServer, *args: Any) -> ChatResult:
     """`karyi.chat`: a turn on the user's message in the workspace's current session (a
     new one with `newSession: true`), answered with `window/showMessage`."""
     a = command_args("karyi.chat", args)
@@ -120,7 +121,7 @@ async def chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
 
 
 @rpc
-async def new_chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+async def new_chat(ls: KaryiServer, *args: Any) -> ChatResult | dict[str, Any]:
     """`karyi.newChat`: start a new session (the current one from now on); with a
     message, its first turn."""
     a = command_args("karyi.newChat", args)
@@ -136,30 +137,30 @@ async def new_chat(ls: KaryiServer, *args: Any) -> dict[str, Any]:
 
 
 @rpc
-async def explain_selection(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+async def explain_selection(ls: KaryiServer, *args: Any) -> ChatResult:
     """`karyi.explainSelection`: the task of explaining the selected code."""
     return await _run_task(ls, "karyi.explainSelection", args)
 
 
 @rpc
-async def fix_diagnostics(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+async def fix_diagnostics(ls: KaryiServer, *args: Any) -> ChatResult:
     """`karyi.fixDiagnostics`: the task of fixing the file's reported problems."""
     return await _run_task(ls, "karyi.fixDiagnostics", args)
 
 
 @rpc
-async def write_tests(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+async def write_tests(ls: KaryiServer, *args: Any) -> ChatResult:
     """`karyi.writeTests`: the task of writing tests for the selected code."""
     return await _run_task(ls, "karyi.writeTests", args)
 
 
 @rpc
-async def init(ls: KaryiServer, *args: Any) -> dict[str, Any]:
+async def init(ls: KaryiServer, *args: Any) -> ChatResult:
     """`karyi.init`: the task of writing the repository's AGENTS.md (the `/init` command)."""
     return await _run_task(ls, "karyi.init", args)
 
 
-async def _run_task(ls: KaryiServer, command: str, args: tuple[Any, ...]) -> dict[str, Any]:
+async def _run_task(ls: KaryiServer, command: str, args: tuple[Any, ...]) -> ChatResult:
     a = command_args(command, args)
     context: dict[str, Any] = {"uri": a.get("uri"), "diagnostics": a.get("diagnostics") or []}
     if a.get("range") and a.get("uri"):

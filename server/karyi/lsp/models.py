@@ -18,6 +18,7 @@ from karyi.core.images import Image, ImageError, checked_count
 from karyi.lsp.errors import rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
+from karyi.lsp.wire.results import ModelEntry, ModelList, ModelState
 
 if TYPE_CHECKING:
     from karyi.agent.host import AgentHost, LiveSession
@@ -31,7 +32,7 @@ def checked_images(raw: list[Any]) -> tuple[Image, ...]:
         raise JsonRpcInvalidParams(f"karyi/chat: images: {exc}") from None
 
 
-def model_state(host: AgentHost, live: LiveSession | None) -> dict[str, Any]:
+def model_state(host: AgentHost, live: LiveSession | None) -> ModelState:
     """What the chat header shows: the session's model and its context use (a chat
     not started yet: the configured model, nothing used)."""
     if live is None:
@@ -58,19 +59,19 @@ def model_state(host: AgentHost, live: LiveSession | None) -> dict[str, Any]:
 
 
 @rpc
-async def models(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def models(ls: KaryiServer, raw: Any) -> ModelList:
     """`karyi/models`: the models on offer, and the session's (no session is made
     without an id)."""
     p = checked("karyi/models", raw)
     host = ls.require_host()
     live = host.session(p["sessionId"]) if p.get("sessionId") else None
     entries, note = await host.catalog.models(host.runtime.settings)
-    listed = [{"id": e.id, "source": e.source} for e in entries]
+    listed: list[ModelEntry] = [{"id": e.id, "source": e.source} for e in entries]
     return {**model_state(host, live), "models": listed, "note": note}
 
 
 @rpc
-async def model_state_of(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def model_state_of(ls: KaryiServer, raw: Any) -> ModelState:
     """`karyi/modelState`: the session's model and context use, without the list (what
     the chat header shows after each turn; asks no server)."""
     p = checked("karyi/modelState", raw)
@@ -79,7 +80,7 @@ async def model_state_of(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def set_model(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def set_model(ls: KaryiServer, raw: Any) -> ModelState:
     """`karyi/setModel`: switch a session's model from its next turn on."""
     p = checked("karyi/setModel", raw)
     host = ls.require_host()

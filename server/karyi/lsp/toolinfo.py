@@ -15,7 +15,7 @@ from typing import Any
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
-from karyi.lsp.wire.results import ToolsInfo
+from karyi.lsp.wire.results import RuleList, SlashCommandList, ToolsInfo
 
 
 @rpc
@@ -61,14 +61,14 @@ async def restart_mcp_server(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def rules(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def rules(ls: KaryiServer, raw: Any) -> RuleList:
     """`karyi/rules`: the rule files in force for a session (or for a new one)."""
     p = checked("karyi/rules", raw)
     runtime = ls.require_host().runtime
     return {"rules": [r.to_json() for r in runtime.rules(p.get("sessionId"))]}
 
 
-async def slash_commands(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def slash_commands(ls: KaryiServer, raw: Any) -> SlashCommandList:
     """`karyi/commands`: `/plan`, `/act` and the custom commands (docs/workflow.md)."""
     import asyncio
 

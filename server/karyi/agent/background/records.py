@@ -15,7 +15,7 @@ import secrets
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from karyi.core.atomic import write_atomic
 from karyi.workspace.localdir import local_dir
@@ -27,6 +27,12 @@ ACTIVE = (QUEUED, RUNNING, WAITING)
 """States of a task that is not finished."""
 FINISHED = (DONE, FAILED, STOPPED)
 """States of a finished task whose changes wait for the user's review."""
+STATUSES = (*ACTIVE, *FINISHED, APPLIED, KEPT, DISCARDED)
+WIRE_TYPES = {
+    "status": " | ".join(f"'{s}'" for s in STATUSES),
+    "question": "{ tool: string; description: string; details?: string; reason?: string } | null",
+}
+"""The extension's types of the fields that are plain strs and dicts here (protocol.gen.ts)."""
 
 
 @dataclass
@@ -43,6 +49,8 @@ class CheckResult:
 class TaskRecord:
     """Everything known about one background task."""
 
+    json_extra: ClassVar[dict[str, type]] = {"elapsed": float}
+    """Keys `to_dict` adds to the fields."""
     id: str
     task: str
     repo: str
@@ -53,7 +61,7 @@ class TaskRecord:
     ref: str | None = None
     check: str | None = None
     model: str | None = None
-    status: str = QUEUED
+    status: str = field(default=QUEUED, metadata={"typescript": WIRE_TYPES["status"]})
     step: str = ""
     """What it is doing now (the current tool call, or the question it waits on)."""
     created: float = field(default_factory=time.time)
@@ -70,7 +78,9 @@ class TaskRecord:
     error: str | None = None
     check_result: CheckResult | None = None
     session_id: str | None = None
-    question: dict[str, Any] | None = None
+    question: dict[str, Any] | None = field(
+        default=None, metadata={"typescript": WIRE_TYPES["question"]}
+    )
     """While waiting: the call that needs the user (tool, description, details)."""
     runner_pid: int | None = None
 

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TypedDict
 
 from karyi.settings import user_settings_path
 from karyi.tools.builtin.memory import FILE_NAME as MEMORY_FILE
@@ -28,6 +29,13 @@ AGENTS_FILE = "AGENTS.md"
 RULES_DIR = Path(".karyi") / "rules"
 MAX_RULE_CHARS = 20_000
 """A rule file longer than this is cut (with a note): rules ride on every request."""
+
+
+class RuleJson(TypedDict):
+    """A rule file in force as front ends list it (`karyi/rules`, docs/context.md#rules)."""
+
+    path: str
+    scope: str
 
 
 @dataclass(frozen=True)
@@ -39,7 +47,7 @@ class RuleFile:
     """`user`, `project` (a root's files), `folder` (a nested AGENTS.md) or `memory`."""
     text: str
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> RuleJson:
         """The form front ends show (`karyi/rules`, `karyi run`'s first lines)."""
         return {"path": str(self.path), "scope": self.scope}
 

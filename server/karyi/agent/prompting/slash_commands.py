@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from karyi.agent.prompting.modes import MODES
 from karyi.settings import user_settings_path
@@ -24,6 +25,16 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 RESERVED = frozenset({"plan", "act", "explain", "fix", "tests"})
 """Karyi's own commands: a file cannot replace them."""
 MAX_BYTES = 100_000
+
+
+class SlashCommandJson(TypedDict):
+    """A slash command as front ends list it (`karyi/commands`, docs/workflow.md); `path`
+    is empty for a built-in one."""
+
+    name: str
+    description: str
+    scope: str
+    path: str
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,7 @@ class CustomCommand:
             return self.prompt.replace("$ARGUMENTS", arguments).strip()
         return f"{self.prompt}\n\n{arguments}".strip()
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> SlashCommandJson:
         """`{name, description, scope, path}` for the front ends' lists."""
         return {
             "name": self.name,
@@ -118,10 +129,10 @@ def expand_command(text: str, commands: Mapping[str, CustomCommand]) -> str:
     return command.expand(arguments)
 
 
-def slash_commands(root: Path, env: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+def slash_commands(root: Path, env: Mapping[str, str] | None = None) -> list[SlashCommandJson]:
     """Every slash command a message may start with: the modes' (`/plan`, `/act`), then
     the custom ones, as `{name, description, scope, path}` (what the front ends list)."""
-    builtin = [
+    builtin: list[SlashCommandJson] = [
         {"name": m.id, "description": m.description, "scope": "builtin", "path": ""} for m in MODES
     ]
     return builtin + [c.to_json() for c in load_commands(root, env).values()]

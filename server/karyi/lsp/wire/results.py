@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Required, TypedDict
 
+from karyi.agent.background.records import TaskRecord
 from karyi.agent.events import Event
+from karyi.agent.prompting.rules import RuleJson
+from karyi.agent.prompting.slash_commands import SlashCommandJson
 from karyi.agent.session.store import SessionInfo, ToolCallRecord
 from karyi.core.images import ImageJson
 from karyi.core.results import ToolResultJson
@@ -26,7 +29,52 @@ class TurnUpdate(TypedDict):
 
     sessionId: str
     turnId: str
-    event: Event
+    event: Annotated[dict[str, Any], Event]
+
+
+class ChatUsage(TypedDict):
+    """The tokens of a turn, and what it cost in USD (null: the model has no price)."""
+
+    inputTokens: int
+    outputTokens: int
+    cachedTokens: int
+    cost: float | None
+
+
+class ChatResult(TypedDict):
+    """`karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s)."""
+
+    sessionId: str
+    mode: Annotated[str, Mode]
+    turnId: str
+    stopReason: str
+    finalAnswer: str | None
+    usage: ChatUsage
+
+
+class ModelState(TypedDict):
+    """The session's model and its context use (`karyi/modelState`, `karyi/setModel`);
+    `sessionId` null: no session yet (the configured model)."""
+
+    sessionId: str | None
+    model: str
+    contextWindow: int
+    contextUsed: int
+    acceptsImages: bool
+
+
+class ModelEntry(TypedDict):
+    """A model the picker offers, and where it was found."""
+
+    id: str
+    source: Annotated[str, Literal["settings", "server"]]
+
+
+class ModelList(ModelState):
+    """`karyi/models`: the models on offer (docs/models.md#the-model-picker)."""
+
+    models: list[ModelEntry]
+    note: str
 
 
 class SessionList(TypedDict):
@@ -99,3 +147,64 @@ class ToolsInfo(TypedDict):
     tools: list[ToolEntry]
     servers: Annotated[list[dict[str, Any]], list[ServerStatus]]
     warnings: list[str]
+
+
+class SlashCommandList(TypedDict):
+    """`karyi/commands`: the slash commands a message may start with."""
+
+    commands: list[Annotated[SlashCommandJson, SlashCommand]]
+
+
+class SlashCommand(SlashCommandJson):
+    """A slash command a message may start with (docs/workflow.md)."""
+
+    scope: Annotated[str, Literal["builtin", "workspace", "user"]]
+
+
+class RuleList(TypedDict):
+    """`karyi/rules`: the rule files in force for a session (or for a new one)."""
+
+    rules: list[Annotated[RuleJson, RuleInfo]]
+
+
+class RuleInfo(RuleJson):
+    """A project rule file in force (docs/context.md#rules)."""
+
+    scope: Annotated[str, Literal["user", "project", "folder", "memory"]]
+
+
+class TaskList(TypedDict):
+    """`karyi/tasks`: every background task's record (docs/parallel.md)."""
+
+    tasks: Annotated[list[dict[str, Any]], list[TaskRecord]]
+
+
+class FileTexts(TypedDict):
+    """A file a task changed, before and after (null: it did not exist on that side)."""
+
+    path: str
+    uri: str
+    before: str | None
+    after: str | None
+
+
+class TaskDetail(TypedDict):
+    """`karyi/task`: the record (its keys too) with its diff and each changed file
+    before and after, for the editor's per-hunk review."""
+
+    diff: str
+    fileTexts: list[FileTexts]
+
+
+class ApplyResult(TypedDict):
+    """`karyi/applyTask`: what the three-way merge did."""
+
+    task: Annotated[dict[str, Any], TaskRecord]
+    merged: list[str]
+    conflicts: list[str]
+    notes: list[str]
+
+
+EXTENDS: dict[type, type] = {TaskDetail: TaskRecord}
+"""Results whose JSON also has every key of another type's (written `extends` in
+TypeScript; in Python the handler merges the two)."""

@@ -7,8 +7,9 @@ Keys are camelCase for attrs classes and for the classes `camel_case` picks (the
 events), as they are for the rest (dataclasses go on the wire as `asdict` makes them).
 Every field of a dataclass is required in TypeScript: the server always sends it.
 A dataclass field's metadata `typescript` names its TypeScript type where Python has a
-plain str; in a TypedDict, `Annotated[T, W]` is written as `W` (the wire form of a `T`
-such as `list[dict[str, Any]]` that `dataclasses.asdict` made of `W`).
+plain str or dict, and a dataclass's `json_extra` the keys its `to_dict()` adds. In a
+TypedDict, `Annotated[T, W]` is written as `W`: the wire form of a `T` (such as the
+`list[dict[str, Any]]` that `dataclasses.asdict` made of `W`s).
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ def members(cls: type, camel_keys: bool, known: dict[str, Any] | None = None) ->
     elif dataclasses.is_dataclass(cls):
         for f in dataclasses.fields(cls):
             yield Member(name(f.name), hints[f.name], False, f.metadata.get("typescript"))
+        for key, hint in getattr(cls, "json_extra", {}).items():
+            yield Member(key, hint, False)
     elif is_typeddict(cls):
         extras = typing.get_type_hints(cls, localns=known, include_extras=True)
         for key, hint in extras.items():
@@ -134,10 +137,12 @@ class Writer:
             return self.name(form)
         raise TypeError(f"no TypeScript for {hint!r}")
 
-    def interface(self, cls: type, tag: str | None = None, extra_doc: str = "") -> str:
-        """`export interface ...` of `cls` (`tag`: the value of a leading `type` key)."""
+    def interface(self, cls: type, tag: str | None = None, extends: type | None = None) -> str:
+        """`export interface ...` of `cls` (`tag`: the value of a leading `type` key;
+        `extends`: the type whose keys it has too)."""
         self.written.add(cls)
-        out = [doc_comment(cls), f"export interface {self.name(cls)} {{\n"]
+        base = f" extends {self.ts(extends)}" if extends is not None else ""
+        out = [doc_comment(cls), f"export interface {self.name(cls)}{base} {{\n"]
         if tag is not None:
             out.append(f"  type: '{tag}';\n")
         known = {c.__name__: c for c in self.forms}
@@ -145,7 +150,7 @@ class Writer:
             kind = m.override or self.ts(m.hint)
             out.append(f"  {m.key}{'?' if m.optional else ''}: {kind};\n")
         out.append("}\n")
-        return extra_doc + "".join(out)
+        return "".join(out)
 
     def pending(self) -> Iterator[str]:
         """The declarations of every type referenced so far and not yet written."""

@@ -109,7 +109,8 @@ def typescript() -> str:
         f"\n/** Every event of a turn (agent/events.py). */\nexport type TurnEvent ={union};\n"
     )
     for cls in _classes(results, lambda c: c not in writer.written and not typing.get_args(c)):
-        parts.append("\n" + writer.interface(cls))
+        if cls not in writer.written:  # a base written before the class that names it
+            parts.append("\n" + writer.interface(cls, extends=results.EXTENDS.get(cls)))
     parts.extend(writer.pending())
     return "".join(parts)
 
