@@ -393,6 +393,33 @@ export interface TurnUpdate {
   event: TurnEvent;
 }
 
+/** `karyi/terminalOutput`: what the agent's terminal printed (docs/protocol.md). */
+export interface TerminalOutput {
+  sessionId: string;
+  data: string;
+}
+
+/** `karyi/setMode`: the session's mode now, and the plan its next act turn carries. */
+export interface ModeState {
+  sessionId: string;
+  mode: Mode;
+  plan: string;
+}
+
+/** `karyi/cancel`: whether a running turn was told to stop. */
+export interface Cancelled {
+  cancelled: boolean;
+}
+
+/**
+ * `karyi/restoreCheckpoint`: the checkpoint put back, and the one taken just before
+ * (to undo the restore with).
+ */
+export interface Restored {
+  restored: string;
+  undoCheckpoint: string;
+}
+
 /** The tokens of a turn, and what it cost in USD (null: the model has no price). */
 export interface ChatUsage {
   inputTokens: number;

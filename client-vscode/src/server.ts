@@ -18,7 +18,7 @@ import {
 import { bundledServer } from './bundled';
 import { compareVersions, isDefaultCommand, MIN_SERVER_VERSION, resolveServerCommand, serverSettings } from './config';
 import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
-import { Methods, type TaskRecord, type TurnUpdate } from './protocol';
+import { Methods, type TaskRecord, type TerminalOutput, type TurnUpdate } from './protocol';
 import type { Secrets } from './secrets';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
@@ -145,7 +145,7 @@ export class KaryiServer implements vscode.Disposable {
     client.onNotification(Methods.turnUpdate, (u: TurnUpdate) => this.turnUpdates.fire(u));
     client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => editorDiagnostics(p));
     client.onNotification(Methods.taskUpdate, (t: TaskRecord) => this.taskUpdates.fire(t));
-    client.onNotification(Methods.terminalOutput, (p: { sessionId: string; data: string }) => this.terminalOutputs.fire(p));
+    client.onNotification(Methods.terminalOutput, (p: TerminalOutput) => this.terminalOutputs.fire(p));
     try {
       await client.start();
     } catch (err) {

@@ -20,6 +20,12 @@ import {
   type SessionInfo,
   type SlashCommand,
   type TurnUpdate,
+  type RuleList,
+  type ModeState,
+  type SlashCommandList,
+  type SessionList,
+  type CheckpointList,
+  type Restored,
 } from '../protocol';
 import type { KaryiServer } from '../server';
 import { WorkspaceFiles } from '../workspaceFiles';
@@ -165,7 +171,7 @@ export class ChatController implements vscode.Disposable {
   async showRules(): Promise<void> {
     if (!this.server.running) return;
     try {
-      const { rules } = await this.server.request<{ rules: RuleInfo[] }>(Methods.rules, { sessionId: this.state.sessionId ?? undefined });
+      const { rules } = await this.server.request<RuleList>(Methods.rules, { sessionId: this.state.sessionId ?? undefined });
       this.post({ type: 'rules', rules });
     } catch {
       // an older server without karyi/rules: nothing to show
@@ -194,14 +200,14 @@ export class ChatController implements vscode.Disposable {
     }
     this.dispatch({ kind: 'mode', mode });
     if (!this.state.sessionId || !this.server.running) return;
-    const r = await this.server.request<{ mode: Mode; plan: string }>(Methods.setMode, { sessionId: this.state.sessionId, mode });
+    const r = await this.server.request<ModeState>(Methods.setMode, { sessionId: this.state.sessionId, mode });
     this.dispatch({ kind: 'mode', mode: r.mode, plan: r.plan });
   }
 
   /** `/plan`, `/act` and the custom commands (prompt files), for completion and the palette. */
   async slashCommands(): Promise<SlashCommand[]> {
     if (!this.server.running) return [];
-    const r = await this.server.request<{ commands: SlashCommand[] }>(Methods.commands, {});
+    const r = await this.server.request<SlashCommandList>(Methods.commands, {});
     return r.commands;
   }
 
@@ -308,7 +314,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   async sessions(): Promise<SessionInfo[]> {
-    const r = await this.server.request<{ sessions: SessionInfo[] }>(Methods.sessions, {});
+    const r = await this.server.request<SessionList>(Methods.sessions, {});
     return r.sessions.sort((a, b) => b.updated - a.updated);
   }
 
@@ -326,12 +332,12 @@ export class ChatController implements vscode.Disposable {
   }
 
   async checkpoints(): Promise<CheckpointInfo[]> {
-    const r = await this.server.request<{ checkpoints: CheckpointInfo[] }>(Methods.checkpoints, {});
+    const r = await this.server.request<CheckpointList>(Methods.checkpoints, {});
     return r.checkpoints.sort((a, b) => b.time - a.time);
   }
 
   async restoreCheckpoint(checkpointId: string): Promise<void> {
-    const r = await this.server.request<{ restored: string; undoCheckpoint: string }>(Methods.restoreCheckpoint, { checkpointId });
+    const r = await this.server.request<Restored>(Methods.restoreCheckpoint, { checkpointId });
     this.dispatch({ kind: 'notice', level: 'info', text: `Restored checkpoint ${r.restored}; your files before the restore are in checkpoint ${r.undoCheckpoint}.` });
   }
 

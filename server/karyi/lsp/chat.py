@@ -17,7 +17,13 @@ from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.models import checked_images
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
-from karyi.lsp.wire.results import ChatResult, TurnUpdate
+from karyi.lsp.wire.results import (
+    Cancelled,
+    ChatResult,
+    ModeState,
+    TerminalOutput,
+    TurnUpdate,
+)
 
 if TYPE_CHECKING:  # the agent stack is imported once the host is built, not at start-up
     from karyi.agent.events import Event
@@ -56,7 +62,8 @@ async def run_chat(
         if isinstance(event, ToolRunning) and event.call.name in TERMINAL_TOOLS:
             terminal_calls.add(event.call.id)
         if isinstance(event, ToolOutput) and event.call_id in terminal_calls:
-            ls.notify("karyi/terminalOutput", {"sessionId": live.id, "data": event.text})
+            output: TerminalOutput = {"sessionId": live.id, "data": event.text}
+            ls.notify("karyi/terminalOutput", output)
         if extra_listener is not None:
             extra_listener(event)
 
@@ -120,7 +127,7 @@ async def chat(ls: KaryiServer, raw: Any) -> ChatResult:
 
 
 @rpc
-async def set_mode(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def set_mode(ls: KaryiServer, raw: Any) -> ModeState:
     """`karyi/setMode`: switch a session (a new one without `sessionId`) to plan or act;
     `plan` replaces what the next act turn carries."""
     p = checked("karyi/setMode", raw)
@@ -132,7 +139,7 @@ async def set_mode(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def cancel(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def cancel(ls: KaryiServer, raw: Any) -> Cancelled:
     """`karyi/cancel`: cancel the session's running turn."""
     p = checked("karyi/cancel", raw)
     host = ls.require_host()

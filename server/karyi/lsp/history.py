@@ -14,6 +14,7 @@ from karyi.lsp.wire.results import (
     CheckpointInfo,
     CheckpointList,
     LoadedSession,
+    Restored,
     SessionList,
     StoredMessage,
     TurnRef,
@@ -93,7 +94,7 @@ async def checkpoints(ls: KaryiServer, raw: Any) -> CheckpointList:
 
 
 @rpc
-async def restore_checkpoint(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def restore_checkpoint(ls: KaryiServer, raw: Any) -> Restored:
     """`karyi/restoreCheckpoint`: put a snapshot back (refused while a turn runs)."""
     p = checked("karyi/restoreCheckpoint", raw)
     host = ls.require_host()

@@ -32,6 +32,35 @@ class TurnUpdate(TypedDict):
     event: Annotated[dict[str, Any], Event]
 
 
+class TerminalOutput(TypedDict):
+    """`karyi/terminalOutput`: what the agent's terminal printed (docs/protocol.md)."""
+
+    sessionId: str
+    data: str
+
+
+class ModeState(TypedDict):
+    """`karyi/setMode`: the session's mode now, and the plan its next act turn carries."""
+
+    sessionId: str
+    mode: Annotated[str, Mode]
+    plan: str
+
+
+class Cancelled(TypedDict):
+    """`karyi/cancel`: whether a running turn was told to stop."""
+
+    cancelled: bool
+
+
+class Restored(TypedDict):
+    """`karyi/restoreCheckpoint`: the checkpoint put back, and the one taken just before
+    (to undo the restore with)."""
+
+    restored: str
+    undoCheckpoint: str
+
+
 class ChatUsage(TypedDict):
     """The tokens of a turn, and what it cost in USD (null: the model has no price)."""
 
