@@ -103,6 +103,45 @@ class ToolPending(Event):
 
 
 @dataclass(frozen=True)
+class ToolDraft(Event):
+    """An edit the model is still writing, as far as it arrived (docs/protocol.md,
+    "Drafts"): each file's change so far, for a preview that grows. Sent at most every
+    `DRAFT_INTERVAL` seconds per call, once its file is known and its find text matches;
+    `done` (no files) when the call is complete: its proposal replaces the draft."""
+
+    kind = "toolDraft"
+    index: int
+    tool: str
+    call_id: str
+    files: tuple[PlannedWrite, ...]
+    done: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The hunks of each file, without the whole texts a proposal carries."""
+        files = []
+        for w in self.files:
+            diff = w.diff()
+            files.append(
+                {
+                    "uri": w.path.as_uri(),
+                    "path": w.display,
+                    "created": diff.created,
+                    "added": diff.added,
+                    "removed": diff.removed,
+                    "hunks": [h.to_json() for h in diff.hunks],
+                }
+            )
+        return {
+            "type": self.kind,
+            "index": self.index,
+            "tool": self.tool,
+            "callId": self.call_id,
+            "done": self.done,
+            "files": files,
+        }
+
+
+@dataclass(frozen=True)
 class ToolQueued(Event):
     """A complete call, checked and scheduled."""
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from karyi.agent.events import Event, Notice, TextDelta, ToolPending
 from karyi.agent.turn.cost import CostMeter
+from karyi.agent.turn.drafts import Drafts
 from karyi.agent.turn.executor import CallBatch, checked_call
 from karyi.core.text import valid_text
 from karyi.llm.base import (
@@ -59,6 +60,12 @@ class ReplyReader:
     meter: CostMeter
     emit: Callable[[Event], None]
     reply: Reply = field(default_factory=Reply)
+    drafts: Drafts | None = None
+    """Previews of edits still being written (drafts.py); made from the batch when None."""
+
+    def __post_init__(self) -> None:
+        if self.drafts is None:
+            self.drafts = Drafts(self.batch.toolkit, self.batch.ctx, self.emit)
 
     def on_stream(self, event: StreamEvent) -> None:
         """One event of the provider's stream."""
@@ -110,4 +117,8 @@ class ReplyReader:
             elif isinstance(ev, CallReady):
                 call = checked_call(ev.call)
                 self.reply.calls.append(call)
+                if self.drafts is not None:
+                    self.drafts.settle(call)
                 self.batch.submit(call)
+        if self.drafts is not None:
+            self.drafts.update(self.parser)

@@ -1,0 +1,137 @@
+"""Previews of an edit while the model is still writing it (docs/protocol.md, "Drafts").
+
+After each chunk of a reply, the parser's partial call (`StreamParser.partial`) is
+worked out like the finished call would be, through the tool's own `planned_writes`:
+the path through the one path policy, the file read through the document store, the
+edit engine in memory; nothing is written. The value still being written counts up to
+its last complete line, so a preview only ever shows whole lines and never half of a
+secret (events pass the vault's redactor like every event). A call whose file is not
+known yet, whose find text does not match, or that fails in any way shows nothing.
+When the call is complete a `done` draft says so, and its proposal takes over.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from karyi.agent.events import Event, ToolDraft
+from karyi.protocol.base import StreamParser
+from karyi.protocol.calls import PartialCall, ToolCall
+from karyi.tools.builtin.mutating import MutatingTool
+from karyi.tools.context import ToolContext
+from karyi.tools.registry import Toolkit
+from karyi.workspace.editor import PlannedWrite
+
+log = logging.getLogger(__name__)
+
+DRAFT_INTERVAL = 0.1
+"""Seconds between two drafts of one call: the preview keeps up with the model's
+writing without an update per token."""
+_PATH_KEYS = frozenset({"src", "path", "file_path", "filePath", "target_file"})
+
+
+@dataclass
+class _Shown:
+    """What was last sent for one call."""
+
+    at: float
+    texts: tuple[tuple[str, str], ...]
+
+
+@dataclass
+class Drafts:
+    """The drafts of one reply's calls; `update` after each chunk, `settle` per call."""
+
+    toolkit: Toolkit
+    ctx: ToolContext
+    emit: Callable[[Event], None]
+    clock: Callable[[], float] = time.monotonic
+    interval: float = DRAFT_INTERVAL
+    _shown: dict[int, _Shown] = field(default_factory=dict)
+
+    def update(self, parser: StreamParser) -> None:
+        """Send the draft of the call being written, when it changed and is due."""
+        partial = parser.partial()
+        if partial is None:
+            return
+        tool = self.toolkit.get(partial.name)
+        if not isinstance(tool, MutatingTool):
+            return
+        now = self.clock()
+        shown = self._shown.get(partial.index)
+        if shown is not None and now - shown.at < self.interval:
+            return
+        writes = self._writes(tool, partial)
+        if not writes:
+            return
+        texts = tuple((str(w.path), w.after) for w in writes)
+        if shown is not None and shown.texts == texts:
+            return
+        self._shown[partial.index] = _Shown(now, texts)
+        self.emit(ToolDraft(partial.index, tool.name, partial.call_id, tuple(writes)))
+
+    def settle(self, call: ToolCall) -> None:
+        """The call is complete: its draft (if one was shown) gives way to the proposal."""
+        if self._shown.pop(call.index, None) is not None:
+            self.emit(ToolDraft(call.index, call.name, call.id, (), done=True))
+
+    def _writes(self, tool: MutatingTool, partial: PartialCall) -> list[PlannedWrite]:
+        params, written = _whole_lines(tool, partial)
+        if params is None:
+            return []
+        try:
+            writes = tool.planned_writes(params, self.ctx)
+        except Exception as exc:  # not complete enough yet: show nothing
+            log.debug("no draft for %s yet: %s", partial.name, exc)
+            return []
+        writes = [_aligned(w, written) for w in writes]
+        return [w for w in writes if w.after != w.before]
+
+
+def _whole_lines(
+    tool: MutatingTool, partial: PartialCall
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The partial call's parameters with the open value cut after its last line break
+    (None while a path is still being written), and that value."""
+    if not partial.open:
+        return partial.params, None
+    key = partial.open[-1]
+    if key in _PATH_KEYS or key in tool.path_params:
+        return None, None
+    params = _copy_path(partial.params, partial.open)
+    holder: Any = params
+    for k in partial.open[:-1]:
+        holder = holder[k]
+    value = holder[key]
+    if not isinstance(value, str):
+        return params, None
+    holder[key] = value[: value.rfind("\n") + 1]
+    return params, holder[key]
+
+
+def _copy_path(params: dict[str, Any], path: tuple[str | int, ...]) -> dict[str, Any]:
+    """`params` with the containers along `path` copied (the parser's own stay intact)."""
+    top = dict(params)
+    holder: Any = top
+    for k in path[:-1]:
+        child = holder[k]
+        holder[k] = dict(child) if isinstance(child, dict) else list(child)
+        holder = holder[k]
+    return top
+
+
+def _aligned(w: PlannedWrite, written: str | None) -> PlannedWrite:
+    """A whole-file write still arriving replaces only the part of the file it has
+    reached: the rest of the old text stays, so the preview does not show it deleted."""
+    if written is None or w.before is None or w.after != written:
+        return w
+    old = w.before.splitlines(keepends=True)
+    new = written.splitlines(keepends=True)
+    blocks = difflib.SequenceMatcher(None, new, old, autojunk=False).get_matching_blocks()
+    reached = max((b.b + b.size for b in blocks if b.size), default=0)
+    return replace(w, after=written + "".join(old[reached:]))
