@@ -53,6 +53,16 @@ export interface FileProposal {
   unified: string;
 }
 
+/** A file of an edit still being written (`toolDraft`): its hunks so far, no whole texts. */
+export interface DraftFile {
+  uri: string;
+  path: string;
+  created: boolean;
+  added: number;
+  removed: number;
+  hunks: Hunk[];
+}
+
 export interface Confirmation {
   kind: 'command' | 'edit' | 'fetch' | 'generic' | string;
   title: string;
@@ -75,6 +85,7 @@ export type TurnEvent =
   | { type: 'step'; step: number; model: string }
   | { type: 'text'; text: string; channel: 'text' | 'thinking' | 'answer' }
   | { type: 'toolPending'; index: number; name: string }
+  | { type: 'toolDraft'; index: number; tool: string; callId: string; done: boolean; files: DraftFile[] }
   | { type: 'toolQueued'; call: Call; description: string }
   | {
       type: 'toolAwaitingPermission';

@@ -7,6 +7,7 @@ them depends on timing.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from pathlib import Path
 from typing import Any
@@ -165,3 +166,29 @@ def test_a_whole_file_write_keeps_the_part_not_yet_written(
     assert drafts
     for d in drafts:  # only the new first line is ever shown added, nothing removed
         assert d["files"][0]["removed"] == 0 and _added(d) == ["header"]
+
+
+async def test_a_draft_held_back_by_the_interval_follows_once_due(
+    rigs: list[Rig], fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    """The model pausing mid-call still gets its latest lines shown (no next chunk needed)."""
+    (ws_root / "calc.py").write_text(OLD)
+    r = rig(rigs, ws_root, fake_llm, dialect="toolsxml", profile="karyi")
+    agent = r.agent()
+    now = [0.0]
+    got: asyncio.Queue[Event] = asyncio.Queue()
+    drafts = Drafts(agent.spec.toolkit, agent.ctx, got.put_nowait, clock=lambda: now[0])
+    drafts.interval = 0.01
+    parser = get_dialect("toolsxml").parser(agent.spec.toolkit.schema)
+    cut = REPLY.index("    for x")
+    parser.feed(REPLY[:cut])
+    drafts.update(parser)
+    first = await got.get()
+    parser.feed(REPLY[cut : REPLY.index("        result +=")])
+    drafts.update(parser)  # within the interval: held back
+    assert got.empty()
+    now[0] = 1.0  # the interval has passed; the held draft goes out without another chunk
+    second = await got.get()
+    assert isinstance(first, ToolDraft) and isinstance(second, ToolDraft)
+    assert _added(second.to_dict()) == ["    result = 0"]
+    drafts.stop()

@@ -60,6 +60,8 @@ export class ChatController implements vscode.Disposable {
   private request: vscode.CancellationTokenSource | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   edits: EditDecider | undefined;
+  /** Edits still being written (preview/writing.ts): sees every update of the session. */
+  writing: { onUpdate(u: TurnUpdate): void } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -105,6 +107,7 @@ export class ChatController implements vscode.Disposable {
     if (!mine) return;
     if (u.event.type === 'turnStarted') this.waitingNewSession = false;
     this.dispatch({ kind: 'update', update: u });
+    this.writing?.onUpdate(u);
     if (u.event.type === 'toolAwaitingPermission' && u.event.confirmation?.files?.length) this.edits?.open(u.sessionId, u);
     if (u.event.type === 'valueRequested') void this.askValue(valueCallId(u.event), false);
     if (u.event.type === 'toolDone') this.edits?.forget(u.event.call.id);

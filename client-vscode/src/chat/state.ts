@@ -267,6 +267,12 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
       s = withTool(s, { id: key, name: ev.name, description: `${ev.name}…`, status: 'writing', output: '' });
       return addBlock(s, turnId, { kind: 'tool', id: key });
     }
+    case 'toolDraft': {
+      const card = s.tools[pendingKey(s.step, ev.index)];
+      const f = ev.files[0];
+      if (ev.done || !card || !f) return s;
+      return withTool(s, { ...card, description: `Writing ${f.path} (+${f.added} −${f.removed} so far)…` });
+    }
     case 'toolQueued': {
       const card: ToolCard = { id: ev.call.id, name: ev.call.name, description: ev.description, status: 'queued', output: '' };
       return queueTool(s, turnId, card, ev.call.index);

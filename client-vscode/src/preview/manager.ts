@@ -35,6 +35,8 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a preview opens, a decision is made or a call is over (the Changes view). */
   readonly onDidChangePending = this.changed.event;
+  /** Edits still being written (writing.ts): a proposal waits until their lines are out. */
+  writing: { settled(): Promise<void> } | undefined;
 
   constructor(private readonly chat: ChatController) {
     this.disposables.push(
@@ -87,6 +89,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   }
 
   private async showFiles(call: CallView): Promise<void> {
+    await this.writing?.settled();
     for (const f of call.files) {
       try {
         if (f.proposal.created) {

@@ -12,6 +12,7 @@ When the call is complete a `done` draft says so, and its proposal takes over.
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import logging
 import time
@@ -23,6 +24,7 @@ from karyi.agent.events import Event, ToolDraft
 from karyi.protocol.base import StreamParser
 from karyi.protocol.calls import PartialCall, ToolCall
 from karyi.tools.builtin.mutating import MutatingTool
+from karyi.tools.builtin.write import WholeFileTool
 from karyi.tools.context import ToolContext
 from karyi.tools.registry import Toolkit
 from karyi.workspace.editor import PlannedWrite
@@ -53,9 +55,12 @@ class Drafts:
     clock: Callable[[], float] = time.monotonic
     interval: float = DRAFT_INTERVAL
     _shown: dict[int, _Shown] = field(default_factory=dict)
+    _timer: asyncio.TimerHandle | None = None
 
     def update(self, parser: StreamParser) -> None:
-        """Send the draft of the call being written, when it changed and is due."""
+        """Send the draft of the call being written, when it changed and is due; one
+        that is not due yet is sent when it is (the model may pause mid-call)."""
+        self.stop()
         partial = parser.partial()
         if partial is None:
             return
@@ -65,6 +70,7 @@ class Drafts:
         now = self.clock()
         shown = self._shown.get(partial.index)
         if shown is not None and now - shown.at < self.interval:
+            self._later(parser, self.interval - (now - shown.at))
             return
         writes = self._writes(tool, partial)
         if not writes:
@@ -75,8 +81,22 @@ class Drafts:
         self._shown[partial.index] = _Shown(now, texts)
         self.emit(ToolDraft(partial.index, tool.name, partial.call_id, tuple(writes)))
 
+    def stop(self) -> None:
+        """No draft is due any more (the call closed, the turn was cancelled)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _later(self, parser: StreamParser, delay: float) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # driven without a loop (a test moving the clock)
+            return
+        self._timer = loop.call_later(delay, self.update, parser)
+
     def settle(self, call: ToolCall) -> None:
         """The call is complete: its draft (if one was shown) gives way to the proposal."""
+        self.stop()
         if self._shown.pop(call.index, None) is not None:
             self.emit(ToolDraft(call.index, call.name, call.id, (), done=True))
 
@@ -89,7 +109,8 @@ class Drafts:
         except Exception as exc:  # not complete enough yet: show nothing
             log.debug("no draft for %s yet: %s", partial.name, exc)
             return []
-        writes = [_aligned(w, written) for w in writes]
+        if isinstance(tool, WholeFileTool):
+            writes = [_aligned(w, written) for w in writes]
         return [w for w in writes if w.after != w.before]
 
 
@@ -127,7 +148,8 @@ def _copy_path(params: dict[str, Any], path: tuple[str | int, ...]) -> dict[str,
 
 def _aligned(w: PlannedWrite, written: str | None) -> PlannedWrite:
     """A whole-file write still arriving replaces only the part of the file it has
-    reached: the rest of the old text stays, so the preview does not show it deleted."""
+    reached: the rest of the old text stays, so the preview does not show it deleted.
+    (Not for a find/replace: its replacement is never the file's whole text.)"""
     if written is None or w.before is None or w.after != written:
         return w
     old = w.before.splitlines(keepends=True)

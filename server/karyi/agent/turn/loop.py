@@ -320,6 +320,7 @@ class Agent:
             reader.on_parsed(without_cut_calls(closing, error, reader.reply, self.events.emit))
             executed = await batch.finish()
         except asyncio.CancelledError:
+            reader.stop()
             await batch.abort()
             self._record(turn_id, reader.reply, batch.finished(), "cancelled by the user")
             raise

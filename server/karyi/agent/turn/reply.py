@@ -67,6 +67,11 @@ class ReplyReader:
         if self.drafts is None:
             self.drafts = Drafts(self.batch.toolkit, self.batch.ctx, self.emit)
 
+    def stop(self) -> None:
+        """The reply was abandoned (the turn was cancelled): no draft comes after this."""
+        if self.drafts is not None:
+            self.drafts.stop()
+
     def on_stream(self, event: StreamEvent) -> None:
         """One event of the provider's stream."""
         reply = self.reply
