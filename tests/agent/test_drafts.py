@@ -192,3 +192,18 @@ async def test_a_draft_held_back_by_the_interval_follows_once_due(
     assert isinstance(first, ToolDraft) and isinstance(second, ToolDraft)
     assert _added(second.to_dict()) == ["    result = 0"]
     drafts.stop()
+
+
+def test_a_find_without_its_line_break_adds_no_blank_line(
+    rigs: list[Rig], fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    (ws_root / "calc.py").write_text(OLD + "\nprint(total([1]))\n")
+    r = rig(rigs, ws_root, fake_llm, dialect="toolsxml", profile="karyi")
+    seen = _stream(r, _edit("calc.py", OLD.rstrip("\n"), NEW.rstrip("\n")), [0.0])
+    drafts = [e for e in seen if isinstance(e, ToolDraft) and not e.done]
+    assert drafts
+    for d in drafts:  # each draft is the old file with a prefix of NEW's lines in place
+        after = d.files[0].after
+        assert after.endswith("\n\nprint(total([1]))\n") and "\n\n\n" not in after
+        head = after.removesuffix("\nprint(total([1]))\n")
+        assert head == "\n" or NEW.startswith(head)  # nothing yet, or whole lines of NEW

@@ -35,6 +35,8 @@ DRAFT_INTERVAL = 0.1
 """Seconds between two drafts of one call: the preview keeps up with the model's
 writing without an update per token."""
 _PATH_KEYS = frozenset({"src", "path", "file_path", "filePath", "target_file"})
+_FIND_OF = {"replace": "find", "new_string": "old_string", "newContent": "oldContent"}
+"""The text a replacement replaces, by the replacement's parameter name."""
 
 
 @dataclass
@@ -131,8 +133,12 @@ def _whole_lines(
     value = holder[key]
     if not isinstance(value, str):
         return params, None
-    holder[key] = value[: value.rfind("\n") + 1]
-    return params, holder[key]
+    lines = value[: value.rfind("\n") + 1]
+    find = holder.get(_FIND_OF.get(str(key), ""), "\n") if isinstance(holder, dict) else "\n"
+    if isinstance(find, str) and find and not find.endswith("\n"):
+        lines = lines[:-1]  # the text after the found one goes on its last line
+    holder[key] = lines
+    return params, lines
 
 
 def _copy_path(params: dict[str, Any], path: tuple[str | int, ...]) -> dict[str, Any]:
