@@ -269,7 +269,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await line('return result').waitFor({ timeout: WAIT });
     assert.equal(await line('The sum, written out.').count(), 1, 'the draft lines gave way: each line once');
     await shot(page, 'vscode-draft-settled.png');
-    await editor.click();
+    await page.locator('.editor-group-container.active .tab.active', { hasText: 'growth.py' }).click();
     await page.keyboard.press('Control+Alt+Enter');
     await chat.locator('.item.turn.done .md', { hasText: 'Wrote it out.' }).waitFor({ timeout: WAIT });
     assert.equal(fs.readFileSync(growth, 'utf8'), `${WRITTEN.join('\n')}\n`, 'the proposal, accepted, is on disk');
