@@ -16,7 +16,8 @@ from karyi.agent.events import Event, EventStream, ToolDraft
 from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.turn.drafts import Drafts
 from karyi.protocol import get_dialect
-from karyi.protocol.calls import CallReady
+from karyi.protocol.calls import CallReady, PartialCall
+from karyi.protocol.toolsxml_parser import ToolsXmlParser
 from tests.agent.test_agent_e2e import Rig, rig, rigs
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply, pieces
@@ -129,7 +130,7 @@ def test_drafts_are_throttled_and_never_write(
     for i in range(0, len(REPLY), 5):
         parser.feed(REPLY[i : i + 5])
         drafts.update(parser)
-    assert len(seen) == 1  # the clock never moved: only the first draft went out
+    assert len(seen) <= 1  # the clock never moved: the call was looked at once
     assert (ws_root / "calc.py").read_text() == OLD
     moving = _stream(r, REPLY, [0.0])
     assert len([e for e in moving if isinstance(e, ToolDraft) and not e.done]) >= 3
@@ -207,3 +208,27 @@ def test_a_find_without_its_line_break_adds_no_blank_line(
         assert after.endswith("\n\nprint(total([1]))\n") and "\n\n\n" not in after
         head = after.removesuffix("\nprint(total([1]))\n")
         assert head == "\n" or NEW.startswith(head)  # nothing yet, or whole lines of NEW
+
+
+def test_the_partial_call_is_looked_at_once_per_interval(
+    rigs: list[Rig], fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    """However small the chunks, the cost of drafts follows time, not chunk count."""
+    (ws_root / "calc.py").write_text(OLD)
+    r = rig(rigs, ws_root, fake_llm, dialect="toolsxml", profile="karyi")
+    agent = r.agent()
+    looked: list[int] = []
+
+    class Counting(ToolsXmlParser):
+        def partial(self) -> PartialCall | None:
+            looked.append(1)
+            return super().partial()
+
+    now = [0.0]
+    drafts = Drafts(agent.spec.toolkit, agent.ctx, lambda _e: None, clock=lambda: now[0])
+    parser = Counting(agent.spec.toolkit.schema, None)
+    for i, ch in enumerate(REPLY):
+        parser.feed(ch)
+        drafts.update(parser)
+        now[0] = (i + 1) * drafts.interval / 10  # ten chunks per interval
+    assert len(looked) <= len(REPLY) // 10 + 1

@@ -106,7 +106,7 @@ class ToolPending(Event):
 class ToolDraft(Event):
     """An edit the model is still writing, as far as it arrived (docs/protocol.md,
     "Drafts"): each file's change so far, for a preview that grows. Sent at most every
-    `DRAFT_INTERVAL` seconds per call, once its file is known and its find text matches;
+    `DRAFT_INTERVAL` seconds, once the call's file is known and its find text matches;
     `done` (no files) when the call is complete: its proposal replaces the draft."""
 
     kind = "toolDraft"

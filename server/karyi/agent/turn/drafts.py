@@ -40,14 +40,6 @@ _FIND_OF = {"replace": "find", "new_string": "old_string", "newContent": "oldCon
 
 
 @dataclass
-class _Shown:
-    """What was last sent for one call."""
-
-    at: float
-    texts: tuple[tuple[str, str], ...]
-
-
-@dataclass
 class Drafts:
     """The drafts of one reply's calls; `update` after each chunk, `settle` per call."""
 
@@ -56,31 +48,33 @@ class Drafts:
     emit: Callable[[Event], None]
     clock: Callable[[], float] = time.monotonic
     interval: float = DRAFT_INTERVAL
-    _shown: dict[int, _Shown] = field(default_factory=dict)
+    _shown: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    """Per call (by index): each file and its text, as last sent."""
+    _last: float = float("-inf")
     _timer: asyncio.TimerHandle | None = None
 
     def update(self, parser: StreamParser) -> None:
-        """Send the draft of the call being written, when it changed and is due; one
-        that is not due yet is sent when it is (the model may pause mid-call)."""
+        """Send the draft of the call being written, when it changed. The partial call
+        is looked at once per interval at most (its cost grows with the call, so the
+        parse stays linear however small the chunks); what arrives in between is looked
+        at when the interval is over, even if no chunk follows (the model may pause)."""
         self.stop()
+        now = self.clock()
+        if now - self._last < self.interval:
+            self._later(parser, self.interval - (now - self._last))
+            return
+        self._last = now
         partial = parser.partial()
         if partial is None:
             return
         tool = self.toolkit.get(partial.name)
         if not isinstance(tool, MutatingTool):
             return
-        now = self.clock()
-        shown = self._shown.get(partial.index)
-        if shown is not None and now - shown.at < self.interval:
-            self._later(parser, self.interval - (now - shown.at))
-            return
         writes = self._writes(tool, partial)
-        if not writes:
-            return
         texts = tuple((str(w.path), w.after) for w in writes)
-        if shown is not None and shown.texts == texts:
+        if not writes or self._shown.get(partial.index) == texts:
             return
-        self._shown[partial.index] = _Shown(now, texts)
+        self._shown[partial.index] = texts
         self.emit(ToolDraft(partial.index, tool.name, partial.call_id, tuple(writes)))
 
     def stop(self) -> None:
