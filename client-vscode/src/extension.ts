@@ -53,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
     }),
     server.onState(({ state }) => {
       if (state === 'failed') previews.forgetAll();
+      if (state !== 'running') writing.clearAll();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('karyi.server')) {

@@ -80,6 +80,11 @@ export class WritingPreview implements vscode.Disposable {
     } else if (ev.type === 'step' || ev.type === 'turnFinished') this.run(() => this.clear());
   }
 
+  /** Take every draft out (the server stopped: no `turnFinished` will come). */
+  clearAll(): void {
+    this.run(() => this.clear());
+  }
+
   /** Resolves once every draft received so far is in (or out of) the buffers. */
   settled(): Promise<void> {
     return this.queue;
@@ -138,8 +143,11 @@ export class WritingPreview implements vscode.Disposable {
     const gone = [...this.shown].filter(([, s]) => index === undefined || s.index === index);
     for (const [key, s] of gone) {
       this.shown.delete(key);
-      await this.inline.handBack(s.view);
-      await this.resync(s.doc);
+      try {
+        await this.inline.handBack(s.view);
+      } finally {
+        await this.resync(s.doc); // the server follows the buffer again, whatever happened
+      }
     }
     if (!gone.length) return;
     this.paintAll();
