@@ -61,11 +61,13 @@ class ReplyReader:
     emit: Callable[[Event], None]
     reply: Reply = field(default_factory=Reply)
     drafts: Drafts | None = None
-    """Previews of edits still being written (drafts.py); made from the batch when None."""
+    """Previews of edits still being written (drafts.py); made from the batch when the
+    reply first parses."""
 
-    def __post_init__(self) -> None:
+    def _drafts(self) -> Drafts:
         if self.drafts is None:
             self.drafts = Drafts(self.batch.toolkit, self.batch.ctx, self.emit)
+        return self.drafts
 
     def stop(self) -> None:
         """The reply was abandoned (the turn was cancelled): no draft comes after this."""
@@ -122,8 +124,6 @@ class ReplyReader:
             elif isinstance(ev, CallReady):
                 call = checked_call(ev.call)
                 self.reply.calls.append(call)
-                if self.drafts is not None:
-                    self.drafts.settle(call)
+                self._drafts().settle(call)
                 self.batch.submit(call)
-        if self.drafts is not None:
-            self.drafts.update(self.parser)
+        self._drafts().update(self.parser)
