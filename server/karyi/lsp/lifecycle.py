@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from karyi.lsp.approvals import ask_with_message_request
+from karyi.lsp.background_tasks import start_recovery
 from karyi.lsp.diagnostics import EditorProblems
 from karyi.lsp.documents import doc_path
 from karyi.lsp.editor_context import uri_path
@@ -68,6 +69,7 @@ async def initialized(ls: KaryiServer, params: types.InitializedParams) -> None:
     await ls.ready()
     await refresh_configuration(ls)
     if ls.host is not None:
+        start_recovery(ls)
         await ls.host.runtime.workspace.documents.start_watching()
 
 

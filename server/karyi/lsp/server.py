@@ -49,6 +49,8 @@ class KaryiServer(LanguageServer):
         self.init_options: dict[str, Any] = {}
         self.task_manager: TaskManager | None = None
         """Background tasks of the workspace (lsp/background_tasks.py), made on first use."""
+        self.task_recovery: asyncio.Task[None] | None = None
+        """Marks the tasks a killed server left running interrupted, after `initialized`."""
         self.current_session: str | None = None
         """The session task commands continue (lsp/conversation.py)."""
 

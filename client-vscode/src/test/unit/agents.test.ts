@@ -81,3 +81,13 @@ describe('a task whose check is still running', () => {
     assert.match(notice(finished, 'running') ?? '', /finished \(1 file, check passed\)/);
   });
 });
+
+describe('a task whose server ended while it ran', () => {
+  it('shows as interrupted with its kept work, reviewable, and is not announced again by the view', () => {
+    const cut = task({ status: 'interrupted', step: '', finished: 1030, files: ['src/convert.py'], error: 'interrupted: …' });
+    assert.equal(taskRow(cut, 5000).description, 'interrupted · 1 file, its server ended first, work kept · 30s · $0.0123');
+    assert.equal(taskRow(cut, 5000).contextValue, 'task-interrupted');
+    assert.equal(statusIcon('interrupted'), 'debug-disconnect');
+    assert.equal(notice(cut, 'running'), undefined); // the server's own message tells the user, once
+  });
+});
