@@ -116,7 +116,7 @@ class KaryiAgent:
         old = self.sessions.pop(session_id, None)
         if old is not None:
             await old.close()
-        session = self._open(cwd, mcp_servers or [], additional_directories or [], session_id)
+        session = await self._open_stored(cwd, mcp_servers, additional_directories, session_id)
         store = session.runtime.store
         updates = history(
             store.messages(session.id), store.calls(session.id), session.live.agent.spec
@@ -143,7 +143,7 @@ class KaryiAgent:
         old = self.sessions.pop(session_id, None)
         if old is not None:
             await old.close()
-        session = self._open(cwd, mcp_servers or [], additional_directories or [], session_id)
+        session = await self._open_stored(cwd, mcp_servers, additional_directories, session_id)
         self._later(session.announce())
         return ResumeSessionResponse(
             modes=session_modes(session.mode), config_options=list(session.options())
@@ -247,6 +247,10 @@ class KaryiAgent:
         from karyi.agent.host import SessionBusy
 
         session = self._session(session_id)
+        if session.read_only:
+            raise RequestError.invalid_request(
+                {"sessionId": session_id, "message": session.read_only}
+            )
         try:
             return await session.prompt(prompt)
         except AuthRequired as exc:
@@ -287,6 +291,22 @@ class KaryiAgent:
                 f"no session {session_id!r} on this connection: create one with session/new "
                 "or load it with session/load",
             )
+        return session
+
+    async def _open_stored(
+        self,
+        cwd: str,
+        servers: list[ClientServer] | None,
+        extra: list[str] | None,
+        session_id: str,
+    ) -> AcpSession:
+        """A stored session; a background task's opens in its worktree, read-only
+        (task_sessions.py)."""
+        from karyi.acp.task_sessions import task_session
+
+        task = await asyncio.to_thread(task_session, Path(cwd), session_id)
+        session = self._open(task.worktree if task else cwd, servers or [], extra or [], session_id)
+        session.read_only = task.read_only if task else None
         return session
 
     def _open(

@@ -138,6 +138,8 @@ class AcpSession:
         self._mirrored: set[str] = set()
         self.mapper = UpdateMapper(self._locate, live.agent.provider.context_window)
         self.cancelled = False
+        self.read_only: str | None = None
+        """Why the session takes no prompt (a background task's, task_sessions.py)."""
         self._queue: asyncio.Queue[_QueueItem] = asyncio.Queue()
         self._asks: set[asyncio.Task[None]] = set()
 
