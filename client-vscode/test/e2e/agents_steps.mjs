@@ -1,7 +1,8 @@
 // Background tasks in the Agents view (docs/parallel.md, "In VS Code"), in real VS Code:
 // a task started from the palette runs in its own worktree while the workspace stays
 // untouched, shows as running then done in the Agents view, is reviewed in a diff editor
-// and applied (the workspace's file changes). KARYI_E2E_ONLY=agents runs these alone.
+// and applied (the workspace's file changes); then one started with `/task` from the chat
+// input shows in the Agents view too. KARYI_E2E_ONLY=agents runs these alone.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -25,6 +26,16 @@ const TASK_EDIT = `I'll fix the constant.
   </edit>
 </tools>`;
 
+const CHAT_TASK_EDIT = `I'll say which scale.
+<tools>
+  <edit>
+    <file src="src/kelvin.py">
+      <find>"""Kelvin conversions."""</find>
+      <replace>"""Kelvin conversions, from Celsius."""</replace>
+    </file>
+  </edit>
+</tools>`;
+
 /** The workspace as a git repository with one commit: tasks start from it. */
 function commitWorkspace(ws) {
   fs.writeFileSync(path.join(ws, 'src', 'kelvin.py'), KELVIN);
@@ -35,7 +46,7 @@ function commitWorkspace(ws) {
   git('commit', '-q', '-m', 'the e2e workspace');
 }
 
-export async function agentsSteps(page, ws, fake, { step, shot, palette, WAIT }) {
+export async function agentsSteps(page, ws, fake, { step, shot, palette, chatFrame, WAIT }) {
   const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Agents' }) });
   const row = view.locator('.monaco-list-row', { hasText: 'Fix the Kelvin constant' });
   const kelvin = path.join(ws, 'src', 'kelvin.py');
@@ -47,6 +58,8 @@ export async function agentsSteps(page, ws, fake, { step, shot, palette, WAIT })
   await step('a background task started from the palette runs in its worktree and shows running in the Agents view', async () => {
     commitWorkspace(ws);
     await fake.script(TASK_EDIT, 'Fixed the Kelvin offset.');
+    // F1 reaches the workbench, not the chat webview that may hold the focus (KARYI_E2E_ONLY=agents).
+    await page.locator('.part.editor').click();
     await palette(page, 'Karyi: Start Background Task');
     const box = page.locator('.quick-input-widget input.input');
     await page.locator('.quick-input-widget', { hasText: 'Start Background Task (1/2)' }).waitFor({ timeout: WAIT });
@@ -77,5 +90,23 @@ export async function agentsSteps(page, ws, fake, { step, shot, palette, WAIT })
     await row.locator('.action-label[aria-label="Apply Background Task"]').click({ timeout: WAIT });
     await row.locator('.label-description', { hasText: /^applied/ }).waitFor({ timeout: WAIT });
     assert.match(fs.readFileSync(kelvin, 'utf8'), /celsius \+ 273\.15/, 'the task\'s change is in the workspace');
+  });
+
+  await step('/task in the chat input starts a background task that shows in the Agents view', async () => {
+    const chat = chatFrame(page);
+    const input = chat.locator('#input');
+    const chatRow = view.locator('.monaco-list-row', { hasText: 'Name the scale in the docstring' });
+    await fake.script(CHAT_TASK_EDIT, 'Named it.');
+    await input.click();
+    await input.pressSequentially('/ta');
+    await chat.locator('.completion.active', { hasText: '/task' }).waitFor({ timeout: WAIT });
+    await input.press('Enter');
+    assert.equal(await input.inputValue(), '/task ');
+    await input.pressSequentially('Name the scale in the docstring');
+    await input.press('Enter');
+    await chat.locator('.notice', { hasText: 'Started background task "Name the scale in the docstring"' }).waitFor({ timeout: WAIT });
+    await chatRow.locator('.label-description', { hasText: /^done · 1 file/ }).waitFor({ timeout: WAIT });
+    assert.doesNotMatch(fs.readFileSync(kelvin, 'utf8'), /from Celsius/, 'the task did not touch the workspace');
+    await shot(page, 'vscode-agents-chat.png');
   });
 }
