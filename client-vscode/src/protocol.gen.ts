@@ -146,6 +146,16 @@ export interface TaskParams {
   taskId: string;
 }
 
+/**
+ * `karyi/applyTask`: the task's changes into the working tree; with `acceptedHunks`
+ * or `modifiedContent`, the answer to its per-hunk review (`karyi/reviewTask`).
+ */
+export interface ApplyTaskParams {
+  taskId: string;
+  acceptedHunks?: string[] | null;
+  modifiedContent?: ModifiedContent[] | null;
+}
+
 /** `karyi/answerTask`: the user's answer to the question a waiting task asks. */
 export interface AnswerTaskParams {
   taskId: string;
@@ -181,6 +191,7 @@ export const Methods = {
   answerTask: 'karyi/answerTask',
   stopTask: 'karyi/stopTask',
   applyTask: 'karyi/applyTask',
+  reviewTask: 'karyi/reviewTask',
   keepTask: 'karyi/keepTask',
   discardTask: 'karyi/discardTask',
   taskUpdate: 'karyi/taskUpdate',

@@ -170,15 +170,52 @@ async def stop_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
+async def review_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/reviewTask` {taskId}: each changed file as an edit proposal (the merge with
+    the working tree as it is now, in hunks) for the editor's per-hunk review."""
+    from karyi.agent.background.hunk_review import review
+
+    p = checked("karyi/reviewTask", raw)
+    record = _record(await _manager(ls), p["taskId"])
+    found = await _guarded(lambda: review(record))
+    files = [{**w.to_json(), "path": w.display} for w in found.writes]
+    return {"task": record.to_dict(), "files": files, "notes": found.notes}
+
+
+@rpc
 async def apply_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
-    """`karyi/applyTask` {taskId}: three-way merge into the working tree."""
+    """`karyi/applyTask` {taskId, acceptedHunks?, modifiedContent?}: three-way merge into
+    the working tree, all of it or the hunks the review accepted."""
+    from karyi.agent.background.hunk_review import apply_reviewed
     from karyi.agent.background.review import apply_task as apply
 
     p = checked("karyi/applyTask", raw)
     manager = await _manager(ls)
-    record, result = await _guarded(lambda: apply(manager.book, _record(manager, p["taskId"]).id))
+    task_id = _record(manager, p["taskId"]).id
+    accepted, modified = p.get("acceptedHunks"), p.get("modifiedContent")
+    if accepted is None and modified is None:
+        record, result = await _guarded(lambda: apply(manager.book, task_id))
+    else:
+        texts = {_relative(manager.repo, m["uri"]): m["text"] for m in modified or []}
+        record, result = await _guarded(
+            lambda: apply_reviewed(manager.book, task_id, accepted, texts)
+        )
     ls.notify("karyi/taskUpdate", record.to_dict())
     return {"task": record.to_dict(), **result.to_dict()}
+
+
+def _relative(repo: Path, uri: str) -> str:
+    """A file of `modifiedContent` (a URI, an absolute path or a repository path) as a
+    path relative to the repository."""
+    from karyi.lsp.editor_context import uri_path
+
+    path = Path(uri_path(uri)) if uri.startswith("file:") else Path(uri)
+    if not path.is_absolute():
+        return path.as_posix()
+    try:
+        return path.resolve().relative_to(repo.resolve()).as_posix()
+    except ValueError:
+        raise JsonRpcInvalidParams(f"modifiedContent: {uri} is not in {repo}") from None
 
 
 @rpc

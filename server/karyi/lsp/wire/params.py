@@ -200,6 +200,16 @@ class TaskParams:
 
 
 @attrs.frozen(kw_only=True)
+class ApplyTaskParams:
+    """`karyi/applyTask`: the task's changes into the working tree; with `acceptedHunks`
+    or `modifiedContent`, the answer to its per-hunk review (`karyi/reviewTask`)."""
+
+    task_id: str = attrs.field(metadata=NONEMPTY)
+    accepted_hunks: list[str] | None = None
+    modified_content: list[ModifiedContent] | None = None
+
+
+@attrs.frozen(kw_only=True)
 class AnswerTaskParams:
     """`karyi/answerTask`: the user's answer to the question a waiting task asks."""
 
@@ -234,7 +244,8 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "task": ("karyi/task", TaskParams),
     "answerTask": ("karyi/answerTask", AnswerTaskParams),
     "stopTask": ("karyi/stopTask", TaskParams),
-    "applyTask": ("karyi/applyTask", TaskParams),
+    "applyTask": ("karyi/applyTask", ApplyTaskParams),
+    "reviewTask": ("karyi/reviewTask", TaskParams),
     "keepTask": ("karyi/keepTask", TaskParams),
     "discardTask": ("karyi/discardTask", TaskParams),
     "taskUpdate": ("karyi/taskUpdate", None),
