@@ -7,12 +7,14 @@ import * as vscode from 'vscode';
 import { type ApplyResult, Methods, type TaskDetail, type TaskRecord } from '../protocol';
 import type { KaryiServer } from '../server';
 import { ACTIVE, REVIEWABLE, shownStatus, taskRow } from './rows';
+import type { PreviewManager } from '../preview/manager';
+import { reviewTask } from './review';
 import type { AgentsView } from './view';
 
 /** The scheme of a task's before and after texts in the review's diff editors. */
 const SCHEME = 'karyi-task';
 
-export function registerAgentCommands(server: KaryiServer, view: AgentsView): vscode.Disposable[] {
+export function registerAgentCommands(server: KaryiServer, view: AgentsView, previews: PreviewManager): vscode.Disposable[] {
   const texts = new Map<string, string>();
   const provider: vscode.TextDocumentContentProvider = { provideTextDocumentContent: (uri) => texts.get(uri.toString()) ?? '' };
   const pick = (t: TaskRecord | undefined, fits: (t: TaskRecord) => boolean, verb: string) => t ?? pickTask(view, fits, verb);
@@ -35,7 +37,8 @@ export function registerAgentCommands(server: KaryiServer, view: AgentsView): vs
     reg('karyi.agents.open', (t) => ACTIVE.has(t.status) || REVIEWABLE.has(t.status), 'open', async (t) => {
       await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(t.worktree), { forceNewWindow: true });
     }),
-    reg('karyi.agents.review', (t) => REVIEWABLE.has(shownStatus(t)), 'review', (t) => review(server, t, texts)),
+    reg('karyi.agents.review', (t) => REVIEWABLE.has(shownStatus(t)), 'review', (t) => reviewTask(server, previews, view, t)),
+    reg('karyi.agents.diff', (t) => REVIEWABLE.has(shownStatus(t)) || t.status === 'applied', 'show the diff of', (t) => showDiff(server, t, texts)),
     reg('karyi.agents.apply', (t) => REVIEWABLE.has(shownStatus(t)), 'apply', async (t) => {
       const result = await act<ApplyResult>(Methods.applyTask, t);
       view.update(result.task);
@@ -110,7 +113,7 @@ function askCheck(): Thenable<string | undefined> {
 }
 
 /** A diff editor per changed file, from the task's before and after texts. */
-async function review(server: KaryiServer, t: TaskRecord, texts: Map<string, string>): Promise<void> {
+async function showDiff(server: KaryiServer, t: TaskRecord, texts: Map<string, string>): Promise<void> {
   const detail = await server.request<TaskDetail>(Methods.task, { taskId: t.id });
   if (!detail.fileTexts.length) {
     void vscode.window.showInformationMessage(`Karyi: "${taskRow(t, 0).label}" changed no file.`);
