@@ -21,18 +21,25 @@ from karyi.agent.background.collect import collect
 from karyi.agent.background.records import ACTIVE, INTERRUPTED, QUEUED, TaskBook, TaskRecord
 
 
-def process_start(pid: int) -> str | None:
-    """When process `pid` started, in clock ticks since boot (None where /proc is not)."""
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (None where /proc is not)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
     except OSError:
         return None
     # the command name (field 2) may hold spaces and parentheses: count after its end
-    return stat.rsplit(")", 1)[-1].split()[19]
+    return stat.rsplit(")", 1)[-1].split()
+
+
+def process_start(pid: int) -> str | None:
+    """When process `pid` started, in clock ticks since boot (None where /proc is not)."""
+    fields = _stat(pid)
+    return fields[19] if fields else None
 
 
 def alive(pid: int | None, start: str | None = None) -> bool:
-    """Whether process `pid` still runs (and, when `start` is given, is the same one)."""
+    """Whether process `pid` still runs: not gone, not a zombie nobody reaped, and (when
+    `start` is given) the same process, not a later one given the same pid."""
     if pid is None:
         return False
     try:
@@ -41,7 +48,10 @@ def alive(pid: int | None, start: str | None = None) -> bool:
         return False
     except PermissionError:
         pass
-    return start is None or process_start(pid) in (None, start)
+    fields = _stat(pid)
+    if fields is None:
+        return True
+    return fields[0] != "Z" and (start is None or fields[19] == start)
 
 
 def claim(record: TaskRecord) -> None:
