@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from acp import RequestError
@@ -62,23 +63,28 @@ async def test_list_resume_close_delete(karyi_acp: Start, fake_llm: FakeModelSer
     assert gone.value.code == -32002
 
 
+def _values(options: list[Any] | None, config_id: str) -> list[str]:
+    return [v.value for v in {o.id: o for o in options or []}[config_id].options]
+
+
 async def test_model_and_mode_config_options(
     karyi_acp: Start, fake_llm: FakeModelServer, _isolated_config: Path
 ) -> None:
     (_isolated_config / "settings.json").write_text(
         json.dumps({"models": ["openai:other-model", "anthropic:claude-test"]})
     )
-    fake_llm.script(Reply(text="From the other model."))
+    fake_llm.listed_models = ["listed-model", "other-model"]
+    fake_llm.script(Reply(text="From the other model."), Reply(text="From the listed one."))
     agent = await karyi_acp()
     created = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
     options = {o.id: o for o in created.config_options or []}
     assert options["model"].current_value == "openai:test-model"
-    assert [o.value for o in options["model"].options] == [
-        "openai:test-model",
-        "openai:other-model",
-        "anthropic:claude-test",
-    ]
+    configured = ["openai:test-model", "openai:other-model", "anthropic:claude-test"]
+    assert _values(created.config_options, "model") == configured  # not waiting for /models
     assert "thinking" not in options  # an OpenAI model has no thinking budget
+    # The server's list follows, as the VS Code picker lists it (agent/models.py).
+    (listed,) = await agent.client.wait_for(lambda: agent.client.of("config_option_update"))
+    assert _values(listed.config_options, "model") == [*configured, "openai:listed-model"]
     sid = created.session_id
     changed = await agent.conn.set_config_option(
         config_id="model", session_id=sid, value="openai:other-model"
@@ -88,6 +94,13 @@ async def test_model_and_mode_config_options(
     )
     await agent.say(sid, "hi")
     assert fake_llm.requests[-1].body["model"] == "other-model"
+    await agent.conn.set_config_option(
+        config_id="model", session_id=sid, value="openai:listed-model"
+    )
+    await agent.say(sid, "and you?")
+    assert fake_llm.requests[-1].body["model"] == "listed-model"
+    again = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
+    assert "openai:listed-model" in _values(again.config_options, "model")  # cached
     with pytest.raises(RequestError) as bad:
         await agent.conn.set_config_option(config_id="model", session_id=sid, value="x:y")
     assert bad.value.code == -32602
@@ -95,7 +108,7 @@ async def test_model_and_mode_config_options(
     await agent.conn.set_config_option(config_id="mode", session_id=sid, value="plan")
     assert [u.current_mode_id for u in agent.client.of("current_mode_update")] == ["plan"]
     await agent.conn.set_session_mode(session_id=sid, mode_id="act")
-    (update,) = await agent.client.wait_for(lambda: agent.client.of("config_option_update"))
+    (update,) = await agent.client.wait_for(lambda: agent.client.of("config_option_update")[1:])
     assert {o.id: o.current_value for o in update.config_options}["mode"] == "act"
 
     claude = await agent.conn.set_config_option(

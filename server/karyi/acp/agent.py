@@ -39,6 +39,7 @@ from karyi.acp.stack import agent_stack
 if TYPE_CHECKING:
     from karyi.acp.editor import AcpEditor
     from karyi.acp.session import AcpSession
+    from karyi.agent.models import ModelCatalog
     from karyi.agent.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,9 @@ class KaryiAgent:
         """Workspaces this connection opened or listed sessions in (what `session/list`
         without `cwd` lists, where `session/delete` looks)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._catalog: ModelCatalog | None = None
+        """The models on offer, shared by the connection's sessions (made after
+        `initialize`, with the agent stack)."""
 
     def on_connect(self, conn: Client) -> None:
         """The SDK hands over the connection to the client."""
@@ -297,6 +301,7 @@ class KaryiAgent:
         from karyi.acp.stored import lenient_provider
         from karyi.acp.terminals import TerminalMirror
         from karyi.agent.host import AgentHost
+        from karyi.agent.models import ModelCatalog
         from karyi.agent.session.store import SessionNotFound
 
         root = Path(cwd)
@@ -316,12 +321,14 @@ class KaryiAgent:
         if elicitation is not None and elicitation.form is not None:
             runtime.ask_value = FormAsker(self.client)  # plain values only (elicitation.py)
         self.roots = list(dict.fromkeys([*self.roots, runtime.workspace.root]))
+        self._catalog = self._catalog or ModelCatalog()
         try:
             editor = self._editor(runtime)
             host = AgentHost(
                 runtime,
                 provider_factory=lambda: lenient_provider(runtime, runtime.settings),
                 model_factory=lambda settings: lenient_provider(runtime, settings),
+                catalog=self._catalog,
             )
             live = host.session(session_id)
         except SessionNotFound:

@@ -1,11 +1,12 @@
 """A session's config options (ACP `configOptions`, docs/acp.md#config-options): the
-model (the configured ones, settings `model` and `models`), the mode (`act`/`plan`, in
+model (the models the VS Code picker offers: settings `model` and `models`, then what
+the model's server lists, agent/models.py), the mode (`act`/`plan`, in
 step with `session/set_mode`), and the thinking budget where the model has one
 (Anthropic's extended thinking). A change applies from the session's next turn."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -74,10 +75,13 @@ def thinking_budget(settings: Settings, choices: Mapping[str, Any]) -> int:
     return settings.thinking_budget
 
 
-def config_options(settings: Settings, choices: Mapping[str, Any], mode: str) -> list[Option]:
-    """Every option of a session, with its current value."""
+def config_options(
+    settings: Settings, choices: Mapping[str, Any], mode: str, offered: Sequence[str] = ()
+) -> list[Option]:
+    """Every option of a session, with its current value; `offered` are the models on
+    offer (the catalog's), the settings' ones when empty."""
     model = current_model(settings, choices)
-    models = list(dict.fromkeys([settings.model, *settings.models, model]))
+    models = list(dict.fromkeys([settings.model, *settings.models, *offered, model]))
     options = [
         _select(MODEL, "Model", "model", model, [(m, m) for m in models]),
         _select(MODE, "Mode", "mode", mode, [(m.id, m.name) for m in MODES]),

@@ -140,6 +140,9 @@ class AcpSession:
         self.cancelled = False
         self._queue: asyncio.Queue[_QueueItem] = asyncio.Queue()
         self._asks: set[asyncio.Task[None]] = set()
+        known, self._models_complete = host.catalog.known(runtime.settings, runtime.model_env())
+        self.models = [e.id for e in known]
+        """The models on offer, as the VS Code picker lists them (agent/models.py)."""
 
     @property
     def id(self) -> str:
@@ -169,7 +172,23 @@ class AcpSession:
 
     def options(self) -> list[Option]:
         """The session's config options with their current values."""
-        return config_options(self.runtime.settings, self.host.choices(self.id), self.mode)
+        choices = self.host.choices(self.id)
+        return config_options(self.runtime.settings, choices, self.mode, self.models)
+
+    async def refresh_models(self) -> None:
+        """Read the model server's list when it was not cached yet, and announce the
+        options again (`config_option_update`) when it offers more models."""
+        if self._models_complete:
+            return
+        settings = self.runtime.settings
+        entries, note = await self.host.catalog.models(settings, self.runtime.model_env())
+        self._models_complete = True
+        if note:
+            log.info("the model list: %s", note)
+        models = [e.id for e in entries]
+        if models != self.models:
+            self.models = models
+            await self.client.session_update(self.id, options_update(self.options()))
 
     async def configure(self, config_id: str, value: str) -> list[Option]:
         """`session/set_config_option`, from the next turn (SessionBusy during one;
@@ -195,15 +214,17 @@ class AcpSession:
             raise AuthRequired(provider.error.message)
 
     async def announce(self) -> None:
-        """Tell the client the slash commands (after the session's id reached it)."""
+        """Tell the client the slash commands, the task list and the models the model's
+        server lists (after the session's id reached it: the list may take a moment)."""
         try:
             root = self.runtime.workspace.root
             custom = await asyncio.to_thread(load_commands, root)
             await self.client.session_update(self.id, available_commands(list(custom.values())))
             if self.live.conversation.todos:
                 await self.client.session_update(self.id, plan_update(self.live.conversation.todos))
+            await self.refresh_models()
         except Exception as exc:
-            log.debug("available_commands_update failed: %s", exc)
+            log.debug("announcing the session failed: %s", exc)
 
     async def send(self, updates: list[Update]) -> None:
         """Send updates now (the history of session/load)."""

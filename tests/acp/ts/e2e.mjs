@@ -127,10 +127,20 @@ async function withKaryi(extraEnv, op) {
   toKaryi.readable.pipeTo(Writable.toWeb(child.stdin)).catch(() => {});
   const fromKaryi = Readable.toWeb(child.stdout).pipeThrough(lines((m) => inspect(m, sentMethods)));
   const updates = [];
+  const waiting = new Set(); // resolvers of `until`, tried on every update
+  // The first update `found` accepts, now or when it comes (an event, never a timer).
+  updates.until = (found) =>
+    new Promise((done) => {
+      const hit = updates.find(found);
+      if (hit) return done(hit);
+      const waiter = (u) => found(u) && (waiting.delete(waiter), done(u));
+      waiting.add(waiter);
+    });
   const app = acp
     .client({ name: "karyi-ts-e2e" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       updates.push(params.update);
+      for (const waiter of [...waiting]) waiter(params.update);
     })
     .onRequest(acp.methods.client.session.requestPermission, () => ({
       outcome: { outcome: "selected", optionId: "allow_once" },
@@ -179,8 +189,13 @@ await withKaryi({}, async (ctx, updates) => {
   sessionId = created.sessionId;
   const models = created.configOptions.find((o) => o.id === "model");
   check(models && models.category === "model" && models.options.some((o) => o.value === "openai:other-model"), "model option");
-  const set = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "openai:other-model" });
-  check(set.configOptions.find((o) => o.id === "model").currentValue === "openai:other-model", "model switched");
+  // The model server's own list (GET /models) follows as a config_option_update, as the
+  // VS Code picker lists it.
+  const offers = (u) => u.configOptions?.find((o) => o.id === "model").options.some((o) => o.value === "openai:listed-model");
+  const serverList = await updates.until((u) => u.sessionUpdate === "config_option_update" && offers(u));
+  check(serverList.configOptions.find((o) => o.id === "model").currentValue === "openai:test-model", "listed, not chosen");
+  const set = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "openai:listed-model" });
+  check(set.configOptions.find((o) => o.id === "model").currentValue === "openai:listed-model", "model switched");
   await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "mode", value: "plan" });
   check(updates.some((u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "plan"), "mode update");
 
@@ -207,7 +222,7 @@ await withKaryi({}, async (ctx, updates) => {
   const resumed = await ctx.request(acp.methods.agent.session.resume, { sessionId, cwd: WS });
   check(resumed.modes.currentModeId === "plan", "the mode is kept");
   const model = resumed.configOptions.find((o) => o.id === "model");
-  check(model.currentValue === "openai:other-model", "the session's model is kept");
+  check(model.currentValue === "openai:listed-model", "the session's model is kept");
   await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "act" });
   const picture = { type: "image", mimeType: "image/png", data: PNG };
   const answer = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Again" }, picture] });
