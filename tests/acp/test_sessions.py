@@ -1,7 +1,7 @@
 """The session lifecycle of the stable schema: `session/list` (also with no model
 configured), `session/resume` in a new process, `session/close`, `session/delete`,
 config options (the model the fake server then sees, the mode kept in step), the title
-update, and signing in (`authenticate`, and a prompt without a key)."""
+update, and signing in and out (`authenticate`, a prompt without a key, `logout`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from acp import RequestError
 
 from karyi.acp import listing
+from karyi.secrets.store import SecretStore
 from tests.acp.conftest import Start
 from tests.support.fake_model_server import FakeModelServer, Reply
 
@@ -174,3 +175,22 @@ async def test_sign_in_without_a_key(karyi_acp: Start) -> None:
     with pytest.raises(RequestError) as unknown:
         await agent.conn.authenticate(method_id="nosuch")
     assert unknown.value.code == -32602
+
+
+async def test_logout_removes_the_stored_key(karyi_acp: Start, _isolated_config: Path) -> None:
+    store = SecretStore.default({"KARYI_CONFIG_DIR": str(_isolated_config)})
+    store.set("OPENAI_API_KEY", "sk-kept", note="karyi login")
+    agent = await karyi_acp(env_changes=NO_KEY, initialize=False)
+    init = await agent.initialize()
+    assert init.agent_capabilities is not None and init.agent_capabilities.auth is not None
+    assert init.agent_capabilities.auth.logout is not None  # advertised: it works
+    await agent.conn.authenticate(method_id="api-key")  # the keyring's key: signed in
+    sid = await agent.new_session()
+    await agent.conn._conn.send_request("logout", {})
+    assert store.get("OPENAI_API_KEY") is None
+    with pytest.raises(RequestError) as auth:
+        await agent.conn.authenticate(method_id="api-key")
+    assert auth.value.code == -32000
+    with pytest.raises(RequestError) as prompt:  # the open session lost its key too
+        await agent.say(sid, "hello")
+    assert prompt.value.code == -32000 and "OPENAI_API_KEY" in prompt.value.data["message"]

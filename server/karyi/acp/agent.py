@@ -24,6 +24,7 @@ from acp.schema import (
     InitializeResponse,
     ListSessionsResponse,
     LoadSessionResponse,
+    LogoutResponse,
     NewSessionResponse,
     PromptResponse,
     ResumeSessionResponse,
@@ -224,6 +225,19 @@ class KaryiAgent:
         if missing:
             raise RequestError.auth_required({"message": missing})
         return AuthenticateResponse()
+
+    async def logout(self, **kwargs: Any) -> LogoutResponse:
+        """`logout`: remove the model's key from the keyring (as `karyi logout`); the
+        next prompt of every session asks for sign-in unless the environment has a key."""
+        await agent_stack.load()
+        from karyi.acp.stored import forget_keys
+
+        models = [s.model_settings() for s in self.sessions.values()]
+        removed = await asyncio.to_thread(forget_keys, Path.cwd(), self.flags, models)
+        log.info("logout removed %s", ", ".join(removed) or "nothing")
+        for session in self.sessions.values():
+            session.signed_out()
+        return LogoutResponse()
 
     async def set_session_mode(
         self, session_id: str, mode_id: str, **kwargs: Any

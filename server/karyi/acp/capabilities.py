@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from acp import PROTOCOL_VERSION
 from acp.schema import (
+    AgentAuthCapabilities,
     AgentCapabilities,
     AuthMethodAgent,
     ClientCapabilities,
     EnvVarAuthMethod,
     Implementation,
     InitializeResponse,
+    LogoutCapabilities,
     McpCapabilities,
     PromptCapabilities,
     SessionAdditionalDirectoriesCapabilities,
@@ -77,6 +79,7 @@ def initialize_response(
             prompt_capabilities=PromptCapabilities(image=image, audio=False, embedded_context=True),
             mcp_capabilities=McpCapabilities(http=True, sse=True),
             session_capabilities=sessions,
+            auth=AgentAuthCapabilities(logout=LogoutCapabilities()),
         ),
         agent_info=Implementation(name="karyi", title="Karyi", version=__version__),
         auth_methods=auth_methods(caps),

@@ -57,6 +57,7 @@ from karyi.agent.turn.spec import TurnResult
 from karyi.core.images import ImageError
 from karyi.llm.unconfigured import UnconfiguredProvider
 from karyi.protocol.calls import ToolCall
+from karyi.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,9 @@ class AcpSession:
         self.cancelled = False
         self._queue: asyncio.Queue[_QueueItem] = asyncio.Queue()
         self._asks: set[asyncio.Task[None]] = set()
+        self._key_checked = True
+        """False after `logout`: the next prompt makes the model again, with the key
+        that is left (or asks for sign-in)."""
         known, self._models_complete = host.catalog.known(runtime.settings, runtime.model_env())
         self.models = [e.id for e in known]
         """The models on offer, as the VS Code picker lists them (agent/models.py)."""
@@ -204,11 +208,21 @@ class AcpSession:
             self.mapper.context_window = provider.context_window
         return self.options()
 
+    def signed_out(self) -> None:
+        """`logout` removed the stored key: the next prompt checks for one again."""
+        self._key_checked = False
+
+    def model_settings(self) -> Settings:
+        """The settings of the session's model (its own choice, else the settings')."""
+        return self.runtime.settings_for(self.host.choices(self.id))
+
     def _signed_in(self) -> None:
         """AuthRequired when the session's model still has no key (a key set since, in
-        the environment's keyring by `karyi login`, is picked up here)."""
-        if not isinstance(self.live.agent.provider, UnconfiguredProvider):
+        the environment's keyring by `karyi login`, is picked up here; one removed by
+        `logout` is missed here)."""
+        if self._key_checked and not isinstance(self.live.agent.provider, UnconfiguredProvider):
             return
+        self._key_checked = True
         provider = self.host.choose(self.id)
         if isinstance(provider, UnconfiguredProvider) and provider.key_missing:
             raise AuthRequired(provider.error.message)

@@ -18,6 +18,7 @@ const check = (ok, what) => ok || fail(what);
 const RESPONSES = {
   initialize: z.zInitializeResponse,
   authenticate: z.zAuthenticateResponse,
+  logout: z.zLogoutResponse,
   "session/new": z.zNewSessionResponse,
   "session/load": z.zLoadSessionResponse,
   "session/list": z.zListSessionsResponse,
@@ -236,8 +237,11 @@ await withKaryi({}, async (ctx, updates) => {
 
 const noKey = { KARYI_BASE_URL: null, OPENAI_API_KEY: null, KARYI_API_KEY: null };
 await withKaryi(noKey, async (ctx) => {
-  await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities });
+  const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities });
+  check(init.agentCapabilities.auth?.logout, "logout advertised");
   await refusedWith(ctx.request(acp.methods.agent.authenticate, { methodId: "api-key" }), -32000, "authenticate without a key");
+  await ctx.request(acp.methods.agent.logout, {}); // nothing stored: still an answer
+  await refusedWith(ctx.request(acp.methods.agent.authenticate, { methodId: "api-key" }), -32000, "authenticate after logout");
   const created = await ctx.request(acp.methods.agent.session.new, { cwd: WS, mcpServers: [] });
   await refusedWith(
     ctx.request(acp.methods.agent.session.prompt, { sessionId: created.sessionId, prompt: [{ type: "text", text: "hi" }] }),
