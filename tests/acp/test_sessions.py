@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from acp import RequestError
+from acp import PROTOCOL_VERSION, RequestError
+from acp.schema import (
+    BooleanConfigOptionCapabilities,
+    ClientCapabilities,
+    ClientSessionCapabilities,
+    SessionConfigOptionBoolean,
+    SessionConfigOptionsCapabilities,
+)
 
 from karyi.acp import listing
 from karyi.secrets.store import SecretStore
@@ -117,12 +124,63 @@ async def test_model_and_mode_config_options(
     )
     thinking = {o.id: o for o in claude.config_options}["thinking"]
     assert thinking.current_value == "0" and thinking.category == "thought_level"
+    assert "prompt_caching" not in {o.id for o in claude.config_options}  # no boolean caps
     await agent.conn.set_config_option(config_id="thinking", session_id=sid, value="4096")
 
     later = await karyi_acp()  # a new process: the session keeps its choices
     resumed = await later.conn.resume_session(cwd=str(later.root), session_id=sid)
     kept = {o.id: o.current_value for o in resumed.config_options or []}
     assert kept == {"model": "anthropic:claude-test", "mode": "act", "thinking": "4096"}
+
+
+async def test_thinking_budget_and_a_boolean_option(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text="Thought about it."))
+    claude = {
+        "KARYI_MODEL": "anthropic:claude-test",
+        "KARYI_BASE_URL": fake_llm.anthropic_url,
+        "ANTHROPIC_API_KEY": "sk-ant-test",
+    }
+    agent = await karyi_acp(env_changes=claude, initialize=False)
+    booleans = SessionConfigOptionsCapabilities(boolean=BooleanConfigOptionCapabilities())
+    caps = ClientCapabilities(session=ClientSessionCapabilities(config_options=booleans))
+    await agent.conn.initialize(protocol_version=PROTOCOL_VERSION, client_capabilities=caps)
+    created = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
+    sid = created.session_id
+    options = {o.id: o for o in created.config_options or []}
+    assert options["prompt_caching"] == SessionConfigOptionBoolean(
+        type="boolean",
+        id="prompt_caching",
+        name="Prompt caching",
+        description="Cache the system prompt and the conversation so far "
+        "(cheaper, faster repeated turns)",
+        category="model_config",
+        current_value=True,
+    )
+    assert _values(created.config_options, "thinking") == ["0", "4096", "16000", "32000"]
+    set_option = "session/set_config_option"
+    for wrong in (
+        {"configId": "prompt_caching", "value": "false"},  # a string for a boolean
+        {"configId": "thinking", "type": "boolean", "value": True},  # a boolean for a select
+    ):
+        with pytest.raises(RequestError) as bad:
+            await agent.conn._conn.send_request(set_option, {"sessionId": sid, **wrong})
+        assert bad.value.code == -32602, wrong
+    await agent.conn.set_config_option(config_id="thinking", session_id=sid, value="4096")
+    off = {"sessionId": sid, "configId": "prompt_caching", "type": "boolean", "value": False}
+    answer = await agent.conn._conn.send_request(set_option, off)
+    current = {o["id"]: o["currentValue"] for o in answer["configOptions"]}
+    assert current == {
+        "model": "anthropic:claude-test",
+        "mode": "act",
+        "thinking": "4096",  # kept by the second change
+        "prompt_caching": False,
+    }
+    await agent.say(sid, "Think first")
+    body = fake_llm.requests[-1].body
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 4096}
+    assert "cache_control" not in json.dumps(body)
 
 
 async def test_additional_directories_are_workspace_folders(

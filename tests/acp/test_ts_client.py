@@ -39,6 +39,7 @@ async def test_the_typescript_library_accepts_every_message(
             'secret="false"/></tools>'
         ),
         Reply(text="Again."),
+        Reply(text="Thought first."),
     )
     env = {
         **os.environ,
@@ -48,6 +49,7 @@ async def test_the_typescript_library_accepts_every_message(
         "KARYI_CONFIG_DIR": str(_isolated_config),
         "KARYI_MODEL": "openai:test-model",
         "KARYI_BASE_URL": fake_llm.openai_url,
+        "KARYI_ANTHROPIC_URL": fake_llm.anthropic_url,
         "OPENAI_API_KEY": "sk-test",
     }
     proc = await asyncio.create_subprocess_exec(
@@ -64,7 +66,11 @@ async def test_the_typescript_library_accepts_every_message(
     assert "validated against @agentclientprotocol/sdk" in text
     # The server-listed model picked in the first process is used from the next turn, and
     # kept by the session in the second.
-    assert [r.body["model"] for r in fake_llm.requests] == ["listed-model"] * 4
+    assert [r.body["model"] for r in fake_llm.requests] == ["listed-model"] * 4 + ["claude-test"]
+    # The thinking budget and the boolean prompt caching, set from the client, apply.
+    claude = fake_llm.requests[-1].body
+    assert claude["thinking"] == {"type": "enabled", "budget_tokens": 4096}
+    assert "cache_control" not in json.dumps(claude)
     assert any(
         "data:image/png;base64," in json.dumps(r.body["messages"]) for r in fake_llm.requests
     )

@@ -32,7 +32,12 @@ from acp.schema import (
     SetSessionModeResponse,
 )
 
-from karyi.acp.capabilities import KEY_METHOD, LOGIN_METHOD, initialize_response
+from karyi.acp.capabilities import (
+    KEY_METHOD,
+    LOGIN_METHOD,
+    initialize_response,
+    shows_booleans,
+)
 from karyi.acp.mcp import ClientServer
 from karyi.acp.prompts import Block
 from karyi.acp.stack import agent_stack
@@ -94,7 +99,7 @@ class KaryiAgent:
     ) -> NewSessionResponse:
         """A new session in the workspace `cwd`."""
         await agent_stack.load()
-        from karyi.acp.session import session_modes
+        from karyi.acp.config_options import session_modes
 
         session = self._open(cwd, mcp_servers or [], additional_directories or [], None)
         self._later(session.announce())  # once the client knows the session's id
@@ -115,8 +120,8 @@ class KaryiAgent:
         """A stored session of the workspace `cwd`: its history is sent as updates first,
         then the answer; the next prompt continues it."""
         await agent_stack.load()
+        from karyi.acp.config_options import session_modes
         from karyi.acp.replay import history
-        from karyi.acp.session import session_modes
 
         old = self.sessions.pop(session_id, None)
         if old is not None:
@@ -143,7 +148,7 @@ class KaryiAgent:
         """`session/resume`: a stored session continues without its history being sent
         (the model still has it)."""
         await agent_stack.load()
-        from karyi.acp.session import session_modes
+        from karyi.acp.config_options import session_modes
 
         old = self.sessions.pop(session_id, None)
         if old is not None:
@@ -204,7 +209,7 @@ class KaryiAgent:
 
         session = self._session(session_id)
         try:
-            options = await session.configure(config_id, str(value))
+            options = await session.configure(config_id, value)
         except UnknownOption as exc:
             raise invalid("value", str(exc)) from None
         except SessionBusy as exc:
@@ -358,7 +363,8 @@ class KaryiAgent:
         terminals = None
         if self.caps.terminal:
             terminals = TerminalMirror(self.client, runtime.workspace.root, live.id)
-        session = AcpSession(self.client, runtime, host, live, editor, terminals)
+        booleans = shows_booleans(self.caps)
+        session = AcpSession(self.client, runtime, host, live, editor, terminals, booleans=booleans)
         self.sessions[session.id] = session
         return session
 

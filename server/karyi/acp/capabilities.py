@@ -60,6 +60,14 @@ def auth_methods(caps: ClientCapabilities) -> list[AuthMethod]:
     return methods
 
 
+def shows_booleans(caps: ClientCapabilities) -> bool:
+    """Whether the client shows boolean config options
+    (`clientCapabilities.session.configOptions.boolean`, schema 1.18): Karyi offers one
+    only then, as the schema asks."""
+    options = caps.session.config_options if caps.session is not None else None
+    return options is not None and options.boolean is not None
+
+
 def initialize_response(
     requested: int, caps: ClientCapabilities, *, image: bool
 ) -> InitializeResponse:

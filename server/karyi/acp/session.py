@@ -22,9 +22,6 @@ from acp.schema import (
     PromptResponse,
     RequestPermissionResponse,
     SessionInfoUpdate,
-    SessionMode,
-    SessionModeState,
-    StopReason,
     ToolCallProgress,
     ToolCallUpdate,
 )
@@ -37,7 +34,14 @@ from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_images, prompt_text
 from karyi.acp.slash_commands import available_commands, expand
 from karyi.acp.terminals import TerminalMirror
-from karyi.acp.updates import Content, Update, UpdateMapper, mode_update, plan_update
+from karyi.acp.updates import (
+    Content,
+    Update,
+    UpdateMapper,
+    mode_update,
+    plan_update,
+    stop_reason,
+)
 from karyi.agent.events import (
     Event,
     ModeChanged,
@@ -49,11 +53,9 @@ from karyi.agent.events import (
     TurnStarted,
 )
 from karyi.agent.host import AgentHost, LiveSession, NotPending, SessionBusy
-from karyi.agent.prompting.modes import MODES
 from karyi.agent.prompting.slash_commands import load_commands
 from karyi.agent.review.approval import Decision
 from karyi.agent.runtime import Runtime
-from karyi.agent.turn.spec import TurnResult
 from karyi.core.images import ImageError
 from karyi.llm.unconfigured import UnconfiguredProvider
 from karyi.protocol.calls import ToolCall
@@ -99,25 +101,6 @@ class SessionClient(Protocol):
         ...
 
 
-def stop_reason(result: TurnResult, cancelled: bool) -> StopReason:
-    """ACP's stop reason for how a turn ended (docs/acp.md)."""
-    if cancelled or result.stop_reason == "cancelled":
-        return "cancelled"
-    if result.stop_reason == "max_steps":
-        return "max_turn_requests"
-    if result.finish in ("length", "max_tokens"):
-        return "max_tokens"
-    if result.finish in ("refusal", "content_filter"):
-        return "refusal"
-    return "end_turn"  # an answer, or an error the user was told about in the message
-
-
-def session_modes(current: str) -> SessionModeState:
-    """Karyi's session modes for `session/new` and `session/load` (docs/acp.md)."""
-    modes = [SessionMode(id=m.id, name=m.name, description=m.description) for m in MODES]
-    return SessionModeState(current_mode_id=current, available_modes=modes)
-
-
 class AcpSession:
     """A live ACP session and its running turn."""
 
@@ -129,6 +112,8 @@ class AcpSession:
         live: LiveSession,
         editor: AcpEditor | None,
         terminals: TerminalMirror | None = None,
+        *,
+        booleans: bool = False,
     ) -> None:
         self.client = client
         self.runtime = runtime
@@ -136,6 +121,8 @@ class AcpSession:
         self.live = live
         self.editor = editor
         self.terminals = terminals
+        self.booleans = booleans
+        """The client shows boolean config options (schema 1.18)."""
         self._mirrored: set[str] = set()
         self.mapper = UpdateMapper(self._locate, live.agent.provider.context_window)
         self.cancelled = False
@@ -177,7 +164,8 @@ class AcpSession:
     def options(self) -> list[Option]:
         """The session's config options with their current values."""
         choices = self.host.choices(self.id)
-        return config_options(self.runtime.settings, choices, self.mode, self.models)
+        settings = self.runtime.settings
+        return config_options(settings, choices, self.mode, self.models, booleans=self.booleans)
 
     async def refresh_models(self) -> None:
         """Read the model server's list when it was not cached yet, and announce the
@@ -194,14 +182,15 @@ class AcpSession:
             self.models = models
             await self.client.session_update(self.id, options_update(self.options()))
 
-    async def configure(self, config_id: str, value: str) -> list[Option]:
+    async def configure(self, config_id: str, value: str | bool) -> list[Option]:
         """`session/set_config_option`, from the next turn (SessionBusy during one;
         UnknownOption for what is not offered). Returns every option, as changed."""
         if self.live.agent.busy:
             raise SessionBusy(f"session {self.id} is running a turn: cancel it first")
-        picked = choice(self.options(), config_id, value, self.runtime.settings)
+        choices = self.host.choices(self.id)
+        picked = choice(self.options(), config_id, value, self.runtime.settings, choices)
         if config_id == MODE:
-            self.live.agent.set_mode(value)
+            self.live.agent.set_mode(str(value))
             await self.client.session_update(self.id, mode_update(self.mode))
         else:
             provider = self.host.choose(self.id, **picked.changes)

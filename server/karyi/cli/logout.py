@@ -1,5 +1,5 @@
 """`karyi logout`: sign out of the model provider by removing its API key from the
-keyring, the other half of `karyi login` (docs/models.md#api-keys). ACP clients sign out
+keyring, the other half of `karyi login` (docs/models.md, top). ACP clients sign out
 with the protocol's `logout`, which does the same (docs/acp.md#signing-in)."""
 
 from __future__ import annotations

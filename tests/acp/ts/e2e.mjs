@@ -173,6 +173,7 @@ const clientCapabilities = {
   terminal: false,
   auth: { terminal: true },
   elicitation: { form: {} },
+  session: { configOptions: { boolean: {} } }, // boolean config options (schema 1.18)
 };
 let sessionId;
 // A 1x1 PNG: an image prompt reaches the model as an image part (test_ts_client.py checks).
@@ -248,6 +249,29 @@ await withKaryi(noKey, async (ctx) => {
     -32000,
     "prompt without a key",
   );
+});
+
+// A model with extended thinking: its budget is a select (thought_level), prompt caching
+// a boolean option; both shapes pass the strict check above, and apply from the next turn.
+const claude = { KARYI_MODEL: "anthropic:claude-test", KARYI_BASE_URL: env.KARYI_ANTHROPIC_URL, ANTHROPIC_API_KEY: "sk-ant-test" };
+await withKaryi(claude, async (ctx) => {
+  await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities });
+  const created = await ctx.request(acp.methods.agent.session.new, { cwd: WS, mcpServers: [] });
+  const id = created.sessionId;
+  const byId = Object.fromEntries(created.configOptions.map((o) => [o.id, o]));
+  check(byId.thinking?.type === "select" && byId.thinking.category === "thought_level" && byId.thinking.currentValue === "0", "thinking budget");
+  check(byId.prompt_caching?.type === "boolean" && byId.prompt_caching.currentValue === true, "a boolean option");
+  await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId: id, configId: "thinking", value: "4096" });
+  const set = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId: id, configId: "prompt_caching", type: "boolean", value: false });
+  const now = Object.fromEntries(set.configOptions.map((o) => [o.id, o.currentValue]));
+  check(now.thinking === "4096" && now.prompt_caching === false, `options now ${JSON.stringify(now)}`);
+  await refusedWith(
+    ctx.request(acp.methods.agent.session.setConfigOption, { sessionId: id, configId: "prompt_caching", value: "off" }),
+    -32602,
+    "a string for a boolean option",
+  );
+  const answer = await ctx.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: "Think first" }] });
+  check(answer.stopReason === "end_turn", `thinking turn: ${answer.stopReason}`);
 });
 
 console.log(`${seen.length} messages from karyi validated against @agentclientprotocol/sdk (ACP v${acp.PROTOCOL_VERSION})`);

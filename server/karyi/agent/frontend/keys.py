@@ -1,5 +1,5 @@
 """The model's API key in the user's secret store, as `karyi login` keeps it and
-`karyi logout` and ACP `logout` remove it (docs/models.md#api-keys).
+`karyi logout` and ACP `logout` remove it (docs/models.md, top).
 
 Sign-in stores the key under the provider's usual variable name (`OPENAI_API_KEY`,
 `ANTHROPIC_API_KEY`, else `KARYI_API_KEY`); sign-out removes every name the model's key
