@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,21 @@ async def test_the_catalog_lists_settings_then_the_servers_models_once(
     assert catalog.known(_settings(fake_llm)) == (configured, False)
     await catalog.models(_settings(fake_llm))
     assert len(calls) == 2
+
+
+async def test_callers_at_once_share_one_request(fake_llm: FakeModelServer) -> None:
+    calls: list[str] = []
+    catalog = ModelCatalog()
+    real = catalog.lister
+
+    async def counted(endpoint: Endpoint) -> tuple[list[str], str]:
+        calls.append(endpoint.base_url or "")
+        return await real(endpoint)
+
+    catalog.lister = counted
+    lists = await asyncio.gather(*(catalog.models(_settings(fake_llm)) for _ in range(3)))
+    assert len(calls) == 1 and all(entries == lists[0][0] for entries, _ in lists)
+    assert ModelEntry("openai:fake-model", "server") in lists[0][0]
 
 
 async def test_a_server_without_a_list_is_a_note_not_an_error() -> None:

@@ -9,6 +9,7 @@ kept for `CACHE_SECONDS`, so opening the picker again costs nothing.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ class ModelCatalog:
     lister: Lister = list_models
     clock: Callable[[], float] = time.monotonic
     _cache: dict[str, tuple[float, list[str], str]] = field(default_factory=dict)
+    _reading: dict[str, asyncio.Future[tuple[list[str], str]]] = field(default_factory=dict)
 
     async def models(
         self, settings: Settings, env: Mapping[str, str] | None = None
@@ -101,10 +103,22 @@ class ModelCatalog:
         prefix, endpoint = source
         cached = self._fresh(endpoint)
         if cached is None:
-            ids, note = await self.lister(endpoint)
-            cached = (self.clock(), ids, note)
-            self._cache[endpoint.base_url or ""] = cached
+            cached = await self._read(endpoint)
         return [f"{prefix}:{i}" for i in cached[1]], cached[2]
+
+    async def _read(self, endpoint: Endpoint) -> tuple[float, list[str], str]:
+        """Ask the server, once for every caller waiting on the same address (editors
+        open several sessions at once)."""
+        key = endpoint.base_url or ""
+        reading = self._reading.get(key)
+        if reading is None:
+            reading = asyncio.ensure_future(self.lister(endpoint))
+            self._reading[key] = reading
+            reading.add_done_callback(lambda _: self._reading.pop(key, None))
+        ids, note = await asyncio.shield(reading)
+        cached = (self.clock(), ids, note)
+        self._cache[key] = cached
+        return cached
 
 
 def _entries(settings: Settings, listed: list[str]) -> list[ModelEntry]:
