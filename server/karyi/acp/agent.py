@@ -43,7 +43,6 @@ from karyi.acp.prompts import Block
 from karyi.acp.stack import agent_stack
 
 if TYPE_CHECKING:
-    from karyi.acp.editor import AcpEditor
     from karyi.acp.session import AcpSession
     from karyi.agent.models import ModelCatalog
     from karyi.agent.runtime import Runtime
@@ -123,10 +122,7 @@ class KaryiAgent:
         from karyi.acp.config_options import session_modes
         from karyi.acp.replay import history
 
-        old = self.sessions.pop(session_id, None)
-        if old is not None:
-            await old.close()
-        session = await self._open_stored(cwd, mcp_servers, additional_directories, session_id)
+        session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
         store = session.runtime.store
         updates = history(
             store.messages(session.id), store.calls(session.id), session.live.agent.spec
@@ -150,10 +146,7 @@ class KaryiAgent:
         await agent_stack.load()
         from karyi.acp.config_options import session_modes
 
-        old = self.sessions.pop(session_id, None)
-        if old is not None:
-            await old.close()
-        session = await self._open_stored(cwd, mcp_servers, additional_directories, session_id)
+        session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
         self._later(session.announce())
         return ResumeSessionResponse(
             modes=session_modes(session.mode), config_options=list(session.options())
@@ -267,18 +260,15 @@ class KaryiAgent:
         """One turn of the session's agent; the answer's stop reason says how it ended."""
         await agent_stack.load()
         from karyi.acp.session import AuthRequired
+        from karyi.acp.task_sessions import ReadOnly
         from karyi.agent.host import SessionBusy
 
         session = self._session(session_id)
-        if session.read_only:
-            raise RequestError.invalid_request(
-                {"sessionId": session_id, "message": session.read_only}
-            )
         try:
             return await session.prompt(prompt)
         except AuthRequired as exc:
             raise RequestError.auth_required({"message": str(exc)}) from None
-        except SessionBusy as exc:
+        except (SessionBusy, ReadOnly) as exc:
             raise RequestError.invalid_request(
                 {"sessionId": session_id, "message": str(exc)}
             ) from None
@@ -316,25 +306,25 @@ class KaryiAgent:
             )
         return session
 
-    async def _open_stored(
-        self,
-        cwd: str,
-        servers: list[ClientServer] | None,
-        extra: list[str] | None,
-        session_id: str,
+    async def _reopen(
+        self, cwd: str, servers: list[ClientServer] | None, extra: list[str] | None, sid: str
     ) -> AcpSession:
-        """A stored session; a background task's opens in its worktree, read-only
-        (task_sessions.py)."""
+        """A stored session, replacing this connection's copy of it; a background task's
+        opens in its worktree, read-only (task_sessions.py)."""
         from karyi.acp.task_sessions import task_session
 
-        task = await asyncio.to_thread(task_session, Path(cwd), session_id)
-        session = self._open(task.worktree if task else cwd, servers or [], extra or [], session_id)
+        old = self.sessions.pop(sid, None)
+        if old is not None:
+            await old.close()
+        task = await asyncio.to_thread(task_session, Path(cwd), sid)
+        session = self._open(task.worktree if task else cwd, servers or [], extra or [], sid)
         session.read_only = task.read_only if task else None
         return session
 
     def _open(
         self, cwd: str, servers: list[ClientServer], extra: list[str], session_id: str | None
     ) -> AcpSession:
+        from karyi.acp.editor import client_editor
         from karyi.acp.elicitation import FormAsker
         from karyi.acp.session import AcpSession
         from karyi.acp.stored import lenient_provider
@@ -362,7 +352,8 @@ class KaryiAgent:
         self.roots = list(dict.fromkeys([*self.roots, runtime.workspace.root]))
         self._catalog = self._catalog or ModelCatalog()
         try:
-            editor = self._editor(runtime)
+            editor = client_editor(self.client, self.caps, runtime.workspace.documents)
+            runtime.editor = editor or runtime.editor
             host = AgentHost(
                 runtime,
                 provider_factory=lambda: lenient_provider(runtime, runtime.settings),
@@ -400,14 +391,3 @@ class KaryiAgent:
         # Each additional directory is a workspace folder, as a repeated `--workspace`.
         folders = [p for p in dict.fromkeys(Path(d).resolve() for d in extra) if p != root]
         return Runtime.open(root, settings.with_values(mcpServers=mcp), folders)
-
-    def _editor(self, runtime: Runtime) -> AcpEditor | None:
-        from karyi.acp.editor import AcpEditor
-
-        fs = self.caps.fs
-        reads, writes = bool(fs and fs.read_text_file), bool(fs and fs.write_text_file)
-        if not (reads or writes) or self.client is None:
-            return None
-        editor = AcpEditor(self.client, runtime.workspace.documents, reads=reads, writes=writes)
-        runtime.editor = editor
-        return editor

@@ -33,6 +33,7 @@ from karyi.acp.listing import iso_time
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_images, prompt_text
 from karyi.acp.slash_commands import available_commands, expand
+from karyi.acp.task_sessions import ReadOnly
 from karyi.acp.terminals import TerminalMirror
 from karyi.acp.updates import (
     Content,
@@ -238,7 +239,9 @@ class AcpSession:
 
     async def prompt(self, blocks: list[Block]) -> PromptResponse:
         """Run one turn; every update is sent before the response (SessionBusy while
-        the session runs one: the updates of a turn have one queue)."""
+        the session runs one: the updates of a turn have one queue; ReadOnly for a task's)."""
+        if self.read_only:
+            raise ReadOnly(self.read_only)
         if self.live.agent.busy:
             raise SessionBusy(f"session {self.id} is already running a turn: cancel it first")
         self._signed_in()

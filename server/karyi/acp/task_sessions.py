@@ -18,6 +18,10 @@ from karyi.agent.background.worktrees import GitError, repository_root
 from karyi.agent.session.store import SessionStore
 
 
+class ReadOnly(Exception):
+    """A prompt on a background task's session: the message says why it is refused."""
+
+
 @dataclass(frozen=True)
 class TaskSession:
     """Where a task's session is opened, and why it takes no prompt."""
