@@ -105,6 +105,7 @@ class Runtime:
         Log records are redacted from now on: no handler ever sees a secret's value.
         """
         runtime = cls(settings, Workspace.open(root, settings.allowed_roots, folders))
+        runtime.workspace.recover_writes()  # calls a crash cut off, rolled back and told
         runtime.sweeping = threading.Thread(
             target=_sweep, args=(root, *folders), name="karyi-sweep", daemon=True
         )

@@ -193,6 +193,7 @@ class Agent:
         shell = self.ctx.shell
         self.notices.say("sandbox", shell.sandbox_notice() if shell is not None else None)
         self.notices.say("watching", self.ctx.workspace.documents.watch_notice)
+        self.notices.say("recovery", self.ctx.workspace.take_recovered())
         picture_notice(self.provider, self._images, self.events.emit)
         sources = MessageSources(self.ctx, self.problems, self.last_command, self.hooks)
         message = await build_user_message(text, context, conv, turn_id, sources)
