@@ -164,7 +164,7 @@ def test_a_file_the_crash_never_reached_is_left(ws_root: Path) -> None:
     (ws_root / "src/new.py").unlink()  # as if the crash came before this write
     [said] = Workspace.open(ws_root).recover_writes()
     assert texts(ws_root, *NAMES) == OLD
-    assert said.endswith("1 file not reached by the edit, left as they were")
+    assert said.endswith("1 file it had not changed yet")
 
 
 def test_a_record_outside_the_workspace_restores_nothing(ws_root: Path, tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ class Recovery:
             _files(self.removed, "created by the edit and removed"),
             _files(self.changed, "left alone because they changed since"),
             _files(self.failed, "could not be put back"),
-            _files(self.untouched, "not reached by the edit, left as they were", names=False),
+            _files(self.untouched, "it had not changed yet", names=False),
         ]
         said = "; ".join(d for d in done if d)
         return (
