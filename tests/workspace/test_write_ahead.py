@@ -208,3 +208,14 @@ def test_a_failed_append_is_cut_back_so_later_records_stay_readable(
     lines = ahead.path.read_bytes().splitlines(keepends=True)
     assert [decode_line(line) is not None for line in lines] == [True, True, True]
     ahead.close()
+
+
+def test_a_journal_copied_with_its_folder_is_not_this_workspaces(
+    ws_root: Path, tmp_path: Path
+) -> None:
+    crashed_call(ws_root, EDIT)
+    copy = tmp_path / "copy"
+    subprocess.run(["cp", "-a", str(ws_root), str(copy)], check=True)
+    assert Workspace.open(copy).recover_writes() == []  # another workspace's journal
+    assert texts(copy, *NAMES) == NEW and len(journals(copy)) == 1
+    assert Workspace.open(ws_root).recover_writes() != [] and texts(ws_root, *NAMES) == OLD

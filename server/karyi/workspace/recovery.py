@@ -87,14 +87,17 @@ def recover_all(root: Path, inside: Inside, display: Callable[[Path], str]) -> l
         return []
     out = []
     for journal in sorted(folder.glob(f"*{SUFFIX}")):
-        recovery = recover(journal, inside, display)
+        recovery = recover(journal, root, inside, display)
         if recovery is not None:
             out.append(recovery)
     return out
 
 
-def recover(journal: Path, inside: Inside, display: Callable[[Path], str]) -> Recovery | None:
-    """Roll back one journal; None when it is a live process's, or held nothing."""
+def recover(
+    journal: Path, root: Path, inside: Inside, display: Callable[[Path], str]
+) -> Recovery | None:
+    """Roll back one journal of the workspace at `root`; None when it is a live process's,
+    another workspace's (copied along with the folder), or held nothing."""
     try:
         st = os.lstat(journal)
         data = journal.read_bytes() if stat.S_ISREG(st.st_mode) else b""
@@ -110,7 +113,9 @@ def recover(journal: Path, inside: Inside, display: Callable[[Path], str]) -> Re
             return None
         return _damaged(Recovery(journal), "its first line does not verify")
     pid = header.get("pid")
-    if isinstance(pid, int) and _owner_alive(pid, header.get("start")):
+    if header.get("root") != str(root) or (
+        isinstance(pid, int) and _owner_alive(pid, header.get("start"))
+    ):
         return None
     recovery = Recovery(journal, pid if isinstance(pid, int) else None)
     records = _records(lines[1:], inside)

@@ -10,7 +10,8 @@ behind names a call that a crash cut off: the next start rolls its files back
 
 A line is `JSON SHA256(JSON)\\n`: a torn or altered line fails its checksum and is never
 trusted. The first line names the process that owns the journal (pid and start time), so
-another Karyi on the same workspace leaves a live process's journal alone.
+another Karyi on the same workspace leaves a live process's journal alone, and the
+workspace it belongs to (a journal copied or cloned along with a folder is not its own).
 """
 
 from __future__ import annotations
@@ -123,7 +124,13 @@ class WriteAhead:
         self.path = folder / f"{pid}.{secrets.token_hex(4)}{SUFFIX}"
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         _fsync_dir(folder)
-        return encode_line({"journal": VERSION, "pid": pid, "start": process_start(pid)})
+        header = {
+            "journal": VERSION,
+            "pid": pid,
+            "start": process_start(pid),
+            "root": str(self.root),
+        }
+        return encode_line(header)
 
     def _append(self, line: bytes) -> None:
         """Write `line` whole and fsync it; on failure cut the file back to its last
