@@ -19,7 +19,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 
+from tests.lsp.conftest import Start
 from tests.support.fake_model_server import FakeModelServer
 
 FILES = [f"f{i}.txt" for i in range(1, 9)]
@@ -110,6 +112,27 @@ def test_killed_mid_edit_then_the_next_start_rolls_the_edit_back_and_says_so(
     [line] = [line for line in again.stderr.splitlines() if told in line]
     said = f"so it was undone to keep it all-or-nothing: {back if n > 1 else ''}1 file it had"
     assert line.endswith(f"{said} not changed yet."), line
-    # the session resumed: the model is sent the conversation the kill cut off
-    assert "make every value new" in json.dumps(fake_llm.requests[-1].body)
+    # the session resumed: the model is sent the conversation the kill cut off, and told
+    sent = json.dumps(fake_llm.requests[-1].body)
+    assert "make every value new" in sent
+    assert f"Note: {told}" in sent and "Read those files again before relying on them." in sent
     assert "Nothing was changed; I will start again." in again.stdout
+
+
+async def test_killed_mid_edit_then_the_language_server_says_so_when_it_starts(
+    lsp: Start, ws_root: Path
+) -> None:
+    from tests.workspace.test_write_ahead import EDIT as WRITES
+    from tests.workspace.test_write_ahead import NAMES, OLD, crashed_call, texts
+
+    crashed_call(ws_root, WRITES)  # a process that wrote three files and died
+    client = await lsp()
+    await client.wait_for_notification("window/showMessage")
+    [shown] = client.messages
+    assert shown.type == types.MessageType.Warning
+    assert shown.message.startswith("An edit was cut off when Karyi stopped (process ")
+    assert shown.message.endswith(
+        "2 files put back as they were before the edit: src/main.py, README.md; "
+        "1 file created by the edit and removed: src/new.py."
+    )
+    assert texts(ws_root, *NAMES) == OLD

@@ -96,6 +96,7 @@ def test_a_crashed_call_is_rolled_back_whole_and_said(ws_root: Path) -> None:
         "the edit: src/main.py, README.md; 1 file created by the edit and removed: src/new.py"
     )
     assert ws.take_recovered() == f"{said}." and ws.take_recovered() is None
+    assert ws.take_recovered("model") == f"{said}." and ws.take_recovered("model") is None
 
 
 def test_the_same_file_written_twice_goes_back_to_its_first_content(ws_root: Path) -> None:

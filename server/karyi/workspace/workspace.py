@@ -21,8 +21,8 @@ class Workspace:
     """The folder the agent works in; every path a tool touches is resolved here."""
 
     policy: PathPolicy
-    recovered: list[str] = field(default_factory=list)
-    """What the last `recover_writes` did, for the user (taken by `take_recovered`)."""
+    recovered: dict[str, list[str]] = field(default_factory=dict)
+    """What `recover_writes` did, kept for "user" and "model" until `take_recovered`."""
 
     @classmethod
     def open(
@@ -91,12 +91,14 @@ class Workspace:
                 return False
 
         said = [r.sentence() for r in recover_all(self.root, inside, self.display)]
-        self.recovered.extend(said)
+        for reader in ("user", "model"):
+            self.recovered.setdefault(reader, []).extend(said)
         return said
 
-    def take_recovered(self) -> str | None:
-        """What start-up rolled back, once: the first front end or turn to ask tells it."""
-        said, self.recovered = self.recovered, []
+    def take_recovered(self, reader: str = "user") -> str | None:
+        """What start-up rolled back, once per reader: the first front end or turn to ask
+        tells the user, the first turn's message tells the model (its files changed)."""
+        said = self.recovered.pop(reader, [])
         return " ".join(f"{s}." for s in said) or None
 
     def display(self, path: Path) -> str:
