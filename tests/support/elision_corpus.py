@@ -29,7 +29,7 @@ from tests.support.edit_corpus import REFUSE, Verdict, _indent, _inserted, _muta
 __all__ = ["KINDS", "REFUSE", "ElisionCase", "build_corpus", "placements"]
 from tests.support.edit_corpus_files import BASE_FILES
 
-ROOT = Path(__file__).resolve().parents[2]
+FROZEN = Path(__file__).resolve().parent / "elision_files"
 REAL_FILES = (
     ("server/karyi/workspace/merge.py", "python"),
     ("server/karyi/workspace/positions.py", "python"),
@@ -38,7 +38,8 @@ REAL_FILES = (
     ("client-vscode/src/terminal.ts", "ts"),
     ("client-vscode/src/diagnostics.ts", "ts"),
 )
-"""Files of this repository the corpus also edits (read when it is built)."""
+"""Files of this repository the corpus also edits: copies frozen in tests/support/elision_files
+(`<name>.txt`), so that changing the live file never changes the corpus."""
 LANGS = frozenset({"python", "js", "ts", "go", "rust"})
 
 ELISIONS: dict[str, str] = {
@@ -114,10 +115,14 @@ class _File:
         return "python" if self.lang == "python" else "c-like"
 
 
+def _frozen(path: str) -> Path:
+    return FROZEN / f"{Path(path).name}.txt"
+
+
 def files() -> list[_File]:
     """The real files and the base files in the corpus's languages."""
     out = [
-        _File(path, lang, tuple((ROOT / path).read_text("utf-8").split("\n")[:-1]))
+        _File(path, lang, tuple(_frozen(path).read_text("utf-8").split("\n")[:-1]))
         for path, lang in REAL_FILES
     ]
     for b in BASE_FILES:

@@ -121,21 +121,30 @@ export class InlineBuffer {
   private async apply(doc: vscode.TextDocument, edits: readonly { range: Range; newText: string }[], own: Own, undoStopBefore = true): Promise<boolean> {
     if (!edits.length) return true;
     this.own = own;
+    const version = doc.version;
+    const asWorkspaceEdit = async () => {
+      const edit = new vscode.WorkspaceEdit();
+      for (const e of edits) edit.replace(doc.uri, vsRange(e.range), e.newText);
+      return vscode.workspace.applyEdit(edit);
+    };
     try {
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
-      if (!editor) {
-        const edit = new vscode.WorkspaceEdit();
-        for (const e of edits) edit.replace(doc.uri, vsRange(e.range), e.newText);
-        return await vscode.workspace.applyEdit(edit);
-      }
-      return await editor.edit(
+      if (!editor) return await asWorkspaceEdit();
+      const done = await editor.edit(
         (b) => {
           for (const e of edits) b.replace(vsRange(e.range), e.newText);
         },
         { undoStopBefore, undoStopAfter: true },
+      ).then(
+        (ok) => ok,
+        () => false,
       );
+      // The editor can be replaced while the edit is on its way (another tab shown for the
+      // same file): the document is unchanged, so the same edits still apply to it.
+      if (!done && !doc.isClosed && doc.version === version) return await asWorkspaceEdit();
+      return done;
     } catch {
-      return false; // the editor went away (its file was deleted or closed meanwhile)
+      return false; // the document went away (its file was deleted or closed meanwhile)
     } finally {
       this.own = 'none';
     }

@@ -89,6 +89,9 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
   const file = path.join(ws, 'src', 'stats.py');
   const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines');
   const lens = (re) => page.locator('.editor-group-container.active .codelens-decoration a', { hasText: re });
+  // Focus the editor through its tab: a click in the text could land on a lens (Accept or
+  // Reject) that the preview has just scrolled to the middle of the editor.
+  const focusEditor = () => page.locator('.editor-group-container.active .tab.active', { hasText: 'stats.py' }).click();
 
   await step('inline diff: a 15-line insertion and a 3-to-8 replacement as real lines; one accepted by key, one rejected', async () => {
     fs.writeFileSync(file, STATS);
@@ -109,7 +112,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await changes.filter({ hasText: 'Hunk 2: line' }).filter({ hasText: '+8 −3' }).waitFor({ timeout: WAIT });
     await shot(page, 'vscode-inline-diff.png');
     // Keyboard: into the editor, next hunk (the insertion), accept it.
-    await editor.click();
+    await focusEditor();
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Alt+F5');
     await page.keyboard.press('Control+Alt+y');
@@ -135,7 +138,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await send(chat, 'Try again');
     await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
     await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ timeout: WAIT });
-    await editor.click();
+    await focusEditor();
     await page.keyboard.press('Control+Alt+Backspace');
     await chat.locator('.item.turn.done .md', { hasText: 'Left it.' }).waitFor({ timeout: WAIT });
     await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
@@ -157,7 +160,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
     const input = chat.locator('#input');
     await input.press('Escape'); // meant for the editor: must not cancel the turn
-    await editor.click();
+    await focusEditor();
     await page.keyboard.press('Control+Alt+Enter');
     await chat.locator('.item.turn.done .md', { hasText: 'Returned a float.' }).waitFor({ timeout: WAIT });
     assert.match(fs.readFileSync(file, 'utf8'), /    return float\(x\)\n/, 'the proposal survived Escape and was applied');
@@ -207,7 +210,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     assert.match(asked, /make the lower bound inclusive/);
     assert.match(asked, /if x < lo:/, 'the selected code goes along');
     await shot(page, 'vscode-inline-chat.png');
-    await editor.click();
+    await focusEditor();
     await page.keyboard.press('Control+Alt+Enter');
     await chat.locator('.item.turn.done .md', { hasText: 'Bounds are inclusive now.' }).waitFor({ timeout: WAIT });
     assert.match(fs.readFileSync(file, 'utf8'), /    if x <= lo:\n        return lo  # bounds are inclusive\n/);

@@ -84,7 +84,7 @@ async function step(name, fn) {
     results.push({ name, ok: true });
     log(`ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   } catch (err) {
-    results.push({ name, ok: false });
+    results.push({ name, ok: false, error: String(err && err.stack ? err.stack : err) });
     log(`FAIL ${name}: ${err && err.stack ? err.stack : err}`);
     throw err;
   }
@@ -96,7 +96,12 @@ async function extensionHostSuite(context, base, folder) {
   let exit;
   const done = new Promise((resolve) => (exit = resolve));
   await page.exposeFunction('codeAutomationExit', (code) => exit(code));
-  await page.exposeFunction('codeAutomationLog', (type, args) => console.log('  [ext-host]', format(...(Array.isArray(args) ? args : [args]))));
+  const failures = [];
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const line = format(...(Array.isArray(args) ? args : [args]));
+    if (/^\s*\d+\) /.test(line)) failures.push(line.trim());
+    console.log('  [ext-host]', line);
+  });
   const remote = (p) => `vscode-remote://${new URL(base).host}${p}`;
   const payload = [
     ['extensionDevelopmentPath', remote(EXT_DIR)],
@@ -106,7 +111,7 @@ async function extensionHostSuite(context, base, folder) {
   const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('the extension-host suite did not finish in 5 minutes')), 300_000));
   const code = await Promise.race([done, timeout]);
   await page.close();
-  return code;
+  return { code, failures: [...new Set(failures)] };
 }
 
 async function palette(page, command) {
@@ -480,8 +485,8 @@ async function main() {
       server = await startCodeServer({ codeServer, vsix, fake, folders: [wsUi] });
       context = await launchBrowser(server.dir);
       if (!process.env.KARYI_E2E_SKIP_SUITE) await step('mocha suites in the extension host', async () => {
-        const code = await extensionHostSuite(context, server.base, wsSuite);
-        assert.equal(code, 0, `the extension-host suite exited with ${code}`);
+        const { code, failures } = await extensionHostSuite(context, server.base, wsSuite);
+        assert.equal(code, 0, `the extension-host suite exited with ${code}; failing: ${failures.join('; ')}`);
       });
       await fake.reset();
       await uiTests(context, server.base, wsUi, fake, server.dir);
@@ -501,6 +506,8 @@ async function main() {
   }
   const passed = results.filter((r) => r.ok).length;
   log(`${((Date.now() - started) / 1000).toFixed(0)} s`);
+  // Repeated last, after the code-server log: a CI summary shows only the output's tail.
+  for (const r of results.filter((r) => !r.ok)) console.log(`e2e FAIL ${r.name}:\n${r.error.split('\n').slice(0, 12).join('\n')}`);
   console.log(`e2e: ${passed} passed, ${results.length - passed} failed`);
   process.exit(failed || passed !== results.length ? 1 : 0);
 }

@@ -202,9 +202,11 @@ describe('Karyi extension (in the real extension host)', () => {
     // A linter of the editor, as a language server would be: it reports every line that
     // says "broken", a moment after the document changes.
     const lints = vscode.languages.createDiagnosticCollection('e2e-lint');
+    const timers = new Set<NodeJS.Timeout>();
     const lint = (doc: vscode.TextDocument) => {
       if (doc.uri.toString() !== uri.toString()) return;
-      setTimeout(() => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
         const found = doc.getText().split('\n').flatMap((line, i) => {
           const at = line.indexOf('broken');
           if (at < 0) return [];
@@ -215,6 +217,7 @@ describe('Karyi extension (in the real extension host)', () => {
         });
         lints.set(doc.uri, found);
       }, 200);
+      timers.add(timer);
     };
     const subs = [vscode.workspace.onDidOpenTextDocument(lint), vscode.workspace.onDidChangeTextDocument((e) => lint(e.document))];
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -229,6 +232,7 @@ describe('Karyi extension (in the real extension host)', () => {
     } finally {
       allow.dispose();
       for (const sub of subs) sub.dispose();
+      for (const timer of timers) clearTimeout(timer); // none may fire on the disposed collection
       lints.dispose();
     }
     const requests = (await (await fetch(`${CONTROL}/requests`)).json()) as { messages: { content: unknown }[] }[];
