@@ -108,9 +108,9 @@ def test_killed_mid_edit_then_the_next_start_rolls_the_edit_back_and_says_so(
     back = (
         f"{n - 1} file{'s' if n != 2 else ''} put back as they were before the edit: {restored}; "
     )
-    told = "An edit was cut off when Karyi stopped (process "
+    told = "Karyi undid an edit that was cut off when it stopped (process "
     [line] = [line for line in again.stderr.splitlines() if told in line]
-    said = f"so it was undone to keep it all-or-nothing: {back if n > 1 else ''}1 file it had"
+    said = f"to keep it all-or-nothing: {back if n > 1 else ''}1 file it had"
     assert line.endswith(f"{said} not changed yet."), line
     # the session resumed: the model is sent the conversation the kill cut off, and told
     sent = json.dumps(fake_llm.requests[-1].body)
@@ -130,7 +130,9 @@ async def test_killed_mid_edit_then_the_language_server_says_so_when_it_starts(
     await client.wait_for_notification("window/showMessage")
     [shown] = client.messages
     assert shown.type == types.MessageType.Warning
-    assert shown.message.startswith("An edit was cut off when Karyi stopped (process ")
+    assert shown.message.startswith(
+        "Karyi undid an edit that was cut off when it stopped (process "
+    )
     assert shown.message.endswith(
         "2 files put back as they were before the edit: src/main.py, README.md; "
         "1 file created by the edit and removed: src/new.py."

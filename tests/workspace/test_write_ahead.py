@@ -90,9 +90,9 @@ def test_a_crashed_call_is_rolled_back_whole_and_said(ws_root: Path) -> None:
     [said] = ws.recover_writes()
     assert texts(ws_root, *NAMES) == OLD
     assert journals(ws_root) == []
-    assert said.startswith("An edit was cut off when Karyi stopped (process ")
+    assert said.startswith("Karyi undid an edit that was cut off when it stopped (process ")
     assert said.endswith(
-        "so it was undone to keep it all-or-nothing: 2 files put back as they were before "
+        "to keep it all-or-nothing: 2 files put back as they were before "
         "the edit: src/main.py, README.md; 1 file created by the edit and removed: src/new.py"
     )
     assert ws.take_recovered() == f"{said}." and ws.take_recovered() is None
@@ -124,7 +124,7 @@ def test_a_damaged_line_before_the_last_restores_nothing(ws_root: Path) -> None:
     journal.write_bytes(b"".join(lines))
     [said] = Workspace.open(ws_root).recover_writes()
     assert texts(ws_root, *NAMES) == NEW  # fail closed: nothing restored
-    assert "is damaged (line 2 does not verify): nothing was restored from it" in said
+    assert "is damaged (line 2 does not verify), so nothing was restored from it" in said
     assert [j.name for j in journals(ws_root)] == [journal.name + ".damaged"]
 
 

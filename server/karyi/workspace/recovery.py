@@ -51,10 +51,10 @@ class Recovery:
         who = f" (process {self.pid})" if self.pid else ""
         if self.damaged:
             return (
-                f"An edit was cut off when Karyi stopped{who}, and its write journal "
-                f"{self.journal.name} is damaged ({self.damaged}): nothing was restored from "
-                f"it and it was kept as {self.journal.name}.damaged; the turn's checkpoint "
-                "can put the files back"
+                f"Karyi could not undo an edit that was cut off when it stopped{who}: its "
+                f"write journal {self.journal.name} is damaged ({self.damaged}), so nothing "
+                f"was restored from it and it was kept as {self.journal.name}.damaged; the "
+                "turn's checkpoint can put the files back"
             )
         done = [
             _files(self.restored, "put back as they were before the edit"),
@@ -65,7 +65,7 @@ class Recovery:
         ]
         said = "; ".join(d for d in done if d)
         return (
-            f"An edit was cut off when Karyi stopped{who}, so it was undone to keep it "
+            f"Karyi undid an edit that was cut off when it stopped{who}, to keep it "
             f"all-or-nothing: {said or 'it had not changed any file yet'}"
         )
 
