@@ -24,6 +24,7 @@ from acp.schema import (
     InitializeResponse,
     ListSessionsResponse,
     LoadSessionResponse,
+    LogoutResponse,
     NewSessionResponse,
     PromptResponse,
     ResumeSessionResponse,
@@ -31,7 +32,12 @@ from acp.schema import (
     SetSessionModeResponse,
 )
 
-from karyi.acp.capabilities import KEY_METHOD, LOGIN_METHOD, initialize_response
+from karyi.acp.capabilities import (
+    KEY_METHOD,
+    LOGIN_METHOD,
+    initialize_response,
+    shows_booleans,
+)
 from karyi.acp.mcp import ClientServer
 from karyi.acp.prompts import Block
 from karyi.acp.stack import agent_stack
@@ -39,6 +45,7 @@ from karyi.acp.stack import agent_stack
 if TYPE_CHECKING:
     from karyi.acp.editor import AcpEditor
     from karyi.acp.session import AcpSession
+    from karyi.agent.models import ModelCatalog
     from karyi.agent.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -62,6 +69,9 @@ class KaryiAgent:
         """Workspaces this connection opened or listed sessions in (what `session/list`
         without `cwd` lists, where `session/delete` looks)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._catalog: ModelCatalog | None = None
+        """The models on offer, shared by the connection's sessions (made after
+        `initialize`, with the agent stack)."""
 
     def on_connect(self, conn: Client) -> None:
         """The SDK hands over the connection to the client."""
@@ -89,7 +99,7 @@ class KaryiAgent:
     ) -> NewSessionResponse:
         """A new session in the workspace `cwd`."""
         await agent_stack.load()
-        from karyi.acp.session import session_modes
+        from karyi.acp.config_options import session_modes
 
         session = self._open(cwd, mcp_servers or [], additional_directories or [], None)
         self._later(session.announce())  # once the client knows the session's id
@@ -110,8 +120,8 @@ class KaryiAgent:
         """A stored session of the workspace `cwd`: its history is sent as updates first,
         then the answer; the next prompt continues it."""
         await agent_stack.load()
+        from karyi.acp.config_options import session_modes
         from karyi.acp.replay import history
-        from karyi.acp.session import session_modes
 
         old = self.sessions.pop(session_id, None)
         if old is not None:
@@ -138,7 +148,7 @@ class KaryiAgent:
         """`session/resume`: a stored session continues without its history being sent
         (the model still has it)."""
         await agent_stack.load()
-        from karyi.acp.session import session_modes
+        from karyi.acp.config_options import session_modes
 
         old = self.sessions.pop(session_id, None)
         if old is not None:
@@ -199,7 +209,7 @@ class KaryiAgent:
 
         session = self._session(session_id)
         try:
-            options = await session.configure(config_id, str(value))
+            options = await session.configure(config_id, value)
         except UnknownOption as exc:
             raise invalid("value", str(exc)) from None
         except SessionBusy as exc:
@@ -220,6 +230,19 @@ class KaryiAgent:
         if missing:
             raise RequestError.auth_required({"message": missing})
         return AuthenticateResponse()
+
+    async def logout(self, **kwargs: Any) -> LogoutResponse:
+        """`logout`: remove the model's key from the keyring (as `karyi logout`); the
+        next prompt of every session asks for sign-in unless the environment has a key."""
+        await agent_stack.load()
+        from karyi.acp.stored import forget_keys
+
+        models = [s.model_settings() for s in self.sessions.values()]
+        removed = await asyncio.to_thread(forget_keys, Path.cwd(), self.flags, models)
+        log.info("logout removed %s", ", ".join(removed) or "nothing")
+        for session in self.sessions.values():
+            session.signed_out()
+        return LogoutResponse()
 
     async def set_session_mode(
         self, session_id: str, mode_id: str, **kwargs: Any
@@ -297,6 +320,7 @@ class KaryiAgent:
         from karyi.acp.stored import lenient_provider
         from karyi.acp.terminals import TerminalMirror
         from karyi.agent.host import AgentHost
+        from karyi.agent.models import ModelCatalog
         from karyi.agent.session.store import SessionNotFound
 
         root = Path(cwd)
@@ -316,12 +340,14 @@ class KaryiAgent:
         if elicitation is not None and elicitation.form is not None:
             runtime.ask_value = FormAsker(self.client)  # plain values only (elicitation.py)
         self.roots = list(dict.fromkeys([*self.roots, runtime.workspace.root]))
+        self._catalog = self._catalog or ModelCatalog()
         try:
             editor = self._editor(runtime)
             host = AgentHost(
                 runtime,
                 provider_factory=lambda: lenient_provider(runtime, runtime.settings),
                 model_factory=lambda settings: lenient_provider(runtime, settings),
+                catalog=self._catalog,
             )
             live = host.session(session_id)
         except SessionNotFound:
@@ -337,7 +363,8 @@ class KaryiAgent:
         terminals = None
         if self.caps.terminal:
             terminals = TerminalMirror(self.client, runtime.workspace.root, live.id)
-        session = AcpSession(self.client, runtime, host, live, editor, terminals)
+        booleans = shows_booleans(self.caps)
+        session = AcpSession(self.client, runtime, host, live, editor, terminals, booleans=booleans)
         self.sessions[session.id] = session
         return session
 

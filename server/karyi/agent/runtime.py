@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from karyi.agent.diagnostics.language_servers import LanguageServers
 from karyi.agent.diagnostics.problems import ProblemSource
 from karyi.agent.events import EventStream
 from karyi.agent.prompting.rules import RuleFile, rule_files, rules_text
@@ -57,7 +58,6 @@ from karyi.workspace.editor import Editor
 from karyi.workspace.localdir import local_dir
 
 if TYPE_CHECKING:
-    from karyi.agent.diagnostics.lsp_clients import LanguageServers
     from karyi.tools.mcp.connection import ServerStatus
     from karyi.tools.mcp.manager import McpManager
 from karyi.workspace.paths import PathPolicy
@@ -316,10 +316,7 @@ class Runtime:
             return self.editor_problems
         if mode == "editor":
             return None
-        if self._servers is None:
-            # pygls and lsprotocol load with the first check, not with every front end.
-            from karyi.agent.diagnostics.lsp_clients import LanguageServers
-
+        if self._servers is None:  # pygls and lsprotocol load with its first check
             self._servers = LanguageServers(self.settings.diagnostics_servers, self.workspace.root)
         return self._servers
 
