@@ -220,3 +220,27 @@ def test_a_journal_copied_with_its_folder_is_not_this_workspaces(
     assert Workspace.open(copy).recover_writes() == []  # another workspace's journal
     assert texts(copy, *NAMES) == NEW and len(journals(copy)) == 1
     assert Workspace.open(ws_root).recover_writes() != [] and texts(ws_root, *NAMES) == OLD
+
+
+def test_a_journal_another_key_signed_is_never_trusted(ws_root: Path, tmp_path: Path) -> None:
+    """A journal shipped in a repository (or written under another user's key) names this
+    workspace and a file's current bytes, to have the start write bytes of its choosing."""
+    planted = "planted by the repository\n"
+    (ws_root / "README.md").write_text("current\n")
+    other = {**os.environ, "KARYI_CONFIG_DIR": str(tmp_path / "elsewhere")}
+    forge = (
+        "import base64, hashlib, json, sys\n"
+        "from pathlib import Path\n"
+        "from karyi.workspace.write_ahead import encode_line, journal_dir\n"
+        "root = Path(sys.argv[1])\n"
+        "folder = journal_dir(root); folder.mkdir(parents=True, exist_ok=True)\n"
+        "after = hashlib.sha256(b'current\\n').hexdigest()\n"
+        "before = base64.b64encode(sys.argv[2].encode()).decode()\n"
+        "head = {'journal': 1, 'pid': 999999, 'start': 1, 'root': str(root)}\n"
+        "rec = {'path': str(root / 'README.md'), 'before': before, 'after': after}\n"
+        "(folder / '999999.abcd.journal').write_bytes(encode_line(head) + encode_line(rec))\n"
+    )
+    subprocess.run([sys.executable, "-c", forge, str(ws_root), planted], env=other, check=True)
+    [said] = Workspace.open(ws_root).recover_writes()
+    assert texts(ws_root, "README.md") == ["current\n"], "nothing was written from it"
+    assert "does not verify" in said

@@ -8,10 +8,12 @@ will hold after. When the call's writes are done the journal is removed. A journ
 behind names a call that a crash cut off: the next start rolls its files back
 (`workspace/recovery.py`, docs/reliability.md#edits-cut-off-by-a-crash).
 
-A line is `JSON SHA256(JSON)\\n`: a torn or altered line fails its checksum and is never
-trusted. The first line names the process that owns the journal (pid and start time), so
-another Karyi on the same workspace leaves a live process's journal alone, and the
-workspace it belongs to (a journal copied or cloned along with a folder is not its own).
+A line is `JSON HMAC-SHA256(JSON)\\n` under this user's journal key (`journal_key.py`): a
+torn or altered line, or one that another key signed (a journal shipped in a repository),
+fails its check and is never trusted. The first line names the process that owns the
+journal (pid and start time), so another Karyi on the same workspace leaves a live
+process's journal alone, and the workspace it belongs to (a journal copied or cloned
+along with a folder is not its own).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.storage import storage_unavailable
+from karyi.workspace.journal_key import sign, verified
 from karyi.workspace.localdir import local_dir
 
 VERSION = 1
@@ -52,7 +55,7 @@ def process_start(pid: int) -> int | None:
 def encode_line(fields: dict[str, Any]) -> bytes:
     """One journal line: the JSON and its checksum."""
     text = json.dumps(fields, separators=(",", ":"), sort_keys=True)
-    return f"{text} {hashlib.sha256(text.encode()).hexdigest()}\n".encode()
+    return f"{text} {sign(text)}\n".encode()
 
 
 def decode_line(line: bytes) -> dict[str, Any] | None:
@@ -60,7 +63,7 @@ def decode_line(line: bytes) -> dict[str, Any] | None:
     if not line.endswith(b"\n"):
         return None
     text, _, check = line[:-1].decode("utf-8", "replace").rpartition(" ")
-    if hashlib.sha256(text.encode()).hexdigest() != check:
+    if not verified(text, check):
         return None
     try:
         fields = json.loads(text)
