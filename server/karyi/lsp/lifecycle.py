@@ -128,6 +128,9 @@ async def _build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, An
                 docs.open_buffer(path, doc.source, doc.version or 0)
         ls.host = host
         ls.log(f"karyi {ls.version}: workspace {folders[0]}, model {settings.model}")
+        if (recovered := runtime.workspace.take_recovered()) is not None:
+            warning = types.ShowMessageParams(type=types.MessageType.Warning, message=recovered)
+            ls.window_show_message(warning)  # an edit a crash cut off was rolled back
     except Exception as exc:  # say why every later request fails, instead of hanging
         log.exception("karyi could not start")
         ls.startup_error = str(exc) or type(exc).__name__
