@@ -77,6 +77,12 @@ export interface ModifiedContent {
   text: string;
 }
 
+/** A document as the client holds it when it sends the request that names it. */
+export interface DocumentVersion {
+  uri: string;
+  version: number;
+}
+
 /** `karyi/confirmTool`: the user's answer to a permission question. */
 export interface ConfirmParams {
   sessionId: string;
@@ -86,6 +92,7 @@ export interface ConfirmParams {
   acceptedHunks?: string[] | null;
   feedback?: string | null;
   modifiedContent?: ModifiedContent[] | null;
+  documents?: DocumentVersion[] | null;
 }
 
 /** `karyi/fileDiffs`: the diffs the session's calls applied (one call's, or all). */

@@ -13,7 +13,7 @@ import type { ChatController, EditDecider } from '../chat/controller';
 import type { FileState } from '../chat/state';
 import type { FileProposal, TurnUpdate } from '../protocol';
 import { allDecided, applyEdits, confirmation, type FileDecision, type HunkState, mapRangeThrough } from './hunks';
-import { InlineBuffer } from './inlineBuffer';
+import { heldVersions, InlineBuffer } from './inlineBuffer';
 import { hunkAfter, hunkAt, pendingHunks, revealHunk } from './navigate';
 import { saveSynced } from '../saver';
 import { lensesFor } from './lenses';
@@ -327,7 +327,8 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     for (const f of call.files) this.setFileState(call, f);
     this.paintAll();
     this.updateContext();
-    const params = { toolCallId: call.callId, ...answer, feedback: answer.outcome === 'reject' ? feedback?.trim() || undefined : undefined };
+    const documents = heldVersions(call.files);
+    const params = { toolCallId: call.callId, ...answer, feedback: answer.outcome === 'reject' ? feedback?.trim() || undefined : undefined, ...(documents.length ? { documents } : {}) };
     const own = this.answers.get(call.callId);
     const ok = own ? await own(params) : await this.chat.confirm(params);
     if (ok && own) this.forget(call.callId);

@@ -110,6 +110,15 @@ class ModifiedContent:
 
 
 @attrs.frozen(kw_only=True)
+class DocumentVersion:
+    """A document as the client holds it when it sends the request that names it."""
+
+    closed: ClassVar[bool] = True
+    uri: str = attrs.field(metadata=NONEMPTY)
+    version: int
+
+
+@attrs.frozen(kw_only=True)
 class ConfirmParams:
     """`karyi/confirmTool`: the user's answer to a permission question."""
 
@@ -120,6 +129,9 @@ class ConfirmParams:
     accepted_hunks: list[str] | None = None
     feedback: str | None = None
     modified_content: list[ModifiedContent] | None = None
+    documents: list[DocumentVersion] | None = None
+    """The proposal's files as the client holds them once it took its preview out: the
+    server waits until it has seen these versions before it runs the tool."""
 
 
 @attrs.frozen(kw_only=True)
