@@ -9,8 +9,10 @@ that comes back to one of these lists is a start-up regression.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +53,45 @@ def test_the_acp_agent_stack_lists_what_sessions_need() -> None:
     loaded = imported_by("karyi.acp.stack")
     assert not set(MODULES) & loaded
     assert {"karyi.agent.runtime", "karyi.acp.session"} <= set(MODULES)
+
+
+AGENT_PROBE = """
+import asyncio, json, sys
+from pathlib import Path
+from karyi.agent.review.approval import approve_all
+from karyi.agent.runtime import Runtime
+from karyi.settings import load_settings
+
+async def main():
+    root = Path(sys.argv[1])
+    runtime = Runtime.open(root, load_settings(root))
+    try:
+        runtime.agent(runtime.conversation(None), approver=approve_all)
+    finally:
+        await runtime.aclose()
+
+asyncio.run(main())
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_building_the_agent_starts_no_language_server_client(tmp_path: Path) -> None:
+    """`karyi run` builds its agent before the first model request; Karyi's own
+    language-server clients (pygls, lsprotocol) wait for the first diagnostics check."""
+    env = {
+        **os.environ,
+        "KARYI_CONFIG_DIR": str(tmp_path / "config"),
+        "KARYI_MODEL": "openai:x",
+        "OPENAI_API_KEY": "sk-x",
+    }
+    (tmp_path / "ws").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", AGENT_PROBE, str(tmp_path / "ws")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    assert "karyi.agent.runtime" in loaded
+    assert not {"pygls", "lsprotocol", "lsprotocol.types"} & loaded

@@ -36,7 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
   const agents = new AgentsView(server);
   context.subscriptions.push(
     agents,
-    ...registerAgentCommands(server, agents),
+    ...registerAgentCommands(server, agents, previews),
     server,
     chat,
     previews,

@@ -77,6 +77,12 @@ export interface ModifiedContent {
   text: string;
 }
 
+/** A document as the client holds it when it sends the request that names it. */
+export interface DocumentVersion {
+  uri: string;
+  version: number;
+}
+
 /** `karyi/confirmTool`: the user's answer to a permission question. */
 export interface ConfirmParams {
   sessionId: string;
@@ -86,6 +92,7 @@ export interface ConfirmParams {
   acceptedHunks?: string[] | null;
   feedback?: string | null;
   modifiedContent?: ModifiedContent[] | null;
+  documents?: DocumentVersion[] | null;
 }
 
 /** `karyi/fileDiffs`: the diffs the session's calls applied (one call's, or all). */
@@ -146,6 +153,16 @@ export interface TaskParams {
   taskId: string;
 }
 
+/**
+ * `karyi/applyTask`: the task's changes into the working tree; with `acceptedHunks`
+ * or `modifiedContent`, the answer to its per-hunk review (`karyi/reviewTask`).
+ */
+export interface ApplyTaskParams {
+  taskId: string;
+  acceptedHunks?: string[] | null;
+  modifiedContent?: ModifiedContent[] | null;
+}
+
 /** `karyi/answerTask`: the user's answer to the question a waiting task asks. */
 export interface AnswerTaskParams {
   taskId: string;
@@ -181,6 +198,7 @@ export const Methods = {
   answerTask: 'karyi/answerTask',
   stopTask: 'karyi/stopTask',
   applyTask: 'karyi/applyTask',
+  reviewTask: 'karyi/reviewTask',
   keepTask: 'karyi/keepTask',
   discardTask: 'karyi/discardTask',
   taskUpdate: 'karyi/taskUpdate',

@@ -254,7 +254,7 @@ export interface RuleInfo {
 export interface TaskRecord {
   id: string;
   task: string;
-  status: 'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'stopped' | 'applied' | 'kept' | 'discarded';
+  status: 'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'stopped' | 'interrupted' | 'applied' | 'kept' | 'discarded';
   step: string;
   repo: string;
   worktree: string;

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from karyi.agent.diagnostics.lsp_clients import LanguageServers, find_program
+from karyi.agent.diagnostics.language_servers import LanguageServers
+from karyi.agent.diagnostics.lsp_clients import find_program
 from karyi.agent.diagnostics.problems import Problem, ProblemCheck, report
 from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime

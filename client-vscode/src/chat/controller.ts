@@ -19,8 +19,10 @@ import {
   type Mode,
   type SessionInfo,
   type SlashCommand,
+  type TaskRecord,
   type TurnUpdate,
 } from '../protocol';
+import { startedNote, TASK_COMMAND, taskFromChat } from '../agents/fromChat';
 import type { KaryiServer } from '../server';
 import { WorkspaceFiles } from '../workspaceFiles';
 import { isSpecial } from './mentions';
@@ -203,9 +205,16 @@ export class ChatController implements vscode.Disposable {
 
   /** `/plan`, `/act` and the custom commands (prompt files), for completion and the palette. */
   async slashCommands(): Promise<SlashCommand[]> {
-    if (!this.server.running) return [];
+    if (!this.server.running) return [TASK_COMMAND];
     const r = await this.server.request<{ commands: SlashCommand[] }>(Methods.commands, {});
-    return r.commands;
+    return [...r.commands, TASK_COMMAND];
+  }
+
+  /** `/task TEXT` in the input: a background task, not a turn (it may start while a turn
+   * runs); a bare `/task` asks for it as the palette does. */
+  private async startTask(task: string): Promise<void> {
+    const record = await vscode.commands.executeCommand<TaskRecord | undefined>('karyi.agents.start', task || undefined);
+    if (record) this.dispatch({ kind: 'notice', level: 'info', text: startedNote(record) });
   }
 
   newChat(): void {
@@ -348,6 +357,11 @@ export class ChatController implements vscode.Disposable {
           void this.refreshModel();
           break;
         case 'send': {
+          const task = taskFromChat(m.text);
+          if (task !== undefined) {
+            await this.startTask(task);
+            break;
+          }
           const sel = m.withSelection ? selectionContext() : undefined;
           const context: ChatContext = { ...(sel?.context ?? {}) };
           // @problems, @diff, @folder:… stay in the text: the server expands them.

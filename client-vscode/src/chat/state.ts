@@ -329,7 +329,9 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
       return s;
     case 'notice':
       if (ev.topic === 'network') return addBlock(discardWriting(s), turnId, { kind: 'notice', level: 'error', text: ev.message });
-      return ev.topic === 'checkpoint' || ev.topic === 'sandbox' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction'
+      // A session that is not being saved (a full or read-only disk): docs/reliability.md.
+      if (ev.topic === 'storage') return addBlock(s, turnId, { kind: 'notice', level: 'error', text: ev.message });
+      return ev.topic === 'checkpoint' || ev.topic === 'sandbox' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction' || ev.topic === 'recovery'
         ? addBlock(s, turnId, { kind: 'notice', level: 'info', text: ev.message })
         : s;
     case 'todos':

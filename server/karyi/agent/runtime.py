@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from karyi.agent.diagnostics.language_servers import LanguageServers
 from karyi.agent.diagnostics.problems import ProblemSource
 from karyi.agent.events import EventStream
 from karyi.agent.prompting.rules import RuleFile, rule_files, rules_text
@@ -57,7 +58,6 @@ from karyi.workspace.editor import Editor
 from karyi.workspace.localdir import local_dir
 
 if TYPE_CHECKING:
-    from karyi.agent.diagnostics.lsp_clients import LanguageServers
     from karyi.tools.mcp.connection import ServerStatus
     from karyi.tools.mcp.manager import McpManager
 from karyi.workspace.paths import PathPolicy
@@ -105,6 +105,7 @@ class Runtime:
         Log records are redacted from now on: no handler ever sees a secret's value.
         """
         runtime = cls(settings, Workspace.open(root, settings.allowed_roots, folders))
+        runtime.workspace.recover_writes()  # calls a crash cut off, rolled back and told
         runtime.sweeping = threading.Thread(
             target=_sweep, args=(root, *folders), name="karyi-sweep", daemon=True
         )
@@ -252,11 +253,13 @@ class Runtime:
         return key_environment(settings or self.settings, self.vault)
 
     def conversation(self, session_id: str | None = None) -> Conversation:
-        """A stored session, or a new one."""
+        """A stored session, or a new one (unsaved where the disk refuses writes)."""
         if session_id:
             return Conversation.resume(self.store, session_id)
         s = self.settings
-        return Conversation.start(self.store, model=s.model, dialect=s.dialect, profile=s.profile)
+        return Conversation.start_or_unsaved(
+            lambda: self.store, model=s.model, dialect=s.dialect, profile=s.profile
+        )
 
     def context(self, conversation: Conversation) -> ToolContext:
         """The tool context for a conversation."""
@@ -313,10 +316,7 @@ class Runtime:
             return self.editor_problems
         if mode == "editor":
             return None
-        if self._servers is None:
-            # pygls and lsprotocol load with the first check, not with every front end.
-            from karyi.agent.diagnostics.lsp_clients import LanguageServers
-
+        if self._servers is None:  # pygls and lsprotocol load with its first check
             self._servers = LanguageServers(self.settings.diagnostics_servers, self.workspace.root)
         return self._servers
 

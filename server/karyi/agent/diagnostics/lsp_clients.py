@@ -237,56 +237,6 @@ class ServerClient:
             await asyncio.gather(*client._async_tasks, return_exceptions=True)
 
 
-class LanguageServers:
-    """Karyi's language servers as one `ProblemSource`, each file to its language's."""
-
-    live = False
-
-    def __init__(self, servers: Mapping[str, Mapping[str, Any]], root: Path) -> None:
-        self._by_ext: dict[str, ServerClient] = {}
-        self.clients: list[ServerClient] = []
-        for language, spec in servers.items():
-            command = list(spec.get("command") or [])
-            if not command:
-                continue
-            client = ServerClient(language, command, root)
-            self.clients.append(client)
-            for ext in spec.get("extensions") or []:
-                self._by_ext[str(ext).lower()] = client
-
-    @property
-    def name(self) -> str:
-        """The servers' commands, for the note in a result."""
-        return ", ".join(c.label for c in self.clients) or "no language server"
-
-    def covers(self, path: Path) -> bool:
-        """True when some server handles the file's extension."""
-        return path.suffix.lower() in self._by_ext
-
-    async def problems(self, files: Mapping[Path, str]) -> dict[Path, list[Problem]]:
-        """Each file's diagnostics from its language's server."""
-        out: dict[Path, list[Problem]] = {}
-        for path, text in files.items():
-            client = self._by_ext.get(path.suffix.lower())
-            if client is not None:
-                out.update(await client.problems({path: text}))
-        return out
-
-    async def everywhere(self, files: Sequence[Path]) -> dict[Path, list[Problem]]:
-        """The problems of `files` as they are on disk (unreadable ones are skipped)."""
-        texts: dict[Path, str] = {}
-        for path in files:
-            if self.covers(path):
-                with contextlib.suppress(OSError, UnicodeDecodeError):
-                    texts[path] = await asyncio.to_thread(path.read_text, encoding="utf-8")
-        return await self.problems(texts)
-
-    async def aclose(self) -> None:
-        """Stop every server started."""
-        for client in self.clients:
-            await client.aclose()
-
-
 def _initialize_params(root: Path) -> types.InitializeParams:
     """What Karyi's client says it is: one root, diagnostics pushed or pulled."""
     return types.InitializeParams(
