@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 EXT        := client-vscode
 EXT_STAMP  := $(EXT)/node_modules/.installed
 
-.PHONY: run test lint bench install clean dist protocol acp-ts editors vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
+.PHONY: run test lint bench install clean dist protocol acp-ts editors faults vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
 install: $(STAMP)
 
@@ -31,7 +31,7 @@ lint: $(STAMP) $(EXT_STAMP)
 	$(BIN)/lint-imports --no-cache
 	node $(EXT)/scripts/check-cycles.mjs
 
-test: lint vscode-test acp-ts editors
+test: lint vscode-test acp-ts editors faults
 	$(BIN)/python -m pytest -q
 
 # The official ACP TypeScript library for tests/acp/test_ts_client.py (pinned by its lockfile).
@@ -49,6 +49,11 @@ $(ACP_TS_STAMP): $(ACP_TS)/package-lock.json
 editors: $(STAMP)
 	command -v emacs >/dev/null && ls -d /usr/share/emacs/site-lisp/elpa/eglot-* >/dev/null 2>&1 || \
 		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q emacs-nox elpa-eglot; }
+
+# tests/faults kills `karyi run` at an exact write with strace (ptrace), from Debian.
+faults:
+	command -v strace >/dev/null || \
+		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace; }
 
 bench: $(STAMP)
 	$(BIN)/python benches/run.py

@@ -7,6 +7,7 @@ import { ChatViewProvider, VIEW_ID } from './chat/view';
 import { registerCommands } from './commands';
 import { ChangesView } from './preview/changesView';
 import { PreviewManager } from './preview/manager';
+import { WritingPreview } from './preview/writing';
 import { saveSynced } from './saver';
 import { Secrets } from './secrets';
 import { KaryiServer } from './server';
@@ -27,15 +28,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
   const chat = new ChatController(server, context.workspaceState);
   const previews = new PreviewManager(chat);
   chat.edits = previews;
+  const proposing = (key: string) => previews.pending().some((c) => c.files.some((f) => f.key === key && !f.gone));
+  const writing = new WritingPreview((doc) => server.resync(doc), proposing);
+  previews.writing = chat.writing = writing;
   const view = new ChatViewProvider(context.extensionUri, chat);
   const terminal = new AgentTerminal(server, chat);
   const agents = new AgentsView(server);
   context.subscriptions.push(
     agents,
-    ...registerAgentCommands(server, agents),
+    ...registerAgentCommands(server, agents, previews),
     server,
     chat,
     previews,
+    writing,
     new ChangesView(previews),
     view,
     terminal,
@@ -48,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
     }),
     server.onState(({ state }) => {
       if (state === 'failed') previews.forgetAll();
+      if (state !== 'running') writing.clearAll();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('karyi.server')) {

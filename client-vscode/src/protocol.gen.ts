@@ -83,6 +83,12 @@ export interface ModifiedContent {
   text: string;
 }
 
+/** A document as the client holds it when it sends the request that names it. */
+export interface DocumentVersion {
+  uri: string;
+  version: number;
+}
+
 /** `karyi/confirmTool`: the user's answer to a permission question. */
 export interface ConfirmParams {
   sessionId: string;
@@ -92,6 +98,7 @@ export interface ConfirmParams {
   acceptedHunks?: string[] | null;
   feedback?: string | null;
   modifiedContent?: ModifiedContent[] | null;
+  documents?: DocumentVersion[] | null;
 }
 
 /** `karyi/fileDiffs`: the diffs the session's calls applied (one call's, or all). */
@@ -152,6 +159,16 @@ export interface TaskParams {
   taskId: string;
 }
 
+/**
+ * `karyi/applyTask`: the task's changes into the working tree; with `acceptedHunks`
+ * or `modifiedContent`, the answer to its per-hunk review (`karyi/reviewTask`).
+ */
+export interface ApplyTaskParams {
+  taskId: string;
+  acceptedHunks?: string[] | null;
+  modifiedContent?: ModifiedContent[] | null;
+}
+
 /** `karyi/answerTask`: the user's answer to the question a waiting task asks. */
 export interface AnswerTaskParams {
   taskId: string;
@@ -187,6 +204,7 @@ export const Methods = {
   answerTask: 'karyi/answerTask',
   stopTask: 'karyi/stopTask',
   applyTask: 'karyi/applyTask',
+  reviewTask: 'karyi/reviewTask',
   keepTask: 'karyi/keepTask',
   discardTask: 'karyi/discardTask',
   taskUpdate: 'karyi/taskUpdate',
@@ -222,6 +240,21 @@ export interface ToolPendingEvent {
   type: 'toolPending';
   index: number;
   name: string;
+}
+
+/**
+ * An edit the model is still writing, as far as it arrived (docs/protocol.md,
+ * "Drafts"): each file's change so far, for a preview that grows. Sent at most every
+ * `DRAFT_INTERVAL` seconds, once the call's file is known and its find text matches;
+ * `done` (no files) when the call is complete: its proposal replaces the draft.
+ */
+export interface ToolDraftEvent {
+  type: 'toolDraft';
+  index: number;
+  tool: string;
+  callId: string;
+  files: DraftFile[];
+  done: boolean;
 }
 
 /** A complete call, checked and scheduled. */
@@ -370,6 +403,7 @@ export type TurnEvent =
   | StepStartedEvent
   | TextDeltaEvent
   | ToolPendingEvent
+  | ToolDraftEvent
   | ToolQueuedEvent
   | ToolAwaitingEvent
   | ToolRunningEvent
@@ -647,6 +681,19 @@ export interface TodoItem {
   status: 'pending' | 'in_progress' | 'done';
 }
 
+/**
+ * A file of an edit still being written (`toolDraft`): its hunks so far, no whole
+ * texts.
+ */
+export interface DraftFile {
+  uri: string;
+  path: string;
+  created: boolean;
+  added: number;
+  removed: number;
+  hunks: Hunk[];
+}
+
 /** A row of the session list. */
 export interface SessionInfo {
   id: string;
@@ -710,7 +757,7 @@ export interface TaskRecord {
   ref: string | null;
   check: string | null;
   model: string | null;
-  status: 'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'stopped' | 'applied' | 'kept' | 'discarded';
+  status: 'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'stopped' | 'interrupted' | 'applied' | 'kept' | 'discarded';
   step: string;
   created: number;
   started: number | null;
@@ -727,6 +774,7 @@ export interface TaskRecord {
   session_id: string | null;
   question: { tool: string; description: string; details?: string; reason?: string } | null;
   runner_pid: number | null;
+  runner_start: string | null;
   elapsed: number;
 }
 

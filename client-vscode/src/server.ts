@@ -20,6 +20,7 @@ import { compareVersions, isDefaultCommand, MIN_SERVER_VERSION, resolveServerCom
 import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
 import { Methods, type TaskRecord, type TerminalOutput, type TurnUpdate } from './protocol';
 import type { Secrets } from './secrets';
+import { isMasked, unmask } from './syncMask';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
 
@@ -125,6 +126,9 @@ export class KaryiServer implements vscode.Disposable {
         return false;
       },
       middleware: {
+        // A document showing an edit still being written keeps its changes from the
+        // server until the draft is out again (syncMask.ts, `resync`).
+        didChange: (event, next) => (isMasked(event.document.uri.toString()) ? Promise.resolve() : next(event)),
         workspace: {
           configuration: (params, token, next) => {
             const fresh = vscode.workspace.getConfiguration('karyi');
@@ -215,6 +219,16 @@ export class KaryiServer implements vscode.Disposable {
   }
 
   /** Send a request; a clear error when the server is not running. */
+  /** Bring the server up to `doc` after its changes were masked (syncMask.ts). */
+  async resync(doc: vscode.TextDocument): Promise<void> {
+    const change = unmask(doc.uri.toString(), doc.getText());
+    if (!change || !this.running || doc.isClosed) return;
+    await this.client?.sendNotification('textDocument/didChange', {
+      textDocument: { uri: doc.uri.toString(), version: doc.version },
+      contentChanges: [change],
+    });
+  }
+
   async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
     const client = this.client;
     if (!client || !this.running) throw new Error('the Karyi server is not running (Karyi: Restart Server)');

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 from acp import PROTOCOL_VERSION, RequestError, text_block
 from acp.schema import (
+    AgentAuthCapabilities,
     AgentCapabilities,
     ClientCapabilities,
     Implementation,
     InitializeResponse,
+    LogoutCapabilities,
     McpCapabilities,
     PromptCapabilities,
     SessionAdditionalDirectoriesCapabilities,
@@ -41,6 +43,7 @@ async def test_initialize_negotiates_and_declares_capabilities(karyi_acp: Start)
                 delete=SessionDeleteCapabilities(),
                 additional_directories=SessionAdditionalDirectoriesCapabilities(),
             ),
+            auth=AgentAuthCapabilities(logout=LogoutCapabilities()),
         ),
         agent_info=Implementation(name="karyi", title="Karyi", version=__version__),
         auth_methods=auth_methods(ClientCapabilities()),

@@ -1,17 +1,26 @@
 """The session lifecycle of the stable schema: `session/list` (also with no model
 configured), `session/resume` in a new process, `session/close`, `session/delete`,
 config options (the model the fake server then sees, the mode kept in step), the title
-update, and signing in (`authenticate`, and a prompt without a key)."""
+update, and signing in and out (`authenticate`, a prompt without a key, `logout`)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from acp import RequestError
+from acp import PROTOCOL_VERSION, RequestError
+from acp.schema import (
+    BooleanConfigOptionCapabilities,
+    ClientCapabilities,
+    ClientSessionCapabilities,
+    SessionConfigOptionBoolean,
+    SessionConfigOptionsCapabilities,
+)
 
 from karyi.acp import listing
+from karyi.secrets.store import SecretStore
 from tests.acp.conftest import Start
 from tests.support.fake_model_server import FakeModelServer, Reply
 
@@ -62,23 +71,28 @@ async def test_list_resume_close_delete(karyi_acp: Start, fake_llm: FakeModelSer
     assert gone.value.code == -32002
 
 
+def _values(options: list[Any] | None, config_id: str) -> list[str]:
+    return [v.value for v in {o.id: o for o in options or []}[config_id].options]
+
+
 async def test_model_and_mode_config_options(
     karyi_acp: Start, fake_llm: FakeModelServer, _isolated_config: Path
 ) -> None:
     (_isolated_config / "settings.json").write_text(
         json.dumps({"models": ["openai:other-model", "anthropic:claude-test"]})
     )
-    fake_llm.script(Reply(text="From the other model."))
+    fake_llm.listed_models = ["listed-model", "other-model"]
+    fake_llm.script(Reply(text="From the other model."), Reply(text="From the listed one."))
     agent = await karyi_acp()
     created = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
     options = {o.id: o for o in created.config_options or []}
     assert options["model"].current_value == "openai:test-model"
-    assert [o.value for o in options["model"].options] == [
-        "openai:test-model",
-        "openai:other-model",
-        "anthropic:claude-test",
-    ]
+    configured = ["openai:test-model", "openai:other-model", "anthropic:claude-test"]
+    assert _values(created.config_options, "model") == configured  # not waiting for /models
     assert "thinking" not in options  # an OpenAI model has no thinking budget
+    # The server's list follows, as the VS Code picker lists it (agent/models.py).
+    (listed,) = await agent.client.wait_for(lambda: agent.client.of("config_option_update"))
+    assert _values(listed.config_options, "model") == [*configured, "openai:listed-model"]
     sid = created.session_id
     changed = await agent.conn.set_config_option(
         config_id="model", session_id=sid, value="openai:other-model"
@@ -88,6 +102,13 @@ async def test_model_and_mode_config_options(
     )
     await agent.say(sid, "hi")
     assert fake_llm.requests[-1].body["model"] == "other-model"
+    await agent.conn.set_config_option(
+        config_id="model", session_id=sid, value="openai:listed-model"
+    )
+    await agent.say(sid, "and you?")
+    assert fake_llm.requests[-1].body["model"] == "listed-model"
+    again = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
+    assert "openai:listed-model" in _values(again.config_options, "model")  # cached
     with pytest.raises(RequestError) as bad:
         await agent.conn.set_config_option(config_id="model", session_id=sid, value="x:y")
     assert bad.value.code == -32602
@@ -95,7 +116,7 @@ async def test_model_and_mode_config_options(
     await agent.conn.set_config_option(config_id="mode", session_id=sid, value="plan")
     assert [u.current_mode_id for u in agent.client.of("current_mode_update")] == ["plan"]
     await agent.conn.set_session_mode(session_id=sid, mode_id="act")
-    (update,) = await agent.client.wait_for(lambda: agent.client.of("config_option_update"))
+    (update,) = await agent.client.wait_for(lambda: agent.client.of("config_option_update")[1:])
     assert {o.id: o.current_value for o in update.config_options}["mode"] == "act"
 
     claude = await agent.conn.set_config_option(
@@ -103,12 +124,63 @@ async def test_model_and_mode_config_options(
     )
     thinking = {o.id: o for o in claude.config_options}["thinking"]
     assert thinking.current_value == "0" and thinking.category == "thought_level"
+    assert "prompt_caching" not in {o.id for o in claude.config_options}  # no boolean caps
     await agent.conn.set_config_option(config_id="thinking", session_id=sid, value="4096")
 
     later = await karyi_acp()  # a new process: the session keeps its choices
     resumed = await later.conn.resume_session(cwd=str(later.root), session_id=sid)
     kept = {o.id: o.current_value for o in resumed.config_options or []}
     assert kept == {"model": "anthropic:claude-test", "mode": "act", "thinking": "4096"}
+
+
+async def test_thinking_budget_and_a_boolean_option(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text="Thought about it."))
+    claude = {
+        "KARYI_MODEL": "anthropic:claude-test",
+        "KARYI_BASE_URL": fake_llm.anthropic_url,
+        "ANTHROPIC_API_KEY": "sk-ant-test",
+    }
+    agent = await karyi_acp(env_changes=claude, initialize=False)
+    booleans = SessionConfigOptionsCapabilities(boolean=BooleanConfigOptionCapabilities())
+    caps = ClientCapabilities(session=ClientSessionCapabilities(config_options=booleans))
+    await agent.conn.initialize(protocol_version=PROTOCOL_VERSION, client_capabilities=caps)
+    created = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
+    sid = created.session_id
+    options = {o.id: o for o in created.config_options or []}
+    assert options["prompt_caching"] == SessionConfigOptionBoolean(
+        type="boolean",
+        id="prompt_caching",
+        name="Prompt caching",
+        description="Cache the system prompt and the conversation so far "
+        "(cheaper, faster repeated turns)",
+        category="model_config",
+        current_value=True,
+    )
+    assert _values(created.config_options, "thinking") == ["0", "4096", "16000", "32000"]
+    set_option = "session/set_config_option"
+    for wrong in (
+        {"configId": "prompt_caching", "value": "false"},  # a string for a boolean
+        {"configId": "thinking", "type": "boolean", "value": True},  # a boolean for a select
+    ):
+        with pytest.raises(RequestError) as bad:
+            await agent.conn._conn.send_request(set_option, {"sessionId": sid, **wrong})
+        assert bad.value.code == -32602, wrong
+    await agent.conn.set_config_option(config_id="thinking", session_id=sid, value="4096")
+    off = {"sessionId": sid, "configId": "prompt_caching", "type": "boolean", "value": False}
+    answer = await agent.conn._conn.send_request(set_option, off)
+    current = {o["id"]: o["currentValue"] for o in answer["configOptions"]}
+    assert current == {
+        "model": "anthropic:claude-test",
+        "mode": "act",
+        "thinking": "4096",  # kept by the second change
+        "prompt_caching": False,
+    }
+    await agent.say(sid, "Think first")
+    body = fake_llm.requests[-1].body
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 4096}
+    assert "cache_control" not in json.dumps(body)
 
 
 async def test_additional_directories_are_workspace_folders(
@@ -161,3 +233,22 @@ async def test_sign_in_without_a_key(karyi_acp: Start) -> None:
     with pytest.raises(RequestError) as unknown:
         await agent.conn.authenticate(method_id="nosuch")
     assert unknown.value.code == -32602
+
+
+async def test_logout_removes_the_stored_key(karyi_acp: Start, _isolated_config: Path) -> None:
+    store = SecretStore.default({"KARYI_CONFIG_DIR": str(_isolated_config)})
+    store.set("OPENAI_API_KEY", "sk-kept", note="karyi login")
+    agent = await karyi_acp(env_changes=NO_KEY, initialize=False)
+    init = await agent.initialize()
+    assert init.agent_capabilities is not None and init.agent_capabilities.auth is not None
+    assert init.agent_capabilities.auth.logout is not None  # advertised: it works
+    await agent.conn.authenticate(method_id="api-key")  # the keyring's key: signed in
+    sid = await agent.new_session()
+    await agent.conn._conn.send_request("logout", {})
+    assert store.get("OPENAI_API_KEY") is None
+    with pytest.raises(RequestError) as auth:
+        await agent.conn.authenticate(method_id="api-key")
+    assert auth.value.code == -32000
+    with pytest.raises(RequestError) as prompt:  # the open session lost its key too
+        await agent.say(sid, "hello")
+    assert prompt.value.code == -32000 and "OPENAI_API_KEY" in prompt.value.data["message"]

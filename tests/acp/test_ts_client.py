@@ -25,6 +25,7 @@ async def test_the_typescript_library_accepts_every_message(
         "run `make acp-ts` (part of `make test`) to install the TypeScript library"
     )
     (_isolated_config / "settings.json").write_text(json.dumps({"models": ["openai:other-model"]}))
+    fake_llm.listed_models = ["listed-model"]  # GET /v1/models: the picker's server list
     extra = tmp_path / "extra"
     extra.mkdir()
     fake_llm.script(
@@ -38,6 +39,7 @@ async def test_the_typescript_library_accepts_every_message(
             'secret="false"/></tools>'
         ),
         Reply(text="Again."),
+        Reply(text="Thought first."),
     )
     env = {
         **os.environ,
@@ -47,6 +49,7 @@ async def test_the_typescript_library_accepts_every_message(
         "KARYI_CONFIG_DIR": str(_isolated_config),
         "KARYI_MODEL": "openai:test-model",
         "KARYI_BASE_URL": fake_llm.openai_url,
+        "KARYI_ANTHROPIC_URL": fake_llm.anthropic_url,
         "OPENAI_API_KEY": "sk-test",
     }
     proc = await asyncio.create_subprocess_exec(
@@ -61,8 +64,13 @@ async def test_the_typescript_library_accepts_every_message(
     text = out.decode(errors="replace")
     assert proc.returncode == 0, text
     assert "validated against @agentclientprotocol/sdk" in text
-    # The model picked in the first process is kept by the session in the second.
-    assert [r.body["model"] for r in fake_llm.requests] == ["other-model"] * 4
+    # The server-listed model picked in the first process is used from the next turn, and
+    # kept by the session in the second.
+    assert [r.body["model"] for r in fake_llm.requests] == ["listed-model"] * 4 + ["claude-test"]
+    # The thinking budget and the boolean prompt caching, set from the client, apply.
+    claude = fake_llm.requests[-1].body
+    assert claude["thinking"] == {"type": "enabled", "budget_tokens": 4096}
+    assert "cache_control" not in json.dumps(claude)
     assert any(
         "data:image/png;base64," in json.dumps(r.body["messages"]) for r in fake_llm.requests
     )

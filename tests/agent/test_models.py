@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,11 @@ async def test_the_catalog_lists_settings_then_the_servers_models_once(
         return await real(endpoint)
 
     catalog.lister = counted
+    configured = [
+        ModelEntry("openai:gpt-4.1", "settings"),
+        ModelEntry("anthropic:claude-sonnet-4-5", "settings"),
+    ]
+    assert catalog.known(_settings(fake_llm)) == (configured, False)  # the list is to read
     entries, note = await catalog.models(_settings(fake_llm))
     assert (entries, note) == (
         [
@@ -91,15 +97,34 @@ async def test_the_catalog_lists_settings_then_the_servers_models_once(
         ],
         "",
     )
+    assert catalog.known(_settings(fake_llm)) == (entries, True)
     await catalog.models(_settings(fake_llm))
     assert len(calls) == 1  # cached
     clock[0] = 10_000.0
+    assert catalog.known(_settings(fake_llm)) == (configured, False)
     await catalog.models(_settings(fake_llm))
     assert len(calls) == 2
 
 
+async def test_callers_at_once_share_one_request(fake_llm: FakeModelServer) -> None:
+    calls: list[str] = []
+    catalog = ModelCatalog()
+    real = catalog.lister
+
+    async def counted(endpoint: Endpoint) -> tuple[list[str], str]:
+        calls.append(endpoint.base_url or "")
+        return await real(endpoint)
+
+    catalog.lister = counted
+    lists = await asyncio.gather(*(catalog.models(_settings(fake_llm)) for _ in range(3)))
+    assert len(calls) == 1 and all(entries == lists[0][0] for entries, _ in lists)
+    assert ModelEntry("openai:fake-model", "server") in lists[0][0]
+
+
 async def test_a_server_without_a_list_is_a_note_not_an_error() -> None:
     settings = Settings().with_values(model="openai:m", baseUrl="http://127.0.0.1:9/v1")
-    entries, note = await ModelCatalog().models(settings)
+    catalog = ModelCatalog()
+    entries, note = await catalog.models(settings)
     assert entries == [ModelEntry("openai:m", "settings")]
+    assert catalog.known(settings) == (entries, True)  # the failure is cached too
     assert note.startswith("http://127.0.0.1:9/v1/models ")

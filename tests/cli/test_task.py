@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from karyi.agent.background.worktrees import branch_exists, git
+from karyi.shell.procs import wait_gone
 from tests.agent.test_background import command_reply, edit_reply, make_repo, model
 
 KARYI = [sys.executable, "-m", "karyi"]
@@ -92,6 +94,25 @@ def test_a_waiting_task_is_answered_or_stopped_from_the_cli(repo: Path, tmp_path
     assert discarded.returncode == 0
     assert not branch_exists(repo, shown["branch"]) and not Path(shown["worktree"]).exists()
     assert git(repo, "status", "--porcelain") == "?? .karyi/\n"
+
+
+def test_a_killed_runners_task_is_interrupted_and_told_once(repo: Path, tmp_path: Path) -> None:
+    m = model(tmp_path, "a", [edit_reply("notes.txt", "beta", "BETA"), command_reply("true"), "x"])
+    started = karyi("task", "start", "--workspace", str(repo), "--model", m, "--json", "go")
+    task_id = json.loads(started.stdout)["id"]
+    waiting = _wait_for_question(repo, task_id)  # its edit made, its runner alive
+    runner = int(str(waiting["runner_pid"]))
+    os.kill(runner, signal.SIGKILL)
+    wait_gone([runner], 60)  # its exit, as an event (a pidfd)
+
+    listed = karyi("task", "list", "--workspace", str(repo), "--json")
+    (record,) = json.loads(listed.stdout)
+    assert (record["status"], record["files"]) == ("interrupted", ["notes.txt"])
+    assert "1 background task was interrupted" in listed.stderr and task_id in listed.stderr
+    again = karyi("task", "list", "--workspace", str(repo))
+    assert "interrupted" in again.stdout and again.stderr == ""
+    applied = karyi("task", "apply", "--workspace", str(repo), task_id)
+    assert applied.returncode == 0 and (repo / "notes.txt").read_text().splitlines()[1] == "BETA"
 
 
 def _wait_for_question(repo: Path, task_id: str, after: str = "") -> dict[str, object]:

@@ -21,12 +21,15 @@ def no_writes() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
 
 
-def karyi(root: Path, *args: str, limit: bool = False) -> subprocess.CompletedProcess[str]:
-    """Run the real `karyi` command line in `root`, a model configured but never reached."""
+def karyi(
+    root: Path, *args: str, limit: bool = False, model_url: str = "http://127.0.0.1:9/v1"
+) -> subprocess.CompletedProcess[str]:
+    """Run the real `karyi` command line in `root` against the model at `model_url`
+    (by default one that is never reached)."""
     env = {
         **os.environ,
         "OPENAI_API_KEY": "sk-test",
-        "KARYI_BASE_URL": "http://127.0.0.1:9/v1",
+        "KARYI_BASE_URL": model_url,
     }
     return subprocess.run(
         [sys.executable, "-m", "karyi", *args],
@@ -70,4 +73,6 @@ def full_tmpfs(base: Path) -> Iterator[Path]:
     try:
         yield mount
     finally:
-        subprocess.run(["umount", str(mount)], check=False)
+        done = subprocess.run(["umount", str(mount)], capture_output=True, check=False)
+        if done.returncode != 0:  # still busy (a server's last file): detach it now
+            subprocess.run(["umount", "--lazy", str(mount)], capture_output=True, check=False)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from tests.lsp.conftest import TWO_HUNKS, FakeEditor, Start, edit_reply, request, wait_for_event
@@ -401,3 +402,42 @@ async def test_a_partial_answer_with_own_text_keeps_the_secret_out_of_every_outp
     assert secret not in str(diffs)
     stored = b"".join(p.read_bytes() for p in (ws_root / ".karyi").rglob("*") if p.is_file())
     assert secret.encode() not in stored
+
+
+async def test_an_answer_waits_for_the_buffer_the_client_handed_back(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    """Karyi's UI shows a proposal as real lines in the buffer and takes them out before it
+    answers; the answer names the version without them, and the server waits for that
+    version (its didChange may come later), so a preview line is never taken for the
+    user's text and an accepted line is never written twice."""
+    client, ed, uri, chat, awaiting = await start_edit(lsp, fake_llm, ws_root)
+    with_preview = TWO_HUNKS.replace("    return 1\n", "    return 1\n    return 10\n")
+    ed.type(uri, with_preview)  # v2: the preview placed in the buffer
+    ed.docs[uri] = (3, TWO_HUNKS)  # v3: taken out again; its didChange is not sent yet
+    answer = asyncio.ensure_future(
+        request(
+            client,
+            "karyi/confirmTool",
+            {
+                "sessionId": sid(client),
+                "toolCallId": awaiting["call"]["id"],
+                "outcome": "allowOnce",
+                "documents": [{"uri": uri, "version": 3}],
+            },
+        )
+    )
+    await request(client, "karyi/sessions", {})  # the server has read the answer by now
+    await request(client, "karyi/sessions", {})
+    assert ed.applied == [] and not answer.done(), "nothing runs on the stale buffer"
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=TWO_HUNKS)],
+        )
+    )
+    await answer
+    await chat
+    expected = TWO_HUNKS.replace("return 1", "return 10").replace("return 2", "return 20")
+    assert ed.text(uri) == expected and (ws_root / "calc.py").read_text() == expected
+    assert ed.applied[0]["edit"]["documentChanges"][0]["textDocument"]["version"] == 3

@@ -70,6 +70,8 @@ class FakeModelServer:
         self.faults: deque[Fault] = deque()
         self.requests: list[Received] = []
         self.chunk_delay = 0.0
+        self.permits = threading.Semaphore(0)
+        """What a paced reply (`Reply.paced`) may stream next, one event per permit."""
         self.listed_models: list[str] = ["fake-model"]
         """What `GET /v1/models` lists (the model picker's server list)."""
         self.closing = threading.Event()
@@ -100,6 +102,11 @@ class FakeModelServer:
         """Queue replies; a plain string is a text reply."""
         with self._lock:
             self.replies.extend(Reply(text=r) if isinstance(r, str) else r for r in replies)
+
+    def release(self, events: int) -> None:
+        """Let a paced reply stream `events` more events."""
+        for _ in range(events):
+            self.permits.release()
 
     def fail_next(self, *faults: Fault) -> None:
         """Queue faults; each applies to one coming request, in order."""
@@ -193,7 +200,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             options = received.body.get("stream_options") or {}
             events = openai_events(reply, model, bool(options.get("include_usage")))
-        self._stream(received, events, fault)
+        self._stream(received, events, fault, paced=reply.paced)
 
     def _status_fault(self, api: str, fault: Fault) -> None:
         assert fault.status is not None
@@ -210,7 +217,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _stream(self, received: Received, events: list[Event], fault: Fault | None) -> None:
+    def _stream(
+        self, received: Received, events: list[Event], fault: Fault | None, *, paced: bool = False
+    ) -> None:
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.send_header("cache-control", "no-cache")
@@ -219,6 +228,8 @@ class _Handler(BaseHTTPRequestHandler):
         cut = len(events) if fault is None else fault.after
         try:
             for event in events[:cut]:
+                if paced and not self._permit():
+                    return
                 self._chunk(_sse(event))
                 if self.fake.chunk_delay:
                     time.sleep(self.fake.chunk_delay)
@@ -229,6 +240,14 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             received.disconnected.set()
             self.close_connection = True
+
+    def _permit(self) -> bool:
+        """Wait for the test to release the next event; False when the server stops."""
+        while not self.fake.permits.acquire(timeout=0.05):
+            if self.fake.closing.is_set():
+                self.close_connection = True
+                return False
+        return True
 
     def _chunk(self, data: bytes) -> None:
         self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")

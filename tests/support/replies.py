@@ -60,6 +60,9 @@ class Reply:
     omit_index: bool = (
         False  # OpenAI only: leave `index` out of tool-call deltas, as some servers do
     )
+    paced: bool = False
+    """Stream one event per permit (`FakeModelServer.release`): a test sees each state of a
+    slow reply and says when the next piece comes, with no timing involved."""
 
     def finish_reason(self) -> str:
         """The OpenAI finish reason this reply ends with."""

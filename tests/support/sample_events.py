@@ -28,6 +28,8 @@ def sample_events(root: Path) -> list[ev.Event]:
         ev.StepStarted(1, "openai:m"),
         ev.TextDelta("hello", "thinking"),
         ev.ToolPending(0, "edit"),
+        ev.ToolDraft(0, "edit", "c1", (write,)),
+        ev.ToolDraft(0, "edit", "c1", (), True),
         ev.ToolQueued(bad, "read ?"),
         ev.ToolAwaiting(call, "edit a.py", confirm, "asks"),
         ev.ToolAwaiting(call, "edit a.py", None),

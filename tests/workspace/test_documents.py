@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from karyi.core.errors import ErrorCode, ToolFailure
-from karyi.workspace.documents import Change, DocumentStore
+from karyi.workspace.documents import DocumentStore
+from karyi.workspace.readlog import Change
 from karyi.workspace.workspace import Workspace
 
 

@@ -7,12 +7,14 @@ import * as vscode from 'vscode';
 import { type ApplyResult, Methods, type TaskDetail, type TaskRecord } from '../protocol';
 import type { KaryiServer } from '../server';
 import { ACTIVE, REVIEWABLE, shownStatus, taskRow } from './rows';
+import type { PreviewManager } from '../preview/manager';
+import { reviewTask } from './review';
 import type { AgentsView } from './view';
 
 /** The scheme of a task's before and after texts in the review's diff editors. */
 const SCHEME = 'karyi-task';
 
-export function registerAgentCommands(server: KaryiServer, view: AgentsView): vscode.Disposable[] {
+export function registerAgentCommands(server: KaryiServer, view: AgentsView, previews: PreviewManager): vscode.Disposable[] {
   const texts = new Map<string, string>();
   const provider: vscode.TextDocumentContentProvider = { provideTextDocumentContent: (uri) => texts.get(uri.toString()) ?? '' };
   const pick = (t: TaskRecord | undefined, fits: (t: TaskRecord) => boolean, verb: string) => t ?? pickTask(view, fits, verb);
@@ -30,12 +32,13 @@ export function registerAgentCommands(server: KaryiServer, view: AgentsView): vs
   const any = () => true;
   return [
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider),
-    vscode.commands.registerCommand('karyi.agents.start', () => startTask(server, view)),
+    vscode.commands.registerCommand('karyi.agents.start', (text?: unknown) => startTask(server, view, typeof text === 'string' ? text : undefined)),
     vscode.commands.registerCommand('karyi.agents.refresh', () => view.refresh()),
     reg('karyi.agents.open', (t) => ACTIVE.has(t.status) || REVIEWABLE.has(t.status), 'open', async (t) => {
       await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(t.worktree), { forceNewWindow: true });
     }),
-    reg('karyi.agents.review', (t) => REVIEWABLE.has(shownStatus(t)), 'review', (t) => review(server, t, texts)),
+    reg('karyi.agents.review', (t) => REVIEWABLE.has(shownStatus(t)), 'review', (t) => reviewTask(server, previews, view, t)),
+    reg('karyi.agents.diff', (t) => REVIEWABLE.has(shownStatus(t)) || t.status === 'applied', 'show the diff of', (t) => showDiff(server, t, texts)),
     reg('karyi.agents.apply', (t) => REVIEWABLE.has(shownStatus(t)), 'apply', async (t) => {
       const result = await act<ApplyResult>(Methods.applyTask, t);
       view.update(result.task);
@@ -71,32 +74,46 @@ async function pickTask(view: AgentsView, fits: (t: TaskRecord) => boolean, verb
   return (await vscode.window.showQuickPick(items, { title: `Karyi: the background task to ${verb}` }))?.task;
 }
 
-async function startTask(server: KaryiServer, view: AgentsView): Promise<void> {
-  const task = await vscode.window.showInputBox({
+/** Ask for the task and its check, then start it. `given` (from the chat's `/task TEXT`)
+ * is the task itself: it starts at once, with no check and no questions. */
+async function startTask(server: KaryiServer, view: AgentsView, given?: string): Promise<TaskRecord | undefined> {
+  const task = given?.trim() ? given : await askTask();
+  if (!task?.trim()) return undefined;
+  const check = given?.trim() ? '' : await askCheck();
+  if (check === undefined) return undefined;
+  // Right after the window opens the server may still be starting: wait for it, as a chat message does.
+  if (!server.running && !(await server.start())) return undefined;
+  try {
+    const record = await server.request<TaskRecord>(Methods.startTask, { task: task.trim(), check: check.trim() || null });
+    view.update(record);
+    if (!given) await vscode.commands.executeCommand('karyi.agents.focus');
+    return record;
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Karyi: the task could not start: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+function askTask(): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
     title: 'Karyi: Start Background Task (1/2)',
     prompt: 'What should the agent do? It works in its own git worktree; you review its diff when it is done.',
     validateInput: (v) => (v.trim() ? undefined : 'Describe the task'),
     ignoreFocusOut: true,
   });
-  if (!task?.trim()) return;
-  const check = await vscode.window.showInputBox({
+}
+
+function askCheck(): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
     title: 'Karyi: Start Background Task (2/2)',
     prompt: 'A check command to run when it is done, e.g. the tests (optional: Enter for none)',
     placeHolder: 'pytest -q',
     ignoreFocusOut: true,
   });
-  if (check === undefined) return;
-  try {
-    const record = await server.request<TaskRecord>(Methods.startTask, { task: task.trim(), check: check.trim() || null });
-    view.update(record);
-    await vscode.commands.executeCommand('karyi.agents.focus');
-  } catch (err) {
-    void vscode.window.showErrorMessage(`Karyi: the task could not start: ${err instanceof Error ? err.message : String(err)}`);
-  }
 }
 
 /** A diff editor per changed file, from the task's before and after texts. */
-async function review(server: KaryiServer, t: TaskRecord, texts: Map<string, string>): Promise<void> {
+async function showDiff(server: KaryiServer, t: TaskRecord, texts: Map<string, string>): Promise<void> {
   const detail = await server.request<TaskDetail>(Methods.task, { taskId: t.id });
   if (!detail.fileTexts.length) {
     void vscode.window.showInformationMessage(`Karyi: "${taskRow(t, 0).label}" changed no file.`);

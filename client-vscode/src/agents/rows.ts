@@ -7,13 +7,14 @@ import type { TaskRecord } from '../protocol';
 
 /** Still going: it can be stopped, not yet reviewed. */
 export const ACTIVE = new Set<TaskRecord['status']>(['queued', 'running', 'waiting']);
-/** Finished with work to review, apply, keep or discard. */
-export const REVIEWABLE = new Set<TaskRecord['status']>(['done', 'failed', 'stopped']);
+/** Finished with work to review, apply, keep or discard (`interrupted`: the server that ran
+ * it ended first; the server's next start marks it and keeps its work). */
+export const REVIEWABLE = new Set<TaskRecord['status']>(['done', 'failed', 'stopped', 'interrupted']);
 
 /** The status to show: the server marks a task `done` (or `failed`) when its turn ends,
  * before its check command has run; until it has finished it is still running. */
 export function shownStatus(t: TaskRecord): TaskRecord['status'] {
-  if (REVIEWABLE.has(t.status) && t.status !== 'stopped' && t.started !== null && t.finished === null) return 'running';
+  if ((t.status === 'done' || t.status === 'failed') && t.started !== null && t.finished === null) return 'running';
   return t.status;
 }
 
@@ -41,6 +42,7 @@ export function statusIcon(status: TaskRecord['status']): string {
     done: 'pass',
     failed: 'error',
     stopped: 'debug-stop',
+    interrupted: 'debug-disconnect',
     applied: 'check-all',
     kept: 'git-branch',
     discarded: 'trash',
@@ -74,6 +76,7 @@ function finishedNote(t: TaskRecord): string {
   if (t.files.length) notes.push(`${t.files.length} file${t.files.length === 1 ? '' : 's'}`);
   if (t.check_result) notes.push(`check ${t.check_result.passed ? 'passed' : 'failed'}`);
   if (t.status === 'failed' && t.error) notes.push(t.error.split('\n')[0]);
+  if (t.status === 'interrupted') notes.push('its server ended first, work kept');
   return notes.join(', ');
 }
 

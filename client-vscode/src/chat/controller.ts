@@ -19,6 +19,7 @@ import {
   type Mode,
   type SessionInfo,
   type SlashCommand,
+  type TaskRecord,
   type TurnUpdate,
   type RuleList,
   type ModeState,
@@ -27,6 +28,7 @@ import {
   type CheckpointList,
   type Restored,
 } from '../protocol';
+import { startedNote, TASK_COMMAND, taskFromChat } from '../agents/fromChat';
 import type { KaryiServer } from '../server';
 import { WorkspaceFiles } from '../workspaceFiles';
 import { isSpecial } from './mentions';
@@ -66,6 +68,8 @@ export class ChatController implements vscode.Disposable {
   private request: vscode.CancellationTokenSource | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   edits: EditDecider | undefined;
+  /** Edits still being written (preview/writing.ts): sees every update of the session. */
+  writing: { onUpdate(u: TurnUpdate): void } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -111,6 +115,7 @@ export class ChatController implements vscode.Disposable {
     if (!mine) return;
     if (u.event.type === 'turnStarted') this.waitingNewSession = false;
     this.dispatch({ kind: 'update', update: u });
+    this.writing?.onUpdate(u);
     if (u.event.type === 'toolAwaitingPermission' && u.event.confirmation?.files?.length) this.edits?.open(u.sessionId, u);
     if (u.event.type === 'valueRequested') void this.askValue(valueCallId(u.event), false);
     if (u.event.type === 'toolDone') this.edits?.forget(u.event.call.id);
@@ -206,9 +211,16 @@ export class ChatController implements vscode.Disposable {
 
   /** `/plan`, `/act` and the custom commands (prompt files), for completion and the palette. */
   async slashCommands(): Promise<SlashCommand[]> {
-    if (!this.server.running) return [];
+    if (!this.server.running) return [TASK_COMMAND];
     const r = await this.server.request<SlashCommandList>(Methods.commands, {});
-    return r.commands;
+    return [...r.commands, TASK_COMMAND];
+  }
+
+  /** `/task TEXT` in the input: a background task, not a turn (it may start while a turn
+   * runs); a bare `/task` asks for it as the palette does. */
+  private async startTask(task: string): Promise<void> {
+    const record = await vscode.commands.executeCommand<TaskRecord | undefined>('karyi.agents.start', task || undefined);
+    if (record) this.dispatch({ kind: 'notice', level: 'info', text: startedNote(record) });
   }
 
   newChat(): void {
@@ -351,6 +363,11 @@ export class ChatController implements vscode.Disposable {
           void this.refreshModel();
           break;
         case 'send': {
+          const task = taskFromChat(m.text);
+          if (task !== undefined) {
+            await this.startTask(task);
+            break;
+          }
           const sel = m.withSelection ? selectionContext() : undefined;
           const context: ChatContext = { ...(sel?.context ?? {}) };
           // @problems, @diff, @folder:… stay in the text: the server expands them.

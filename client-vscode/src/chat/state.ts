@@ -286,6 +286,12 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
       s = withTool(s, { id: key, name: ev.name, description: `${ev.name}…`, status: 'writing', output: '' });
       return addBlock(s, turnId, { kind: 'tool', id: key });
     }
+    case 'toolDraft': {
+      const card = s.tools[pendingKey(s.step, ev.index)];
+      const f = ev.files[0];
+      if (ev.done || !card || !f) return s;
+      return withTool(s, { ...card, description: `Writing ${f.path} (+${f.added} −${f.removed} so far)…` });
+    }
     case 'toolQueued': {
       const card: ToolCard = { id: ev.call.id, name: ev.call.name, description: ev.description, status: 'queued', output: '' };
       return queueTool(s, turnId, card, ev.call.index);
@@ -342,7 +348,9 @@ function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
       return s;
     case 'notice':
       if (ev.topic === 'network') return addBlock(discardWriting(s), turnId, { kind: 'notice', level: 'error', text: ev.message });
-      return ev.topic === 'checkpoint' || ev.topic === 'sandbox' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction'
+      // A session that is not being saved (a full or read-only disk): docs/reliability.md.
+      if (ev.topic === 'storage') return addBlock(s, turnId, { kind: 'notice', level: 'error', text: ev.message });
+      return ev.topic === 'checkpoint' || ev.topic === 'sandbox' || ev.topic === 'changed_files' || ev.topic === 'retry' || ev.topic === 'compaction' || ev.topic === 'recovery'
         ? addBlock(s, turnId, { kind: 'notice', level: 'info', text: ev.message })
         : s;
     case 'todos':

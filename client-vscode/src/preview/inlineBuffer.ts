@@ -150,3 +150,12 @@ export class InlineBuffer {
     }
   }
 }
+
+/** The previewed buffers' versions once the preview is out: the server waits until it has
+ * seen them before it runs the tool, so it never takes a preview line for the user's text. */
+export function heldVersions(files: readonly FileView[]): { uri: string; version: number }[] {
+  return files.flatMap((f) => {
+    const doc = f.inline ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.uri.toString()) : undefined;
+    return doc ? [{ uri: doc.uri.toString(), version: doc.version }] : [];
+  });
+}

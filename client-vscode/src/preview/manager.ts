@@ -5,22 +5,21 @@
  * `inlineBuffer.ts`), with Accept / Reject CodeLens and keys on every hunk and a diff
  * view on demand. The hunks follow the user's own typing. When every hunk is decided
  * (or on Accept all / Reject all) the buffer is handed back as it was plus the user's
- * typing and the answer goes to the server with `karyi/confirmTool`; the server applies
- * the accepted hunks and writes the disk (docs/vscode.md, "Inline diffs").
+ * typing and the answer goes to the server with `karyi/confirmTool` (a task's review: to
+ * `karyi/applyTask`); the server applies the accepted hunks (docs/vscode.md, "Inline diffs").
  */
 import * as vscode from 'vscode';
-import type { EditDecider } from '../chat/controller';
-import type { ChatController } from '../chat/controller';
+import type { ChatController, EditDecider } from '../chat/controller';
 import type { FileState } from '../chat/state';
-import type { TurnUpdate } from '../protocol';
+import type { FileProposal, TurnUpdate } from '../protocol';
 import { allDecided, applyEdits, confirmation, type FileDecision, type HunkState, mapRangeThrough } from './hunks';
-import { InlineBuffer } from './inlineBuffer';
+import { heldVersions, InlineBuffer } from './inlineBuffer';
 import { hunkAfter, hunkAt, pendingHunks, revealHunk } from './navigate';
 import { saveSynced } from '../saver';
 import { lensesFor } from './lenses';
 import { PreviewPainter } from './painter';
 import { PROPOSAL_SCHEME } from './scheme';
-import type { CallView, FileView } from './views';
+import { type CallView, type FileView, fileViews, type ReviewAnswer } from './views';
 
 export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly calls = new Map<string, CallView>();
@@ -32,9 +31,12 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   private readonly painter = new PreviewPainter();
   readonly inline = new InlineBuffer();
   private readonly shown = new Map<string, Promise<void>>();
+  private readonly answers = new Map<string, ReviewAnswer>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a preview opens, a decision is made or a call is over (the Changes view). */
   readonly onDidChangePending = this.changed.event;
+  /** Edits still being written (writing.ts): a proposal waits until their lines are out. */
+  writing: { settled(): Promise<void> } | undefined;
 
   constructor(private readonly chat: ChatController) {
     this.disposables.push(
@@ -53,18 +55,18 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   open(sessionId: string, update: TurnUpdate): void {
     const ev = update.event;
     if (ev.type !== 'toolAwaitingPermission' || !ev.confirmation?.files?.length) return;
-    const files: FileView[] = ev.confirmation.files.map((p) => {
-      const uri = vscode.Uri.parse(p.uri);
-      return {
-        proposal: p,
-        uri,
-        key: uri.toString(),
-        hunks: p.hunks.map((h) => ({ id: h.id, range: h.range, newText: h.newText, state: 'pending' as HunkState, shown: 'pending' as HunkState, touched: false })),
-      };
-    });
-    const call: CallView = { sessionId, callId: ev.call.id, files, sent: false };
+    this.show({ sessionId, callId: ev.call.id, files: fileViews(ev.confirmation.files), sent: false });
+  }
+
+  /** Proposals of no turn (a background task's, agents/review.ts): the answer goes to `answer`. */
+  openReview(callId: string, proposals: readonly FileProposal[], answer: ReviewAnswer): void {
+    this.answers.set(callId, answer);
+    this.show({ sessionId: '', callId, files: fileViews(proposals), sent: false });
+  }
+
+  private show(call: CallView): void {
     this.calls.set(call.callId, call);
-    for (const f of files) this.watchDeletion(call, f);
+    for (const f of call.files) this.watchDeletion(call, f);
     this.shown.set(call.callId, this.showFiles(call));
   }
 
@@ -87,6 +89,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   }
 
   private async showFiles(call: CallView): Promise<void> {
+    await this.writing?.settled();
     for (const f of call.files) {
       try {
         if (f.proposal.created) {
@@ -327,11 +330,11 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     for (const f of call.files) this.setFileState(call, f);
     this.paintAll();
     this.updateContext();
-    const ok = await this.chat.confirm({
-      toolCallId: call.callId,
-      ...answer,
-      feedback: answer.outcome === 'reject' ? feedback?.trim() || undefined : undefined,
-    });
+    const documents = heldVersions(call.files);
+    const params = { toolCallId: call.callId, ...answer, feedback: answer.outcome === 'reject' ? feedback?.trim() || undefined : undefined, ...(documents.length ? { documents } : {}) };
+    const own = this.answers.get(call.callId);
+    const ok = own ? await own(params) : await this.chat.confirm(params);
+    if (ok && own) this.forget(call.callId);
     if (!ok) {
       call.sent = false;
       this.paintAll();
@@ -379,6 +382,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     if (!call) return;
     this.calls.delete(callId);
     this.shown.delete(callId);
+    this.answers.delete(callId);
     void this.handBackCall(call);
     this.paintAll();
     this.updateContext();

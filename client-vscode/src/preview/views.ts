@@ -1,6 +1,6 @@
 /** What the preview keeps of each proposed edit: calls, their files, their hunks. */
 import * as vscode from 'vscode';
-import type { FileProposal, Range } from '../protocol';
+import type { ConfirmParams, FileProposal, Range } from '../protocol';
 import type { HunkState } from './hunks';
 import type { Placed } from './inline';
 
@@ -35,5 +35,17 @@ export interface CallView {
   files: FileView[];
   sent: boolean;
 }
+
+/** The preview's view of proposed files, every hunk pending. */
+export function fileViews(proposals: readonly FileProposal[]): FileView[] {
+  return proposals.map((p) => {
+    const uri = vscode.Uri.parse(p.uri);
+    const hunks = p.hunks.map((h) => ({ id: h.id, range: h.range, newText: h.newText, state: 'pending' as HunkState, shown: 'pending' as HunkState, touched: false }));
+    return { proposal: p, uri, key: uri.toString(), hunks };
+  });
+}
+
+/** Where the answer to a preview that is not a turn's goes (a background task's review). */
+export type ReviewAnswer = (answer: Omit<ConfirmParams, 'sessionId'>) => Promise<boolean>;
 
 export const toVs = (r: Range) => new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);

@@ -3,6 +3,7 @@
  * reducer the extension host runs, and sends the user's input and decisions back.
  */
 import DOMPurify from 'dompurify';
+import { taskFromChat } from '../agents/fromChat';
 import type { EditorContextInfo, FromWebview, ToWebview } from '../chat/messages';
 import { type Block, type ChatState, emptyState, type Item, reduce, type ToolCard, type TurnItem } from '../chat/state';
 import type { CheckpointInfo, RuleInfo, SessionInfo, SlashCommand } from '../protocol';
@@ -259,11 +260,12 @@ function renderChips(): void {
 function send(): void {
   const text = input.value.trim();
   if (!text) return;
-  if (state.busy) return;
+  const task = taskFromChat(text) !== undefined; // a background task may start during a turn
+  if (state.busy && !task) return;
   const used = [...mentions].filter((m) => text.includes(`@${m}`));
   for (const m of text.matchAll(/(?:^|\s)@([\w./\\:-]+)/g)) if (!used.includes(m[1])) used.push(m[1]);
   const plan = planBox.hidden ? undefined : planText.value;
-  const images = attachments.take();
+  const images = task ? [] : attachments.take();
   post({ type: 'send', text, mentions: used, withSelection: withSelection && !!selection.label, plan, images: images.length ? images : undefined });
   input.value = '';
   mentions.clear();

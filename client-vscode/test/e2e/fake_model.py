@@ -3,8 +3,11 @@
 Prints one JSON line `{"url": ".../v1", "control": "http://127.0.0.1:N"}` and serves
 until stdin closes. The control server takes:
   POST /script  {"replies": [{"text": "...", "thinking": "...", "inputTokens": 11}]}
+                `"pieces": [...]` streams the text in those pieces; `"paced": true` streams
+                one event per permit given with /release (a slow reply, driven by the test)
   POST /fault   {"stall": true, "after": 3}   (the next request streams 3 events, then stalls)
   POST /reset                                   (drop queued replies and faults)
+  POST /release {"events": 3}                   (a paced reply streams 3 more events)
   POST /models  {"models": ["a", "b"]}          (what GET /v1/models lists)
   GET  /requests                                (every request body received so far)
   GET  /headers                                 (every request's headers, lower-case names)
@@ -28,7 +31,8 @@ from tests.support.replies import Fault, Reply
 def reply_from(data: dict[str, Any]) -> Reply:
     """A scripted reply from its JSON form."""
     return Reply(
-        text=data.get("text", ""),
+        text=data.get("pieces") or data.get("text", ""),
+        paced=bool(data.get("paced")),
         thinking=data.get("thinking", ""),
         input_tokens=int(data.get("inputTokens", 11)),
         output_tokens=int(data.get("outputTokens", 7)),
@@ -65,6 +69,9 @@ def control_handler(fake: FakeModelServer) -> type[BaseHTTPRequestHandler]:
                 with fake._lock:
                     fake.replies.clear()
                     fake.faults.clear()
+                    fake.permits = threading.Semaphore(0)
+            elif self.path == "/release":
+                fake.release(int(body.get("events", 1)))
             elif self.path == "/models":
                 fake.listed_models = [str(m) for m in body["models"]]
             elif self.path == "/fault":

@@ -27,7 +27,7 @@ function freePort() {
   });
 }
 
-/** The fake model server process; `script(...)`, `fault(...)`, `requests()`, `headers()`. */
+/** The fake model server process; `script(...)`, `fault(...)`, `release(n)`, `requests()`, `headers()`. */
 export async function startFakeModel() {
   const python = path.join(REPO, '.venv', 'bin', 'python');
   const proc = spawn(python, [path.join(EXT_DIR, 'test', 'e2e', 'fake_model.py')], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -47,6 +47,8 @@ export async function startFakeModel() {
     script: (...texts) => post('/script', { replies: texts.map((t) => (typeof t === 'string' ? { text: t } : t)) }),
     fault: (f) => post('/fault', f),
     reset: () => post('/reset', {}),
+    /** A paced reply (`{paced: true}`) streams `events` more events. */
+    release: (events) => post('/release', { events }),
     listModels: (models) => post('/models', { models }),
     requests: async () => (await fetch(`${control}/requests`)).json(),
     headers: async () => (await fetch(`${control}/headers`)).json(),

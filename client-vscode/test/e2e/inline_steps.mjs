@@ -84,6 +84,30 @@ const REJECT_EDIT = `<tools>
   </edit>
 </tools>`;
 
+const GROWTH = `def total(values):
+    return sum(values)
+`;
+
+const WRITTEN = [
+  'def total(values):',
+  '    """The sum, written out."""',
+  '    result = 0.0',
+  '    for v in values:',
+  '        result += v',
+  '    return result',
+];
+
+/**
+ * The edit as the paced fake model streams it: the head through the replacement's first
+ * line, then one line per event. A line shows in the draft once text after it arrived
+ * (the parser keeps back what might be the start of `</replace>`).
+ */
+const GROWTH_PIECES = [
+  `Writing it out.\n<tools>\n  <edit>\n    <file src="src/growth.py">\n      <find>${GROWTH.trimEnd()}</find>\n      <replace>${WRITTEN[0]}\n`,
+  ...WRITTEN.slice(1, -1).map((line) => `${line}\n`),
+  `${WRITTEN.at(-1)}</replace>\n    </file>\n  </edit>\n</tools>`,
+];
+
 export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT }) {
   const chat = chatFrame(page);
   const file = path.join(ws, 'src', 'stats.py');
@@ -215,5 +239,41 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await chat.locator('.item.turn.done .md', { hasText: 'Bounds are inclusive now.' }).waitFor({ timeout: WAIT });
     assert.match(fs.readFileSync(file, 'utf8'), /    if x <= lo:\n        return lo  # bounds are inclusive\n/);
     await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ state: 'detached', timeout: WAIT });
+  });
+
+  await step('a preview that grows while the model streams the edit slowly, then settles into the proposal', async () => {
+    const growth = path.join(ws, 'src', 'growth.py');
+    fs.writeFileSync(growth, GROWTH);
+    const line = (text) => editor.locator('.view-line', { hasText: text });
+    await fake.script({ pieces: GROWTH_PIECES, paced: true }, 'Wrote it out.');
+    await send(chat, 'Write total out as a loop in src/growth.py');
+    await fake.release(1 + 3); // the role, the head, two more lines: the draft shows through WRITTEN[1]
+    await page.locator('.tab.active', { hasText: 'growth.py' }).waitFor({ timeout: WAIT });
+    await line('The sum, written out.').waitFor({ timeout: WAIT });
+    assert.equal(await line('result = 0.0').count(), 0, 'a line not yet complete is not shown');
+    assert.equal(await lens(/^Accept \(/).count(), 0, 'a draft has nothing to decide');
+    await chat.locator('.tool .tool-desc, .tool', { hasText: 'Writing src/growth.py' }).first().waitFor({ timeout: WAIT });
+    assert.equal(fs.readFileSync(growth, 'utf8'), GROWTH, 'a draft writes nothing');
+    await shot(page, 'vscode-draft-growing.png');
+
+    await fake.release(2); // two more lines: the draft grows through WRITTEN[3]
+    await line('for v in values:').waitFor({ timeout: WAIT });
+    await line('result = 0.0').waitFor({ timeout: WAIT });
+    assert.equal(await line('result += v').count(), 0);
+    await line('return sum(values)').waitFor({ timeout: WAIT }); // the old line, marked removed
+    await shot(page, 'vscode-draft-grown.png');
+
+    await fake.release(6); // the rest of the reply: the call is complete, its proposal takes over
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    assert.equal(await lens(/^Accept \(/).count(), 1, 'one hunk, made on the file\'s own text');
+    await line('return result').waitFor({ timeout: WAIT });
+    assert.equal(await line('The sum, written out.').count(), 1, 'the draft lines gave way: each line once');
+    await shot(page, 'vscode-draft-settled.png');
+    await page.locator('.editor-group-container.active .tab.active', { hasText: 'growth.py' }).click();
+    await page.keyboard.press('Control+Alt+Enter');
+    await chat.locator('.item.turn.done .md', { hasText: 'Wrote it out.' }).waitFor({ timeout: WAIT });
+    assert.equal(fs.readFileSync(growth, 'utf8'), `${WRITTEN.join('\n')}\n`, 'the proposal, accepted, is on disk');
+    await page.locator('.tab.dirty', { hasText: 'growth.py' }).waitFor({ state: 'detached', timeout: WAIT });
+    await fake.reset();
   });
 }

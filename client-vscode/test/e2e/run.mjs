@@ -155,7 +155,7 @@ async function uiTests(context, base, ws, fake, dir) {
     if (!only || only === 'inline') await inlineSteps(page, ws, fake, { step, send, chatFrame, shot, WAIT });
     if (!only) await workflowSteps(page, ws, fake);
     if (!only || only === 'media') await mediaSteps({ page, fake, chat: chatFrame(page), step, send, shot, WAIT });
-    if (!only || only === 'agents') await agentsSteps(page, ws, fake, { step, shot, palette, WAIT });
+    if (!only || only === 'agents') await agentsSteps(page, ws, fake, { step, shot, palette, chatFrame, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);

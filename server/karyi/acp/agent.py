@@ -24,6 +24,7 @@ from acp.schema import (
     InitializeResponse,
     ListSessionsResponse,
     LoadSessionResponse,
+    LogoutResponse,
     NewSessionResponse,
     PromptResponse,
     ResumeSessionResponse,
@@ -31,14 +32,19 @@ from acp.schema import (
     SetSessionModeResponse,
 )
 
-from karyi.acp.capabilities import KEY_METHOD, LOGIN_METHOD, initialize_response
+from karyi.acp.capabilities import (
+    KEY_METHOD,
+    LOGIN_METHOD,
+    initialize_response,
+    shows_booleans,
+)
 from karyi.acp.mcp import ClientServer
 from karyi.acp.prompts import Block
 from karyi.acp.stack import agent_stack
 
 if TYPE_CHECKING:
-    from karyi.acp.editor import AcpEditor
     from karyi.acp.session import AcpSession
+    from karyi.agent.models import ModelCatalog
     from karyi.agent.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -62,6 +68,9 @@ class KaryiAgent:
         """Workspaces this connection opened or listed sessions in (what `session/list`
         without `cwd` lists, where `session/delete` looks)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._catalog: ModelCatalog | None = None
+        """The models on offer, shared by the connection's sessions (made after
+        `initialize`, with the agent stack)."""
 
     def on_connect(self, conn: Client) -> None:
         """The SDK hands over the connection to the client."""
@@ -89,7 +98,7 @@ class KaryiAgent:
     ) -> NewSessionResponse:
         """A new session in the workspace `cwd`."""
         await agent_stack.load()
-        from karyi.acp.session import session_modes
+        from karyi.acp.config_options import session_modes
 
         session = self._open(cwd, mcp_servers or [], additional_directories or [], None)
         self._later(session.announce())  # once the client knows the session's id
@@ -110,13 +119,10 @@ class KaryiAgent:
         """A stored session of the workspace `cwd`: its history is sent as updates first,
         then the answer; the next prompt continues it."""
         await agent_stack.load()
+        from karyi.acp.config_options import session_modes
         from karyi.acp.replay import history
-        from karyi.acp.session import session_modes
 
-        old = self.sessions.pop(session_id, None)
-        if old is not None:
-            await old.close()
-        session = self._open(cwd, mcp_servers or [], additional_directories or [], session_id)
+        session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
         store = session.runtime.store
         updates = history(
             store.messages(session.id), store.calls(session.id), session.live.agent.spec
@@ -138,12 +144,9 @@ class KaryiAgent:
         """`session/resume`: a stored session continues without its history being sent
         (the model still has it)."""
         await agent_stack.load()
-        from karyi.acp.session import session_modes
+        from karyi.acp.config_options import session_modes
 
-        old = self.sessions.pop(session_id, None)
-        if old is not None:
-            await old.close()
-        session = self._open(cwd, mcp_servers or [], additional_directories or [], session_id)
+        session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
         self._later(session.announce())
         return ResumeSessionResponse(
             modes=session_modes(session.mode), config_options=list(session.options())
@@ -199,7 +202,7 @@ class KaryiAgent:
 
         session = self._session(session_id)
         try:
-            options = await session.configure(config_id, str(value))
+            options = await session.configure(config_id, value)
         except UnknownOption as exc:
             raise invalid("value", str(exc)) from None
         except SessionBusy as exc:
@@ -220,6 +223,19 @@ class KaryiAgent:
         if missing:
             raise RequestError.auth_required({"message": missing})
         return AuthenticateResponse()
+
+    async def logout(self, **kwargs: Any) -> LogoutResponse:
+        """`logout`: remove the model's key from the keyring (as `karyi logout`); the
+        next prompt of every session asks for sign-in unless the environment has a key."""
+        await agent_stack.load()
+        from karyi.acp.stored import forget_keys
+
+        models = [s.model_settings() for s in self.sessions.values()]
+        removed = await asyncio.to_thread(forget_keys, Path.cwd(), self.flags, models)
+        log.info("logout removed %s", ", ".join(removed) or "nothing")
+        for session in self.sessions.values():
+            session.signed_out()
+        return LogoutResponse()
 
     async def set_session_mode(
         self, session_id: str, mode_id: str, **kwargs: Any
@@ -244,6 +260,7 @@ class KaryiAgent:
         """One turn of the session's agent; the answer's stop reason says how it ended."""
         await agent_stack.load()
         from karyi.acp.session import AuthRequired
+        from karyi.acp.task_sessions import ReadOnly
         from karyi.agent.host import SessionBusy
 
         session = self._session(session_id)
@@ -251,7 +268,7 @@ class KaryiAgent:
             return await session.prompt(prompt)
         except AuthRequired as exc:
             raise RequestError.auth_required({"message": str(exc)}) from None
-        except SessionBusy as exc:
+        except (SessionBusy, ReadOnly) as exc:
             raise RequestError.invalid_request(
                 {"sessionId": session_id, "message": str(exc)}
             ) from None
@@ -289,14 +306,31 @@ class KaryiAgent:
             )
         return session
 
+    async def _reopen(
+        self, cwd: str, servers: list[ClientServer] | None, extra: list[str] | None, sid: str
+    ) -> AcpSession:
+        """A stored session, replacing this connection's copy of it; a background task's
+        opens in its worktree, read-only (task_sessions.py)."""
+        from karyi.acp.task_sessions import task_session
+
+        old = self.sessions.pop(sid, None)
+        if old is not None:
+            await old.close()
+        task = await asyncio.to_thread(task_session, Path(cwd), sid)
+        session = self._open(task.worktree if task else cwd, servers or [], extra or [], sid)
+        session.read_only = task.read_only if task else None
+        return session
+
     def _open(
         self, cwd: str, servers: list[ClientServer], extra: list[str], session_id: str | None
     ) -> AcpSession:
+        from karyi.acp.editor import client_editor
         from karyi.acp.elicitation import FormAsker
         from karyi.acp.session import AcpSession
         from karyi.acp.stored import lenient_provider
         from karyi.acp.terminals import TerminalMirror
         from karyi.agent.host import AgentHost
+        from karyi.agent.models import ModelCatalog
         from karyi.agent.session.store import SessionNotFound
 
         root = Path(cwd)
@@ -316,12 +350,15 @@ class KaryiAgent:
         if elicitation is not None and elicitation.form is not None:
             runtime.ask_value = FormAsker(self.client)  # plain values only (elicitation.py)
         self.roots = list(dict.fromkeys([*self.roots, runtime.workspace.root]))
+        self._catalog = self._catalog or ModelCatalog()
         try:
-            editor = self._editor(runtime)
+            editor = client_editor(self.client, self.caps, runtime.workspace.documents)
+            runtime.editor = editor or runtime.editor
             host = AgentHost(
                 runtime,
                 provider_factory=lambda: lenient_provider(runtime, runtime.settings),
                 model_factory=lambda settings: lenient_provider(runtime, settings),
+                catalog=self._catalog,
             )
             live = host.session(session_id)
         except SessionNotFound:
@@ -337,7 +374,8 @@ class KaryiAgent:
         terminals = None
         if self.caps.terminal:
             terminals = TerminalMirror(self.client, runtime.workspace.root, live.id)
-        session = AcpSession(self.client, runtime, host, live, editor, terminals)
+        booleans = shows_booleans(self.caps)
+        session = AcpSession(self.client, runtime, host, live, editor, terminals, booleans=booleans)
         self.sessions[session.id] = session
         return session
 
@@ -353,14 +391,3 @@ class KaryiAgent:
         # Each additional directory is a workspace folder, as a repeated `--workspace`.
         folders = [p for p in dict.fromkeys(Path(d).resolve() for d in extra) if p != root]
         return Runtime.open(root, settings.with_values(mcpServers=mcp), folders)
-
-    def _editor(self, runtime: Runtime) -> AcpEditor | None:
-        from karyi.acp.editor import AcpEditor
-
-        fs = self.caps.fs
-        reads, writes = bool(fs and fs.read_text_file), bool(fs and fs.write_text_file)
-        if not (reads or writes) or self.client is None:
-            return None
-        editor = AcpEditor(self.client, runtime.workspace.documents, reads=reads, writes=writes)
-        runtime.editor = editor
-        return editor

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from acp import PROTOCOL_VERSION
 from acp.schema import (
+    AgentAuthCapabilities,
     AgentCapabilities,
     AuthMethodAgent,
     ClientCapabilities,
     EnvVarAuthMethod,
     Implementation,
     InitializeResponse,
+    LogoutCapabilities,
     McpCapabilities,
     PromptCapabilities,
     SessionAdditionalDirectoriesCapabilities,
@@ -58,6 +60,14 @@ def auth_methods(caps: ClientCapabilities) -> list[AuthMethod]:
     return methods
 
 
+def shows_booleans(caps: ClientCapabilities) -> bool:
+    """Whether the client shows boolean config options
+    (`clientCapabilities.session.configOptions.boolean`, schema 1.18): Karyi offers one
+    only then, as the schema asks."""
+    options = caps.session.config_options if caps.session is not None else None
+    return options is not None and options.boolean is not None
+
+
 def initialize_response(
     requested: int, caps: ClientCapabilities, *, image: bool
 ) -> InitializeResponse:
@@ -77,6 +87,7 @@ def initialize_response(
             prompt_capabilities=PromptCapabilities(image=image, audio=False, embedded_context=True),
             mcp_capabilities=McpCapabilities(http=True, sse=True),
             session_capabilities=sessions,
+            auth=AgentAuthCapabilities(logout=LogoutCapabilities()),
         ),
         agent_info=Implementation(name="karyi", title="Karyi", version=__version__),
         auth_methods=auth_methods(caps),

@@ -1,11 +1,14 @@
 """A session's config options (ACP `configOptions`, docs/acp.md#config-options): the
-model (the configured ones, settings `model` and `models`), the mode (`act`/`plan`, in
-step with `session/set_mode`), and the thinking budget where the model has one
-(Anthropic's extended thinking). A change applies from the session's next turn."""
+model (the models the VS Code picker offers: settings `model` and `models`, then what
+the model's server lists, agent/models.py), the mode (`act`/`plan`, in step with
+`session/set_mode`), and, for a model with Anthropic's extended thinking, the thinking
+budget (a select: a budget is one of several levels) and prompt caching (a boolean, for
+clients that declare boolean options, schema 1.18). A change applies from the session's
+next turn."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -14,13 +17,15 @@ from acp.schema import (
     SessionConfigOptionBoolean,
     SessionConfigOptionSelect,
     SessionConfigSelectOption,
+    SessionMode,
+    SessionModeState,
 )
 
 from karyi.agent.prompting.modes import MODES
 from karyi.llm.families import family
 from karyi.settings import Settings
 
-MODEL, MODE, THINKING = "model", "mode", "thinking"
+MODEL, MODE, THINKING, CACHING = "model", "mode", "thinking", "prompt_caching"
 THINKING_BUDGETS = (0, 4096, 16000, 32000)
 """The budgets offered (tokens; 0 is off), within the setting's 1024…32000."""
 
@@ -37,7 +42,7 @@ class Choice:
     """What one `session/set_config_option` asks for, checked."""
 
     config_id: str
-    value: str
+    value: str | bool
     changes: Mapping[str, Any]
     """The session's model settings to change (`model`, `llm`); empty for the mode."""
 
@@ -55,6 +60,12 @@ def _select(
     )
 
 
+def session_modes(current: str) -> SessionModeState:
+    """Karyi's session modes for `session/new` and `session/load` (docs/acp.md)."""
+    modes = [SessionMode(id=m.id, name=m.name, description=m.description) for m in MODES]
+    return SessionModeState(current_mode_id=current, available_modes=modes)
+
+
 def has_thinking(model: str) -> bool:
     """Whether the model's provider takes a thinking budget (Anthropic)."""
     found = family(model.partition(":")[0])
@@ -66,18 +77,35 @@ def current_model(settings: Settings, choices: Mapping[str, Any]) -> str:
     return str(choices.get(MODEL) or settings.model)
 
 
+def _llm(settings: Settings, choices: Mapping[str, Any]) -> dict[str, Any]:
+    """The session's `llm` settings: its own, else the settings'."""
+    llm = choices.get("llm")
+    return dict(llm) if isinstance(llm, Mapping) else dict(settings.values["llm"])
+
+
 def thinking_budget(settings: Settings, choices: Mapping[str, Any]) -> int:
     """The session's thinking budget in tokens (0: off)."""
-    llm = choices.get("llm")
-    if isinstance(llm, Mapping):
-        return int(llm.get("thinkingBudget") or 0)
-    return settings.llm.thinking_budget or 0
+    return int(_llm(settings, choices).get("thinkingBudget") or 0)
 
 
-def config_options(settings: Settings, choices: Mapping[str, Any], mode: str) -> list[Option]:
-    """Every option of a session, with its current value."""
+def prompt_caching(settings: Settings, choices: Mapping[str, Any]) -> bool:
+    """Whether the session's Anthropic requests mark cache breakpoints."""
+    return bool(_llm(settings, choices).get("promptCaching", True))
+
+
+def config_options(
+    settings: Settings,
+    choices: Mapping[str, Any],
+    mode: str,
+    offered: Sequence[str] = (),
+    *,
+    booleans: bool = False,
+) -> list[Option]:
+    """Every option of a session, with its current value; `offered` are the models on
+    offer (the catalog's), the settings' ones when empty; `booleans`: the client shows
+    boolean options (`clientCapabilities.session.configOptions.boolean`)."""
     model = current_model(settings, choices)
-    models = list(dict.fromkeys([settings.model, *settings.models, model]))
+    models = list(dict.fromkeys([settings.model, *settings.models, *offered, model]))
     options = [
         _select(MODEL, "Model", "model", model, [(m, m) for m in models]),
         _select(MODE, "Mode", "mode", mode, [(m.id, m.name) for m in MODES]),
@@ -87,25 +115,48 @@ def config_options(settings: Settings, choices: Mapping[str, Any], mode: str) ->
         budgets = sorted({*THINKING_BUDGETS, budget})
         named = [(str(b), f"{b} tokens" if b else "Off") for b in budgets]
         options.append(_select(THINKING, "Thinking budget", "thought_level", str(budget), named))
+        if booleans:
+            options.append(
+                SessionConfigOptionBoolean(
+                    type="boolean",
+                    id=CACHING,
+                    name="Prompt caching",
+                    description="Cache the system prompt and the conversation so far "
+                    "(cheaper, faster repeated turns)",
+                    category="model_config",
+                    current_value=prompt_caching(settings, choices),
+                )
+            )
     return options
 
 
-def choice(options: list[Option], config_id: str, value: str, settings: Settings) -> Choice:
-    """Check `value` against the offered option `config_id` (UnknownOption if not)."""
+def choice(
+    options: list[Option],
+    config_id: str,
+    value: str | bool,
+    settings: Settings,
+    choices: Mapping[str, Any],
+) -> Choice:
+    """Check `value` against the offered option `config_id` (UnknownOption if not: an
+    unknown id, a value not listed, a boolean for a select or a string for a boolean)."""
     offered = {o.id: o for o in options}
     if config_id not in offered:
         raise UnknownOption(f"no config option {config_id!r}; offered: {', '.join(offered)}")
     option = offered[config_id]
-    listed = option.options if isinstance(option, SessionConfigOptionSelect) else []
-    values = [getattr(v, "value", None) for v in listed]
-    if value not in values:
+    if isinstance(option, SessionConfigOptionBoolean):
+        if not isinstance(value, bool):
+            raise UnknownOption(f"{config_id} is a boolean option: send type boolean, a bool")
+        llm = {**_llm(settings, choices), "promptCaching": value}
+        return Choice(config_id, value, {"llm": llm})
+    values = [getattr(v, "value", None) for v in option.options]
+    if isinstance(value, bool) or value not in values:
         raise UnknownOption(
             f"{config_id} cannot be {value!r}; offered: {', '.join(map(str, values))}"
         )
     if config_id == MODEL:
         return Choice(config_id, value, {MODEL: value})
     if config_id == THINKING:
-        llm = {**settings.values["llm"], "thinkingBudget": int(value) or None}
+        llm = {**_llm(settings, choices), "thinkingBudget": int(value) or None}
         return Choice(config_id, value, {"llm": llm})
     return Choice(config_id, value, {})
 

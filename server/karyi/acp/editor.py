@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from acp.schema import ReadTextFileResponse, WriteTextFileResponse
+from acp.schema import ClientCapabilities, ReadTextFileResponse, WriteTextFileResponse
 
 from karyi.workspace.documents import DocumentStore
 from karyi.workspace.editor import WriteRecord
@@ -98,3 +98,15 @@ def _disk_text(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def client_editor(
+    client: FileClient | None, caps: ClientCapabilities, docs: DocumentStore
+) -> AcpEditor | None:
+    """The editor over the client's `fs/*` methods, when it offers any (None: the
+    workspace is read and written directly)."""
+    fs = caps.fs
+    reads, writes = bool(fs and fs.read_text_file), bool(fs and fs.write_text_file)
+    if not (reads or writes) or client is None:
+        return None
+    return AcpEditor(client, docs, reads=reads, writes=writes)

@@ -4,7 +4,8 @@ Sessions live in each workspace's store (`.karyi/sessions.db`), so a listing is 
 workspace: the `cwd` filter names one; without it, every workspace this connection
 opened a session in (and the directory `karyi acp` started in). Listing reads the store
 only: it needs no model, no key and no runtime. Sessions without a message yet are left
-out (nothing to go back to). The cursor is opaque to the client: the offset of the next
+out (nothing to go back to). Background tasks are listed as sessions of the repository
+they belong to (task_sessions.py). The cursor is opaque to the client: the offset of the next
 page.
 """
 
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from acp.schema import ListSessionsResponse, SessionInfo
 
+from karyi.acp.task_sessions import listed_tasks, task_meta, task_title
 from karyi.agent.session.store import SessionStore
 
 PAGE = 50
@@ -55,6 +57,22 @@ def _stored(root: Path) -> list[tuple[float, SessionInfo]]:
     ]
 
 
+def _task_sessions(root: Path) -> list[tuple[float, SessionInfo]]:
+    """Each background task of `root`'s repository is a session too (task_sessions.py)."""
+    out = []
+    for r in listed_tasks(root):
+        updated = r.finished or r.started or r.created
+        info = SessionInfo(
+            session_id=str(r.session_id),
+            cwd=str(root),
+            title=task_title(r),
+            updated_at=iso_time(updated),
+            field_meta={"karyi": task_meta(r)},
+        )
+        out.append((updated, info))
+    return out
+
+
 def list_sessions(
     roots: Iterable[Path], cursor: str | None, page_size: int = PAGE
 ) -> ListSessionsResponse:
@@ -65,7 +83,10 @@ def list_sessions(
         raise BadCursor(f"{cursor!r} is not a cursor this agent gave") from None
     if start < 0:
         raise BadCursor(f"{cursor!r} is not a cursor this agent gave")
-    found = [s for root in dict.fromkeys(roots) for s in _stored(root)]
+    unique = list(dict.fromkeys(roots))
+    tasks = [s for root in unique for s in _task_sessions(root)]
+    shown = {info.session_id for _, info in tasks}  # a task's worktree may be a root too
+    found = tasks + [s for root in unique for s in _stored(root) if s[1].session_id not in shown]
     found.sort(key=lambda pair: pair[0], reverse=True)
     end = start + page_size
     page = [info for _, info in found[start:end]]

@@ -12,16 +12,16 @@ from acp.core import DEFAULT_STDIO_BUFFER_LIMIT_BYTES
 from acp.interfaces import Agent
 from acp.meta import AGENT_METHODS
 from acp.router import MessageRouter
-from acp.schema import DeleteSessionRequest
+from acp.schema import DeleteSessionRequest, LogoutRequest
 from acp.stdio import stdio_streams
 from acp.utils import normalize_result
 
 from karyi.acp.agent import KaryiAgent
 
 
-def route_delete(conn: AgentSideConnection, agent: KaryiAgent) -> None:
-    """Route `session/delete` (stable since schema 1.20) to the agent: the SDK (0.12.1)
-    has its schema but no route for it. Its router is the connection's handler."""
+def route_unrouted(conn: AgentSideConnection, agent: KaryiAgent) -> None:
+    """Route `session/delete` (stable since schema 1.20) and `logout` to the agent: the
+    SDK (0.12.1) has their schemas but no routes. Its router is the connection's handler."""
     router = conn._conn._handler  # the SDK keeps no public handle on its router
     if not isinstance(router, MessageRouter):
         raise TypeError("the ACP SDK's connection no longer routes through a MessageRouter")
@@ -32,18 +32,21 @@ def route_delete(conn: AgentSideConnection, agent: KaryiAgent) -> None:
         "delete_session",
         adapt_result=normalize_result,
     )
+    router.route_request(
+        AGENT_METHODS["logout"], LogoutRequest, agent, "logout", adapt_result=normalize_result
+    )
 
 
 async def _serve(flags: Mapping[str, Any]) -> None:
     agent = KaryiAgent(flags)
     reader, writer = await stdio_streams(limit=DEFAULT_STDIO_BUFFER_LIMIT_BYTES)
     # `session/resume` and `session/close` are stable in the protocol (schema 1.22) but
-    # behind the SDK's "unstable" switch; the optional methods Karyi leaves out (fork,
-    # logout) answer "method not found" either way.
+    # behind the SDK's "unstable" switch; the optional method Karyi leaves out (fork,
+    # unstable) answers "method not found" either way.
     conn = AgentSideConnection(
         cast(Agent, agent), writer, reader, listening=False, use_unstable_protocol=True
     )
-    route_delete(conn, agent)
+    route_unrouted(conn, agent)
     try:
         await conn.listen()
     finally:

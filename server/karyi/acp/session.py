@@ -22,9 +22,6 @@ from acp.schema import (
     PromptResponse,
     RequestPermissionResponse,
     SessionInfoUpdate,
-    SessionMode,
-    SessionModeState,
-    StopReason,
     ToolCallProgress,
     ToolCallUpdate,
 )
@@ -36,8 +33,16 @@ from karyi.acp.listing import iso_time
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_images, prompt_text
 from karyi.acp.slash_commands import available_commands, expand
+from karyi.acp.task_sessions import ReadOnly
 from karyi.acp.terminals import TerminalMirror
-from karyi.acp.updates import Content, Update, UpdateMapper, mode_update, plan_update
+from karyi.acp.updates import (
+    Content,
+    Update,
+    UpdateMapper,
+    mode_update,
+    plan_update,
+    stop_reason,
+)
 from karyi.agent.events import (
     Event,
     ModeChanged,
@@ -49,14 +54,13 @@ from karyi.agent.events import (
     TurnStarted,
 )
 from karyi.agent.host import AgentHost, LiveSession, NotPending, SessionBusy
-from karyi.agent.prompting.modes import MODES
 from karyi.agent.prompting.slash_commands import load_commands
 from karyi.agent.review.approval import Decision
 from karyi.agent.runtime import Runtime
-from karyi.agent.turn.spec import TurnResult
 from karyi.core.images import ImageError
 from karyi.llm.unconfigured import UnconfiguredProvider
 from karyi.protocol.calls import ToolCall
+from karyi.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -98,25 +102,6 @@ class SessionClient(Protocol):
         ...
 
 
-def stop_reason(result: TurnResult, cancelled: bool) -> StopReason:
-    """ACP's stop reason for how a turn ended (docs/acp.md)."""
-    if cancelled or result.stop_reason == "cancelled":
-        return "cancelled"
-    if result.stop_reason == "max_steps":
-        return "max_turn_requests"
-    if result.finish in ("length", "max_tokens"):
-        return "max_tokens"
-    if result.finish in ("refusal", "content_filter"):
-        return "refusal"
-    return "end_turn"  # an answer, or an error the user was told about in the message
-
-
-def session_modes(current: str) -> SessionModeState:
-    """Karyi's session modes for `session/new` and `session/load` (docs/acp.md)."""
-    modes = [SessionMode(id=m.id, name=m.name, description=m.description) for m in MODES]
-    return SessionModeState(current_mode_id=current, available_modes=modes)
-
-
 class AcpSession:
     """A live ACP session and its running turn."""
 
@@ -128,6 +113,8 @@ class AcpSession:
         live: LiveSession,
         editor: AcpEditor | None,
         terminals: TerminalMirror | None = None,
+        *,
+        booleans: bool = False,
     ) -> None:
         self.client = client
         self.runtime = runtime
@@ -135,11 +122,21 @@ class AcpSession:
         self.live = live
         self.editor = editor
         self.terminals = terminals
+        self.booleans = booleans
+        """The client shows boolean config options (schema 1.18)."""
         self._mirrored: set[str] = set()
         self.mapper = UpdateMapper(self._locate, live.agent.provider.context_window)
         self.cancelled = False
+        self.read_only: str | None = None
+        """Why the session takes no prompt (a background task's, task_sessions.py)."""
         self._queue: asyncio.Queue[_QueueItem] = asyncio.Queue()
         self._asks: set[asyncio.Task[None]] = set()
+        self._key_checked = True
+        """False after `logout`: the next prompt makes the model again, with the key
+        that is left (or asks for sign-in)."""
+        known, self._models_complete = host.catalog.known(runtime.settings, runtime.model_env())
+        self.models = [e.id for e in known]
+        """The models on offer, as the VS Code picker lists them (agent/models.py)."""
 
     @property
     def id(self) -> str:
@@ -169,41 +166,71 @@ class AcpSession:
 
     def options(self) -> list[Option]:
         """The session's config options with their current values."""
-        return config_options(self.runtime.settings, self.host.choices(self.id), self.mode)
+        choices = self.host.choices(self.id)
+        settings = self.runtime.settings
+        return config_options(settings, choices, self.mode, self.models, booleans=self.booleans)
 
-    async def configure(self, config_id: str, value: str) -> list[Option]:
+    async def refresh_models(self) -> None:
+        """Read the model server's list when it was not cached yet, and announce the
+        options again (`config_option_update`) when it offers more models."""
+        if self._models_complete:
+            return
+        settings = self.runtime.settings
+        entries, note = await self.host.catalog.models(settings, self.runtime.model_env())
+        self._models_complete = True
+        if note:
+            log.info("the model list: %s", note)
+        models = [e.id for e in entries]
+        if models != self.models:
+            self.models = models
+            await self.client.session_update(self.id, options_update(self.options()))
+
+    async def configure(self, config_id: str, value: str | bool) -> list[Option]:
         """`session/set_config_option`, from the next turn (SessionBusy during one;
         UnknownOption for what is not offered). Returns every option, as changed."""
         if self.live.agent.busy:
             raise SessionBusy(f"session {self.id} is running a turn: cancel it first")
-        picked = choice(self.options(), config_id, value, self.runtime.settings)
+        choices = self.host.choices(self.id)
+        picked = choice(self.options(), config_id, value, self.runtime.settings, choices)
         if config_id == MODE:
-            self.live.agent.set_mode(value)
+            self.live.agent.set_mode(str(value))
             await self.client.session_update(self.id, mode_update(self.mode))
         else:
             provider = self.host.choose(self.id, **picked.changes)
             self.mapper.context_window = provider.context_window
         return self.options()
 
+    def signed_out(self) -> None:
+        """`logout` removed the stored key: the next prompt checks for one again."""
+        self._key_checked = False
+
+    def model_settings(self) -> Settings:
+        """The settings of the session's model (its own choice, else the settings')."""
+        return self.runtime.settings_for(self.host.choices(self.id))
+
     def _signed_in(self) -> None:
         """AuthRequired when the session's model still has no key (a key set since, in
-        the environment's keyring by `karyi login`, is picked up here)."""
-        if not isinstance(self.live.agent.provider, UnconfiguredProvider):
+        the environment's keyring by `karyi login`, is picked up here; one removed by
+        `logout` is missed here)."""
+        if self._key_checked and not isinstance(self.live.agent.provider, UnconfiguredProvider):
             return
+        self._key_checked = True
         provider = self.host.choose(self.id)
         if isinstance(provider, UnconfiguredProvider) and provider.key_missing:
             raise AuthRequired(provider.error.message)
 
     async def announce(self) -> None:
-        """Tell the client the slash commands (after the session's id reached it)."""
+        """Tell the client the slash commands, the task list and the models the model's
+        server lists (after the session's id reached it: the list may take a moment)."""
         try:
             root = self.runtime.workspace.root
             custom = await asyncio.to_thread(load_commands, root)
             await self.client.session_update(self.id, available_commands(list(custom.values())))
             if self.live.conversation.todos:
                 await self.client.session_update(self.id, plan_update(self.live.conversation.todos))
+            await self.refresh_models()
         except Exception as exc:
-            log.debug("available_commands_update failed: %s", exc)
+            log.debug("announcing the session failed: %s", exc)
 
     async def send(self, updates: list[Update]) -> None:
         """Send updates now (the history of session/load)."""
@@ -212,7 +239,9 @@ class AcpSession:
 
     async def prompt(self, blocks: list[Block]) -> PromptResponse:
         """Run one turn; every update is sent before the response (SessionBusy while
-        the session runs one: the updates of a turn have one queue)."""
+        the session runs one: the updates of a turn have one queue; ReadOnly for a task's)."""
+        if self.read_only:
+            raise ReadOnly(self.read_only)
         if self.live.agent.busy:
             raise SessionBusy(f"session {self.id} is already running a turn: cancel it first")
         self._signed_in()

@@ -29,6 +29,7 @@ from acp.schema import (
     CurrentModeUpdate,
     FileEditToolCallContent,
     PlanEntryStatus,
+    StopReason,
     TerminalToolCallContent,
     ToolCallLocation,
     ToolCallProgress,
@@ -40,6 +41,7 @@ from acp.schema import UsageUpdate as AcpUsage
 
 from karyi.acp.kinds import tool_kind
 from karyi.agent import events as ev
+from karyi.agent.turn.spec import TurnResult
 from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Confirmation
 from karyi.tools.context import TodoItem
@@ -242,3 +244,16 @@ class UpdateMapper:
         ):
             return []
         return self.updates(inner)
+
+
+def stop_reason(result: TurnResult, cancelled: bool) -> StopReason:
+    """ACP's stop reason for how a turn ended (docs/acp.md)."""
+    if cancelled or result.stop_reason == "cancelled":
+        return "cancelled"
+    if result.stop_reason == "max_steps":
+        return "max_turn_requests"
+    if result.finish in ("length", "max_tokens"):
+        return "max_tokens"
+    if result.finish in ("refusal", "content_filter"):
+        return "refusal"
+    return "end_turn"  # an answer, or an error the user was told about in the message

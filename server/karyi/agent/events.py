@@ -18,6 +18,7 @@ from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Confirmation
 from karyi.tools.context import TodoItem
 from karyi.workspace.editor import PlannedWrite
+from karyi.workspace.hunks import HunkJson
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,18 @@ class CallJson(TypedDict):
     name: str
     params: dict[str, Any]
     error: str | None
+
+
+class DraftFile(TypedDict):
+    """A file of an edit still being written (`toolDraft`): its hunks so far, no whole
+    texts."""
+
+    uri: str
+    path: str
+    created: bool
+    added: int
+    removed: int
+    hunks: list[HunkJson]
 
 
 def call_json(call: ToolCall) -> CallJson:
@@ -121,6 +134,45 @@ class ToolPending(Event):
     kind = "toolPending"
     index: int
     name: str
+
+
+@dataclass(frozen=True)
+class ToolDraft(Event):
+    """An edit the model is still writing, as far as it arrived (docs/protocol.md,
+    "Drafts"): each file's change so far, for a preview that grows. Sent at most every
+    `DRAFT_INTERVAL` seconds, once the call's file is known and its find text matches;
+    `done` (no files) when the call is complete: its proposal replaces the draft."""
+
+    kind = "toolDraft"
+    index: int
+    tool: str
+    call_id: str
+    files: tuple[PlannedWrite, ...] = field(metadata={"typescript": "DraftFile[]"})
+    done: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The hunks of each file, without the whole texts a proposal carries."""
+        files: list[DraftFile] = []
+        for w in self.files:
+            diff = w.diff()
+            files.append(
+                {
+                    "uri": w.path.as_uri(),
+                    "path": w.display,
+                    "created": diff.created,
+                    "added": diff.added,
+                    "removed": diff.removed,
+                    "hunks": [h.to_json() for h in diff.hunks],
+                }
+            )
+        return {
+            "type": self.kind,
+            "index": self.index,
+            "tool": self.tool,
+            "callId": self.call_id,
+            "done": self.done,
+            "files": files,
+        }
 
 
 @dataclass(frozen=True)

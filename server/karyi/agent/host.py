@@ -93,6 +93,7 @@ class AgentHost:
         provider_factory: Callable[[], Provider] | None = None,
         spec_factory: Callable[[], AgentSpec] | None = None,
         model_factory: Callable[[Settings], Provider] | None = None,
+        catalog: ModelCatalog | None = None,
     ) -> None:
         self.runtime = runtime
         self.ask = ask
@@ -100,8 +101,8 @@ class AgentHost:
         self._model_factory = model_factory or (
             lambda settings: create_provider(settings, runtime.model_env(settings))
         )
-        self.catalog = ModelCatalog()
-        """The models the editor's picker offers (agent/models.py)."""
+        self.catalog = catalog or ModelCatalog()
+        """The models the editor's picker offers (agent/models.py); hosts may share one."""
         self._spec_factory = spec_factory or runtime.spec
         self._sessions: dict[str, LiveSession] = {}
         """Loaded sessions, least recently used first."""

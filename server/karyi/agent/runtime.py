@@ -105,6 +105,7 @@ class Runtime:
         Log records are redacted from now on: no handler ever sees a secret's value.
         """
         runtime = cls(settings, Workspace.open(root, settings.allowed_roots, folders))
+        runtime.workspace.recover_writes()  # calls a crash cut off, rolled back and told
         runtime.sweeping = threading.Thread(
             target=_sweep, args=(root, *folders), name="karyi-sweep", daemon=True
         )
@@ -252,11 +253,13 @@ class Runtime:
         return key_environment(settings or self.settings, self.vault)
 
     def conversation(self, session_id: str | None = None) -> Conversation:
-        """A stored session, or a new one."""
+        """A stored session, or a new one (unsaved where the disk refuses writes)."""
         if session_id:
             return Conversation.resume(self.store, session_id)
         s = self.settings
-        return Conversation.start(self.store, model=s.model, dialect=s.dialect, profile=s.profile)
+        return Conversation.start_or_unsaved(
+            lambda: self.store, model=s.model, dialect=s.dialect, profile=s.profile
+        )
 
     def context(self, conversation: Conversation) -> ToolContext:
         """The tool context for a conversation."""

@@ -5,7 +5,7 @@ docs/acp.md#signing-in) runs this in a terminal for the user; it works the same 
 shell. The key is read from a no-echo prompt (never the command line: it would land in
 the shell's history and in `ps`) and kept under the provider's usual variable name
 (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, … or KARYI_API_KEY), where every front end finds
-it when the environment has none (docs/models.md#api-keys).
+it when the environment has none (docs/models.md#api-keys). `karyi logout` removes it.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ def _say(message: str) -> None:
 
 def cmd_login(args: argparse.Namespace) -> int:
     """Ask for the key (hidden) and store it; exit 0 when stored."""
+    from karyi.agent.frontend.keys import login_variable
     from karyi.secrets.store import SecretStore, SecretStoreError
     from karyi.settings import load_settings
 
@@ -32,8 +33,7 @@ def cmd_login(args: argparse.Namespace) -> int:
         _say("not available inside a shell the agent runs")
         return EXIT_USAGE
     settings = load_settings(Path.cwd(), flags={"model": args.model})
-    names = settings.key_variables()
-    name = names[-1]  # the provider's usual variable, KARYI_API_KEY for one without
+    name = login_variable(settings)
     if not sys.stdin.isatty():
         _say("needs a terminal to ask for the key; or run `karyi var set NAME`")
         return EXIT_USAGE

@@ -110,7 +110,8 @@ def add_var_parser(sub: Subparsers) -> None:
 
 
 def add_login_parser(sub: Subparsers) -> None:
-    """Register `karyi login`: store the model provider's API key in the keyring."""
+    """Register `karyi login` and `karyi logout`: store the model provider's API key in
+    the keyring, and remove it."""
     p = sub.add_parser(
         "login",
         help="sign in: store the model's API key in the keyring",
@@ -120,6 +121,15 @@ def add_login_parser(sub: Subparsers) -> None:
     )
     p.add_argument("--model", metavar="M", help="provider:name (default: the settings' model)")
     p.set_defaults(func=_lazy("login"))
+    p = sub.add_parser(
+        "logout",
+        help="sign out: remove the model's API key from the keyring",
+        description="Remove the API key of the model from the keyring (every name Karyi "
+        "looks it up under), the other half of `karyi login`. A key set in the environment "
+        "stays in use until it is unset there.",
+    )
+    p.add_argument("--model", metavar="M", help="provider:name (default: the settings' model)")
+    p.set_defaults(func=_lazy("logout"))
 
 
 def add_mcp_parser(sub: Subparsers) -> None:

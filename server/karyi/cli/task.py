@@ -24,12 +24,11 @@ from karyi.agent.background.records import (
     TaskNotFound,
     TaskRecord,
 )
+from karyi.agent.background.recovery import alive, recover, told
 from karyi.agent.background.review import apply_task, discard_task, keep_task
 from karyi.agent.background.worktrees import GitError, repository_root
 from karyi.agent.frontend.startup import EXIT_FAILED, EXIT_OK, UsageError, workspace_root
-from karyi.cli.task_runner import RUNNER, alive, request, run_runner, spawn_runner
-
-LOST = "its runner ended without finishing it (see .karyi/tasks/runner.log)"
+from karyi.cli.task_runner import RUNNER, request, run_runner, spawn_runner
 
 
 def cmd_task(args: argparse.Namespace) -> int:
@@ -63,13 +62,18 @@ def _start(book: TaskBook, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _recover(book: TaskBook) -> None:
+    """Mark the tasks whose process is gone interrupted, and say so (once: the next
+    command finds them marked already)."""
+    marked = recover(book)
+    if marked:
+        print(told(marked), file=sys.stderr)
+
+
 def _current(book: TaskBook, task_id: str) -> TaskRecord:
-    """The record, with a task whose runner died marked failed."""
-    record = book.get(task_id)
-    if record.status in ACTIVE and record.runner_pid and not alive(record.runner_pid):
-        record.status, record.error = FAILED, LOST
-        book.save(record)
-    return record
+    """The record, with the tasks whose process died marked interrupted."""
+    _recover(book)
+    return book.get(task_id)
 
 
 def _wait(book: TaskBook, task_id: str) -> TaskRecord:
@@ -87,7 +91,8 @@ def _wait(book: TaskBook, task_id: str) -> TaskRecord:
 
 
 def _list(book: TaskBook, args: argparse.Namespace) -> int:
-    records = [_current(book, r.id) for r in book.all()]
+    _recover(book)
+    records = book.all()
     if args.json:
         print(json.dumps([r.to_dict() for r in records], ensure_ascii=False))
         return EXIT_OK

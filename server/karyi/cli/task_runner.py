@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import fcntl
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -43,19 +42,6 @@ def spawn_runner(repo: Path) -> None:
             start_new_session=True,
             cwd=repo,
         )
-
-
-def alive(pid: int | None) -> bool:
-    """Whether the process `pid` still runs."""
-    if pid is None:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _settings_for(worktree: Path, model: str | None) -> Settings:
@@ -122,8 +108,6 @@ def _tick(manager: TaskManager, book: TaskBook) -> None:
             record.status, record.stop_reason = STOPPED, "stopped before it started"
             book.save(record)
             continue
-        record.runner_pid = os.getpid()
-        book.save(record)
         manager.launch(record)
     for task_id in list(manager.runs):
         folder = book.dir / task_id

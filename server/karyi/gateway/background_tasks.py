@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,14 @@ from fastapi.responses import JSONResponse
 
 from karyi.agent.background.manager import TaskError, TaskManager, create_task
 from karyi.agent.background.records import TaskNotFound, TaskRecord
+from karyi.agent.background.recovery import told
 from karyi.agent.background.review import apply_task, discard_task, keep_task
 from karyi.agent.background.worktrees import GitError, repository_root
 from karyi.gateway.errors import GatewayError
 from karyi.gateway.service import Gateway
 from karyi.settings import Settings
+
+log = logging.getLogger(__name__)
 
 START_FIELDS = {"task": str, "ref": str, "check": str, "model": str}
 
@@ -51,7 +55,8 @@ def _start_params(data: dict[str, Any]) -> dict[str, str | None]:
 
 
 class TaskRoutes:
-    """The gateway's task manager (made on first use) and what each route does."""
+    """The gateway's task manager (made on first use, when the tasks a killed gateway
+    left running are marked interrupted) and what each route does."""
 
     def __init__(self, gateway: Gateway) -> None:
         self.gateway = gateway
@@ -72,6 +77,9 @@ class TaskRoutes:
                 return s.with_values(model=model) if model else s
 
             self._manager = TaskManager(repo, settings_for, runtime.settings.max_parallel)
+            marked = self._manager.recover()
+            if marked:  # the records say `interrupted`; the gateway's log says it once
+                log.warning("%s", told(marked))
         return self._manager
 
     def record(self, task_id: str) -> TaskRecord:

@@ -16,7 +16,6 @@ from pygls.exceptions import JsonRpcInvalidParams
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
-from karyi.lsp.wire.results import ApplyResult, FileTexts, TaskDetail, TaskList
 
 if TYPE_CHECKING:
     from karyi.agent.background.manager import TaskManager
@@ -24,7 +23,20 @@ if TYPE_CHECKING:
     from karyi.settings import Settings
 
 
-def _manager(ls: KaryiServer) -> TaskManager:
+def start_recovery(ls: KaryiServer) -> asyncio.Task[None]:
+    """Mark the tasks a killed server left running (once per server: `recover_tasks`)."""
+    if ls.task_recovery is None:
+        ls.task_recovery = ls.spawn(recover_tasks(ls))
+    return ls.task_recovery
+
+
+async def _manager(ls: KaryiServer) -> TaskManager:
+    """The server's task manager, once the tasks a killed server left are marked."""
+    await asyncio.shield(start_recovery(ls))
+    return _made_manager(ls)
+
+
+def _made_manager(ls: KaryiServer) -> TaskManager:
     """The server's task manager (made on first use, for the workspace's repository)."""
     from karyi.agent.background.manager import TaskManager
     from karyi.agent.background.worktrees import GitError, repository_root
@@ -66,11 +78,32 @@ async def _guarded(job: Any) -> Any:
         raise RequestFailed(str(exc)) from None
 
 
+async def recover_tasks(ls: KaryiServer) -> None:
+    """After `initialized`: the tasks a killed server left running become `interrupted`
+    (docs/parallel.md#interrupted); each goes out as a `karyi/taskUpdate`, and the user
+    is told once, in a `window/showMessage`."""
+    from lsprotocol import types
+
+    from karyi.agent.background.recovery import told
+
+    try:
+        manager = _made_manager(ls)
+    except RequestFailed:
+        return  # the workspace is no git repository: it has no tasks
+    try:
+        marked = await asyncio.to_thread(manager.recover)
+    except Exception as exc:  # a broken record must not stop the server
+        ls.log(f"karyi: checking the background tasks failed: {exc}", types.MessageType.Warning)
+        return
+    if marked:
+        ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, told(marked)))
+
+
 @rpc
 async def start_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/startTask` {task, ref?, check?, model?}: the new task's record."""
     p = checked("karyi/startTask", raw)
-    manager = _manager(ls)
+    manager = await _manager(ls)
     from karyi.agent.background.manager import create_task
 
     record: TaskRecord = await _guarded(
@@ -83,10 +116,10 @@ async def start_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def tasks(ls: KaryiServer, raw: Any) -> TaskList:
+async def tasks(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/tasks`: every task of the repository, oldest first."""
     checked("karyi/tasks", raw)
-    return {"tasks": [r.to_dict() for r in _manager(ls).book.all()]}
+    return {"tasks": [r.to_dict() for r in (await _manager(ls)).book.all()]}
 
 
 @rpc
@@ -94,20 +127,19 @@ async def task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/task` {taskId}: the record, its diff, and each changed file before and
     after (for the editor's per-hunk review)."""
     p = checked("karyi/task", raw)
-    manager = _manager(ls)
+    manager = await _manager(ls)
     record = _record(manager, p["taskId"])
     patch = manager.book.dir / record.id / "diff.patch"
     diff = patch.read_text(encoding="utf-8") if patch.exists() else ""
     files = await asyncio.to_thread(_file_texts, record)
-    detail: TaskDetail = {"diff": diff, "fileTexts": files}
-    return {**record.to_dict(), **detail}
+    return {**record.to_dict(), "diff": diff, "fileTexts": files}
 
 
-def _file_texts(record: TaskRecord) -> list[FileTexts]:
+def _file_texts(record: TaskRecord) -> list[dict[str, Any]]:
     from karyi.agent.background.worktrees import git
 
     repo = Path(record.repo)
-    out: list[FileTexts] = []
+    out = []
     for path in record.files if record.head else []:
         before = git(repo, "show", f"{record.base}:{path}", check=False) or None
         after = git(repo, "show", f"{record.head}:{path}", check=False) or None
@@ -119,7 +151,7 @@ def _file_texts(record: TaskRecord) -> list[FileTexts]:
 async def answer_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/answerTask` {taskId, allow, feedback?}: resume a waiting task."""
     p = checked("karyi/answerTask", raw)
-    manager = _manager(ls)
+    manager = await _manager(ls)
     record = _record(manager, p["taskId"])
     if not manager.answer(record.id, p["allow"], p.get("feedback")):
         raise RequestFailed(f"task {record.id} waits for no answer (it is {record.status})")
@@ -130,7 +162,7 @@ async def answer_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 async def stop_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/stopTask` {taskId}: stop a running task; its partial work is kept."""
     p = checked("karyi/stopTask", raw)
-    manager = _manager(ls)
+    manager = await _manager(ls)
     record = _record(manager, p["taskId"])
     if not manager.stop(record.id):
         raise RequestFailed(f"task {record.id} is not running in this server")
@@ -138,20 +170,52 @@ async def stop_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def apply_task(ls: KaryiServer, raw: Any) -> ApplyResult:
-    """`karyi/applyTask` {taskId}: three-way merge into the working tree."""
+async def review_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/reviewTask` {taskId}: each changed file as an edit proposal (the merge with
+    the working tree as it is now, in hunks) for the editor's per-hunk review."""
+    from karyi.agent.background.hunk_review import review
+
+    p = checked("karyi/reviewTask", raw)
+    record = _record(await _manager(ls), p["taskId"])
+    found = await _guarded(lambda: review(record))
+    files = [{**w.to_json(), "path": w.display} for w in found.writes]
+    return {"task": record.to_dict(), "files": files, "notes": found.notes}
+
+
+@rpc
+async def apply_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+    """`karyi/applyTask` {taskId, acceptedHunks?, modifiedContent?}: three-way merge into
+    the working tree, all of it or the hunks the review accepted."""
+    from karyi.agent.background.hunk_review import apply_reviewed
     from karyi.agent.background.review import apply_task as apply
 
     p = checked("karyi/applyTask", raw)
-    manager = _manager(ls)
-    record, result = await _guarded(lambda: apply(manager.book, _record(manager, p["taskId"]).id))
+    manager = await _manager(ls)
+    task_id = _record(manager, p["taskId"]).id
+    accepted, modified = p.get("acceptedHunks"), p.get("modifiedContent")
+    if accepted is None and modified is None:
+        record, result = await _guarded(lambda: apply(manager.book, task_id))
+    else:
+        texts = {_relative(manager.repo, m["uri"]): m["text"] for m in modified or []}
+        record, result = await _guarded(
+            lambda: apply_reviewed(manager.book, task_id, accepted, texts)
+        )
     ls.notify("karyi/taskUpdate", record.to_dict())
-    return {
-        "task": record.to_dict(),
-        "merged": result.merged,
-        "conflicts": result.conflicts,
-        "notes": result.notes,
-    }
+    return {"task": record.to_dict(), **result.to_dict()}
+
+
+def _relative(repo: Path, uri: str) -> str:
+    """A file of `modifiedContent` (a URI, an absolute path or a repository path) as a
+    path relative to the repository."""
+    from karyi.lsp.editor_context import uri_path
+
+    path = Path(uri_path(uri)) if uri.startswith("file:") else Path(uri)
+    if not path.is_absolute():
+        return path.as_posix()
+    try:
+        return path.resolve().relative_to(repo.resolve()).as_posix()
+    except ValueError:
+        raise JsonRpcInvalidParams(f"modifiedContent: {uri} is not in {repo}") from None
 
 
 @rpc
@@ -160,7 +224,7 @@ async def keep_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     from karyi.agent.background.review import keep_task as keep
 
     p = checked("karyi/keepTask", raw)
-    manager = _manager(ls)
+    manager = await _manager(ls)
     record = await _guarded(lambda: keep(manager.book, _record(manager, p["taskId"]).id))
     ls.notify("karyi/taskUpdate", record.to_dict())
     return dict(record.to_dict())
@@ -172,7 +236,7 @@ async def discard_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     from karyi.agent.background.review import discard_task as discard
 
     p = checked("karyi/discardTask", raw)
-    manager = _manager(ls)
+    manager = await _manager(ls)
     record = await _guarded(lambda: discard(manager.book, _record(manager, p["taskId"]).id))
     ls.notify("karyi/taskUpdate", record.to_dict())
     return dict(record.to_dict())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from karyi.lsp.documents import until_seen
 from karyi.lsp.editor_context import describe_context
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.models import checked_images
@@ -152,6 +153,9 @@ async def confirm_tool(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     """`karyi/confirmTool`: the user's answer to a permission request."""
     p = checked("karyi/confirmTool", raw)
     host = ls.require_host()
+    # The client took its preview lines out of these buffers before it answered; their
+    # didChange may still be behind this request, and a preview line is not the user's.
+    await until_seen(ls, [(d["uri"], d["version"]) for d in p.get("documents") or []])
     waiting = {w.request.call.id: w.request for w in host.pending(p["sessionId"])}
     decision = decision_from(p, waiting.get(p["toolCallId"]))
     host.answer(p["sessionId"], p["toolCallId"], decision)

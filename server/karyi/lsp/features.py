@@ -73,6 +73,7 @@ FEATURES: dict[str, Handler] = {
     "karyi/answerTask": background_tasks.answer_task,
     "karyi/stopTask": background_tasks.stop_task,
     "karyi/applyTask": background_tasks.apply_task,
+    "karyi/reviewTask": background_tasks.review_task,
     "karyi/keepTask": background_tasks.keep_task,
     "karyi/discardTask": background_tasks.discard_task,
     # code_actions.py: the tasks offered where they fit

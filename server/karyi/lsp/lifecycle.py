@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from karyi.lsp.approvals import ask_with_message_request
+from karyi.lsp.background_tasks import start_recovery
 from karyi.lsp.diagnostics import EditorProblems
 from karyi.lsp.documents import doc_path
 from karyi.lsp.editor_context import uri_path
@@ -68,6 +69,7 @@ async def initialized(ls: KaryiServer, params: types.InitializedParams) -> None:
     await ls.ready()
     await refresh_configuration(ls)
     if ls.host is not None:
+        start_recovery(ls)
         await ls.host.runtime.workspace.documents.start_watching()
 
 
@@ -128,6 +130,9 @@ async def _build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, An
                 docs.open_buffer(path, doc.source, doc.version or 0)
         ls.host = host
         ls.log(f"karyi {ls.version}: workspace {folders[0]}, model {settings.model}")
+        if (recovered := runtime.workspace.take_recovered()) is not None:
+            warning = types.ShowMessageParams(type=types.MessageType.Warning, message=recovered)
+            ls.window_show_message(warning)  # an edit a crash cut off was rolled back
     except Exception as exc:  # say why every later request fails, instead of hanging
         log.exception("karyi could not start")
         ls.startup_error = str(exc) or type(exc).__name__

@@ -65,7 +65,7 @@ async def models(ls: KaryiServer, raw: Any) -> ModelList:
     p = checked("karyi/models", raw)
     host = ls.require_host()
     live = host.session(p["sessionId"]) if p.get("sessionId") else None
-    entries, note = await host.catalog.models(host.runtime.settings)
+    entries, note = await host.catalog.models(host.runtime.settings, host.runtime.model_env())
     listed: list[ModelEntry] = [{"id": e.id, "source": e.source} for e in entries]
     return {**model_state(host, live), "models": listed, "note": note}
 

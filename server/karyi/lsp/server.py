@@ -49,8 +49,13 @@ class KaryiServer(LanguageServer):
         self.init_options: dict[str, Any] = {}
         self.task_manager: TaskManager | None = None
         """Background tasks of the workspace (lsp/background_tasks.py), made on first use."""
+        self.task_recovery: asyncio.Task[None] | None = None
+        """Marks the tasks a killed server left running interrupted, after `initialized`."""
         self.current_session: str | None = None
         """The session task commands continue (lsp/conversation.py)."""
+        self.buffers_moved = asyncio.Event()
+        """Set (and replaced) whenever a document is opened, changed or closed: what a
+        request that needs a buffer's newer version waits for (lsp/documents.py)."""
 
     async def ready(self) -> None:
         """Wait until the agent host is built. It is built after the client has the

@@ -13,6 +13,7 @@ from karyi.protocol.calls import (
     CallStarted,
     DialectState,
     ParseEvent,
+    PartialCall,
     TextDelta,
     ToolCall,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "Dialect",
     "DialectState",
     "ParseEvent",
+    "PartialCall",
     "StreamParser",
     "TextDelta",
     "ToolCall",

@@ -14,8 +14,14 @@ from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from karyi.protocol.base import Dialect, ScannerParser, StreamParser, no_schemas
-from karyi.protocol.calls import DUPLICATE_ID, CallOutcome, DialectState, SchemaLookup
-from karyi.protocol.jsonscan import JsonSlip, balanced, loads_lenient
+from karyi.protocol.calls import (
+    DUPLICATE_ID,
+    CallOutcome,
+    DialectState,
+    PartialCall,
+    SchemaLookup,
+)
+from karyi.protocol.jsonscan import JsonSlip, balanced, loads_lenient, partial_json
 from karyi.protocol.scanner import Scanner
 
 _OPEN = re.compile(r"(?<!`)<(thinking|tools|final_answer)>")
@@ -26,6 +32,10 @@ _NEXT_CALL = re.compile(r'[,}]\s*(\{\s*"(?:id|name)"\s*:)')
 
 class AgentXmlParser(ScannerParser):
     """Streaming parser for Agent XML replies."""
+
+    def __init__(self, schemas: SchemaLookup, state: DialectState | None) -> None:
+        super().__init__(schemas, state)
+        self._item_parts: list[str] | None = None  # the call object being read
 
     def run(self) -> Generator[None, None, None]:
         """Prose and the three tags, until the reply ends."""
@@ -92,9 +102,28 @@ class AgentXmlParser(ScannerParser):
             self._error("?", raw, f"tools[{n}]: expected a call object {{...}} or ']', found {c!r}")
             return
 
+    def partial(self) -> PartialCall | None:
+        """See `StreamParser.partial`: the call object being written, once its name is."""
+        if self._item_parts is None:
+            return None
+        obj, opened = partial_json("".join(self._item_parts))
+        name = obj.get("name") if isinstance(obj, dict) else None
+        if not isinstance(obj, dict) or not isinstance(name, str) or opened[:1] == ("name",):
+            return None
+        call_id = str(obj.get("id") or "")
+        key = next((k for k in _PARAM_KEYS if isinstance(obj.get(k), dict)), None)
+        if key is None:
+            return PartialCall(self._index, name, {}, (), call_id)
+        inner = opened[1:] if opened[:1] == (key,) else ()
+        return PartialCall(self._index, name, obj[key], inner, call_id)
+
     def _item(self, n: int) -> Generator[None, None, None]:
         self.sc.start_recording()
-        text = yield from balanced(self.sc)
+        self._item_parts = []
+        try:
+            text = yield from balanced(self.sc, self._item_parts)
+        finally:
+            self._item_parts = None
         consumed = self.sc.stop_recording()
         where = f"tools[{n}]"
         if text is None:

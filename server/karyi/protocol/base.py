@@ -14,6 +14,7 @@ from karyi.protocol.calls import (
     Channel,
     DialectState,
     ParseEvent,
+    PartialCall,
     SchemaLookup,
     TextDelta,
     ToolCall,
@@ -42,6 +43,12 @@ class StreamParser(ABC):
     def parse(self, text: str) -> list[ParseEvent]:
         """One-shot convenience: feed the whole text and close."""
         return self.feed(text) + self.close()
+
+    def partial(self) -> PartialCall | None:
+        """The call being written right now, with its parameters so far (None between
+        calls). Built on demand, in time linear in the call's length, so a caller that
+        asks now and then keeps the parse linear."""
+        return None
 
 
 MAX_RECOVERIES = 50

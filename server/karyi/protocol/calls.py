@@ -69,6 +69,25 @@ ParseEvent = TextDelta | CallStarted | CallReady
 
 
 @dataclass(frozen=True)
+class PartialCall:
+    """A call the model is still writing, as far as it has arrived: what lets an editor
+    show an edit growing before the call is complete (docs/protocol.md, "Drafts").
+
+    `params` holds every parameter seen so far; `open` is the key path of the one value
+    still being written (e.g. `("files", 0, "pairs", 1, "replace")`), empty when none is.
+    A value still being written is cut before any text that might be the start of its
+    end tag or closing quote, so it only ever grows. `call_id` is known only in dialects
+    whose calls carry their id from the start (`native`).
+    """
+
+    index: int
+    name: str
+    params: dict[str, Any]
+    open: tuple[str | int, ...] = ()
+    call_id: str = ""
+
+
+@dataclass(frozen=True)
 class CallOutcome:
     """What a dialect needs to render one call's result back to the model."""
 

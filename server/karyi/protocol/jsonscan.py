@@ -8,6 +8,8 @@ import re
 from collections.abc import Generator
 from typing import Any
 
+import jiter
+
 from karyi.protocol.scanner import Scanner
 
 _IN_STRING = re.compile(r'["\\]')
@@ -16,13 +18,14 @@ _TRAILING_COMMA = re.compile(r'("(?:[^"\\]|\\.)*")|,(\s*[}\]])', re.S)
 _FENCE = re.compile(r"\A\s*```[\w-]*[ \t]*\n?|\n?[ \t]*```\s*\Z")
 
 
-def balanced(sc: Scanner) -> Generator[None, None, str | None]:
+def balanced(sc: Scanner, parts: list[str] | None = None) -> Generator[None, None, str | None]:
     """Consume one JSON object or array starting at the scanner's position.
 
     Tracks strings and escapes so braces inside strings do not count. Returns the text,
-    or None when the reply ended before the value was closed.
+    or None when the reply ended before the value was closed. `parts`, when given,
+    collects the text as it is consumed (what a partial call is read from).
     """
-    parts: list[str] = []
+    parts = [] if parts is None else parts
     depth = 0
     in_string = False
     escaped = False
@@ -147,3 +150,27 @@ def loads_lenient(text: str) -> Any:
             return load_json(relaxed)
         except JsonSlip:
             raise first from None
+
+
+def partial_json(text: str) -> tuple[Any, tuple[str | int, ...]]:
+    """A JSON value still arriving, as far as it is complete (a string being written
+    counts with what it has so far), and the key path of that string (empty: none is
+    open). (None, ()) for text that is not the start of JSON."""
+    data = text.strip().encode()
+    try:
+        whole = jiter.from_json(data, partial_mode="trailing-strings")
+        closed = jiter.from_json(data, partial_mode="on")
+    except ValueError:
+        return None, ()
+    path: list[str | int] = []
+    value, done = whole, closed
+    while isinstance(value, dict | list) and value:
+        key: str | int = list(value)[-1] if isinstance(value, dict) else len(value) - 1
+        path.append(key)
+        if isinstance(value, dict):
+            value, done = value[key], done.get(key) if isinstance(done, dict) else None
+        else:
+            assert isinstance(key, int)
+            fits = isinstance(done, list) and len(done) > key
+            value, done = value[key], done[key] if fits else None
+    return whole, tuple(path) if isinstance(value, str) and done != value else ()

@@ -22,11 +22,12 @@ from karyi.protocol.calls import (
     CallStarted,
     DialectState,
     ParseEvent,
+    PartialCall,
     SchemaLookup,
     TextDelta,
     ToolCall,
 )
-from karyi.protocol.jsonscan import JsonSlip, loads_lenient
+from karyi.protocol.jsonscan import JsonSlip, loads_lenient, partial_json
 
 
 @dataclass
@@ -89,6 +90,18 @@ class NativeParser(StreamParser):
         if p.name and p.parts:
             self._announce(p)
         return self._drain()
+
+    def partial(self) -> PartialCall | None:
+        """See `StreamParser.partial`: the latest call still open, its arguments so far."""
+        if not self._pending:
+            return None
+        p = max(self._pending.values(), key=lambda x: x.index)
+        if not p.name:
+            return None
+        params, opened = partial_json("".join(p.parts))
+        if not isinstance(params, dict):
+            params, opened = {}, ()
+        return PartialCall(p.index, p.name, params, opened, p.id)
 
     def _announce(self, p: _Pending) -> None:
         if not p.announced:

@@ -16,9 +16,9 @@ from typing import Any
 from lxml import etree
 
 from karyi.protocol.base import Dialect, ScannerParser, StreamParser, no_schemas
-from karyi.protocol.calls import CallOutcome, DialectState, SchemaLookup
+from karyi.protocol.calls import CallOutcome, DialectState, PartialCall, SchemaLookup
 from karyi.protocol.coerce import CoerceError, blind, coerce, property_schema
-from karyi.protocol.xmlcontent import CDATA_CLOSE, CDATA_OPEN
+from karyi.protocol.xmlcontent import CDATA_CLOSE, CDATA_OPEN, partial_params
 from karyi.protocol.xmltext import cdata, escape_text, start_tag
 
 OPEN = "<tool_call>"
@@ -66,6 +66,31 @@ class _Feeder:
 class ToolCallParser(ScannerParser):
     """Streaming parser for `<tool_call>` blocks."""
 
+    def __init__(self, schemas: SchemaLookup, state: DialectState | None) -> None:
+        super().__init__(schemas, state)
+        self._live: _Feeder | None = None  # the call being read
+        self._open_cdata: list[str] | None = None  # and its CDATA section being read
+
+    def partial(self) -> PartialCall | None:
+        """See `StreamParser.partial`: the call being written, once its name is, with
+        the parameters complete so far and the one being written."""
+        feed = self._live
+        if feed is None:
+            return None
+        raw = "".join(feed.raw)
+        if self._open_cdata is not None:
+            raw += CDATA_OPEN + "".join(self._open_cdata)
+        m = _FALLBACK_NAME.search(raw)
+        name = (m.group(1) or m.group(2) or "").strip() if m else ""
+        start = raw.find("<params>")
+        if not name:
+            return None
+        if start < 0:
+            return PartialCall(self._index, name, {})
+        content = raw[start + len("<params>") :]
+        params, open_name = partial_params(name, {}, content, self.schemas(name))
+        return PartialCall(self._index, name, params, (open_name,) if open_name else ())
+
     def run(self) -> Generator[None, None, None]:
         """Prose and calls until the reply ends."""
         sc = self.sc
@@ -80,9 +105,12 @@ class ToolCallParser(ScannerParser):
                     announced.append(name)
                     self.started(name)
 
-            feed = _Feeder(announce)
+            feed = self._live = _Feeder(announce)
             feed(OPEN)
-            closed = yield from self._body(feed)
+            try:
+                closed = yield from self._body(feed)
+            finally:
+                self._live = self._open_cdata = None
             if closed is None:  # the next call began: it is read again from its <tool_call>
                 raw = "".join(feed.raw)
                 name = _from_regex(raw)[0]
@@ -108,7 +136,9 @@ class ToolCallParser(ScannerParser):
                 feed(OPEN)
                 continue
             inner: list[str] = []
+            self._open_cdata = inner
             ok = yield from sc.until(CDATA_CLOSE, inner.append)
+            self._open_cdata = None
             feed(CDATA_OPEN + "".join(inner) + (CDATA_CLOSE if ok else ""))
             if not ok:
                 return False

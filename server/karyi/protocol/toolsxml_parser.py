@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Generator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from karyi.protocol.calls import DialectState, PartialCall, SchemaLookup
 from karyi.protocol.coerce import CoerceError, coerce, property_schema
 from karyi.protocol.toolsxml_tags import (
     END,
@@ -22,11 +24,59 @@ from karyi.protocol.toolsxml_tags import (
 from karyi.protocol.xmlcontent import (
     TAG_NAME,
     generic_params,
+    partial_params,
 )
+
+
+@dataclass
+class _Live:
+    """The call being written: what `partial()` is built from."""
+
+    tag: Tag
+    index: int
+    files: list[dict[str, Any]] | None = None  # <edit>: the files finished so far
+    entry: dict[str, Any] | None = None  # <edit>: the <file> being read
+    find: str | None = None  # <edit>: its <find> waiting for a <replace>
+    child: str = ""  # <edit>: the <find> or <replace> being read
 
 
 class ToolsXmlParser(TagReader):
     """Streaming parser for ToolsXML replies."""
+
+    def __init__(self, schemas: SchemaLookup, state: DialectState | None) -> None:
+        super().__init__(schemas, state)
+        self._live: _Live | None = None
+
+    def partial(self) -> PartialCall | None:
+        """See `StreamParser.partial`: an `<edit>` with its complete pairs and the
+        replacement being written; any other tool with its attributes and children."""
+        live = self._live
+        if live is None:
+            return None
+        so_far = self.raw_so_far()
+        tag = live.tag
+        if live.files is not None:
+            return self._partial_edit(live, so_far)
+        if tag.name in RAW_TAGS:
+            key = RAW_TAGS[tag.name]
+            params = {**(tag.attrs or {}), key: so_far or ""}
+            return PartialCall(live.index, tag.name, params, (key,) if so_far is not None else ())
+        params, open_name = partial_params(
+            tag.name, tag.attrs or {}, so_far or "", self.schemas(tag.name)
+        )
+        return PartialCall(live.index, tag.name, params, (open_name,) if open_name else ())
+
+    @staticmethod
+    def _partial_edit(live: _Live, so_far: str | None) -> PartialCall:
+        files = [dict(f, pairs=list(f["pairs"])) for f in live.files or ()]
+        opened: tuple[str | int, ...] = ()
+        if live.entry is not None:
+            entry = dict(live.entry, pairs=list(live.entry["pairs"]))
+            files.append(entry)
+            if live.child == "replace" and live.find is not None and so_far is not None:
+                entry["pairs"].append({"find": live.find, "replace": so_far})
+                opened = ("files", len(files) - 1, "pairs", len(entry["pairs"]) - 1, "replace")
+        return PartialCall(live.index, "edit", {"files": files}, opened)
 
     def run(self) -> Generator[None, None, None]:
         """Prose, then `<tools>` blocks, until the reply ends."""
@@ -68,7 +118,11 @@ class ToolsXmlParser(TagReader):
                 )
                 continue
             self.started(tag.name)
-            yield from self._call(tag)
+            self._live = _Live(tag, self._index)
+            try:
+                yield from self._call(tag)
+            finally:
+                self._live = None
 
     def _truncated(self) -> bool:
         """The reply ended inside a tool's start tag: report it so the model learns. True
@@ -115,6 +169,7 @@ class ToolsXmlParser(TagReader):
         else:
             params, errs = yield from self._generic(tag, schema)
         errors += errs
+        self._live = None
         self._finish(name, params, "; ".join(errors) if errors else None)
 
     def _raw_call(self, tag: Tag, schema: Mapping[str, Any] | None) -> Steps:
@@ -148,6 +203,8 @@ class ToolsXmlParser(TagReader):
         errors: list[str] = []
         if tag.selfclosing:
             return {"files": files}, ['<edit/> is empty: put <file src="..."> elements inside']
+        if self._live is not None:
+            self._live.files = files
         while True:
             child = yield from self._next("edit")
             if child is END:
@@ -163,6 +220,8 @@ class ToolsXmlParser(TagReader):
                 continue
             entry, errs, ended = yield from self._edit_file(child, len(files) + 1)
             files.append(entry)
+            if self._live is not None:
+                self._live.entry = self._live.find = None
             errors += errs
             if ended:
                 break
@@ -182,6 +241,8 @@ class ToolsXmlParser(TagReader):
             errors.append(f"{label} has no <find>/<replace> pairs")
             return entry, errors, False
         find: str | None = None
+        live = self._live or _Live(tag, -1)
+        live.entry, live.find = entry, None
         while True:
             child = yield from self._next("file")
             if child is END:
@@ -196,7 +257,9 @@ class ToolsXmlParser(TagReader):
                 if err := (yield from self._skip(child)):
                     return entry, [*errors, err], True
                 continue
+            live.child = child.name
             text, err = ("", None) if child.selfclosing else (yield from self._raw(child.name))
+            live.child = ""
             if err:
                 return entry, [*errors, err], True
             if child.name == "find":
@@ -208,6 +271,7 @@ class ToolsXmlParser(TagReader):
             else:
                 pairs.append({"find": find, "replace": text})
                 find = None
+            live.find = find
         if find is not None:
             errors.append(f"{label}: <find> #{len(pairs) + 1} has no <replace> after it")
         if not pairs and not errors:

@@ -65,6 +65,8 @@ class TagReader(ScannerParser):
         self._blocks = 0
         self._head = ""
         self._cut = ""  # a tag the reply ended inside of, as far as it was written
+        self._open_raw: RawText | None = None  # the raw element text being read
+        self._open_cdata: list[str] | None = None  # and its CDATA section being read
 
     # -- low-level readers -------------------------------------------------------------
 
@@ -146,18 +148,30 @@ class TagReader(ScannerParser):
         sc = self.sc
         close = f"</{name}>"
         pattern = _raw_stop(close)
-        raw = RawText()
-        while True:
-            m = yield from sc.until_re(pattern, max(len(close), len(CDATA_OPEN)), raw.plain)
-            if m is None:
-                return raw.value(), f"unclosed <{name}>: the reply ended before {close}"
-            if m.group() == close:
-                return raw.value(), None
-            inner: list[str] = []
-            closed = yield from sc.until(CDATA_CLOSE, inner.append)
-            raw.section("".join(inner), closed)
-            if not closed:
-                return raw.value(), f"unclosed CDATA section in <{name}>"
+        raw = self._open_raw = RawText()
+        try:
+            while True:
+                m = yield from sc.until_re(pattern, max(len(close), len(CDATA_OPEN)), raw.plain)
+                if m is None:
+                    return raw.value(), f"unclosed <{name}>: the reply ended before {close}"
+                if m.group() == close:
+                    return raw.value(), None
+                inner: list[str] = []
+                self._open_cdata = inner
+                closed = yield from sc.until(CDATA_CLOSE, inner.append)
+                self._open_cdata = None
+                raw.section("".join(inner), closed)
+                if not closed:
+                    return raw.value(), f"unclosed CDATA section in <{name}>"
+        finally:
+            self._open_raw = self._open_cdata = None
+
+    def raw_so_far(self) -> str | None:
+        """The text of the raw element being read, as far as it arrived (None: none is)."""
+        if self._open_raw is None:
+            return None
+        cdata = self._open_cdata
+        return self._open_raw.value_with("".join(cdata) if cdata is not None else None)
 
     def _skip(self, tag: Tag) -> Steps:
         """Consume an unexpected element whole; returns an error if the reply ended."""

@@ -50,6 +50,14 @@ class RawText:
             return "".join(self.cdata)
         return "".join(self.literal)
 
+    def value_with(self, open_section: str | None) -> str:
+        """`value()` as it reads so far, with a CDATA section still open (a partial call)."""
+        if open_section is None:
+            return self.value()
+        if self.plain_is_space:
+            return "".join(self.cdata) + open_section
+        return "".join(self.literal) + CDATA_OPEN + open_section
+
 
 def parse_attrs(name: str, attr_text: str) -> tuple[dict[str, str], str | None]:
     """Attributes of a start tag, decoded by lxml; an error message if they are not XML."""
@@ -123,8 +131,49 @@ def parse_children(content: str) -> list[Child] | None:
         pos = body[1]
 
 
+def partial_children(content: str) -> tuple[list[Child], str | None]:
+    """The child elements of a tool element still being written: the complete ones, and
+    the name of the last one when it is open (its value so far is the last Child's).
+    Text that is not child elements gives no children."""
+    out: list[Child] = []
+    pos = 0
+    while True:
+        m = _SPACE.match(content, pos)
+        pos = m.end() if m else pos
+        m = _CHILD_OPEN.match(content, pos)
+        if not m or m.group(3):
+            return out, None
+        name = m.group(1)
+        body = element_body(content, m.end(), name)
+        if body is None:
+            value = unwrap_open(_cut_open_tail(content[m.end() :], name))
+            out.append(Child(name, m.group(2), value))
+            return out, name
+        out.append(Child(name, m.group(2), body[0]))
+        pos = body[1]
+
+
+def unwrap_open(content: str) -> str:
+    """`unwrap` of element text that is still arriving: an open CDATA section counts."""
+    j = content.rfind(CDATA_OPEN)
+    if j < 0 or content.find(CDATA_CLOSE, j) >= 0:
+        return unwrap(content)
+    return _raw_text(content[:j]).value_with(content[j + len(CDATA_OPEN) :])
+
+
+def _cut_open_tail(text: str, name: str) -> str:
+    """`text` without a trailing start of its own end tag (`</na` of `</name>`)."""
+    close = f"</{name}>"
+    i = text.rfind("<", max(0, len(text) - len(close)))
+    return text[:i] if i >= 0 and close.startswith(text[i:]) else text
+
+
 def unwrap(content: str) -> str:
     """Element text with the pure-CDATA rule applied (see RawText.value)."""
+    return _raw_text(content).value()
+
+
+def _raw_text(content: str) -> RawText:
     raw = RawText()
     pos = 0
     while True:
@@ -132,7 +181,7 @@ def unwrap(content: str) -> str:
         k = content.find(CDATA_CLOSE, j + len(CDATA_OPEN)) if j >= 0 else -1
         if j < 0 or k < 0:
             raw.plain(content[pos:])
-            return raw.value()
+            return raw
         raw.plain(content[pos:j])
         raw.section(content[j + len(CDATA_OPEN) : k])
         pos = k + len(CDATA_CLOSE)
@@ -201,3 +250,27 @@ def generic_params(
                 )
             grouped.setdefault(child.name, []).append(child.value)
     return {k: typed_value(schema, k, v, where) for k, v in grouped.items()}
+
+
+def partial_params(
+    name: str, attrs: Mapping[str, str], content: str, schema: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], str | None]:
+    """`generic_params` of a tool element still being written: attributes and complete
+    child elements typed by the schema (a value that does not type yet is left out), the
+    open child's text so far, and that child's name (None when no child is open)."""
+    params: dict[str, Any] = {}
+    for key, value in attrs.items():
+        try:
+            params[key] = typed_value(schema, key, [value], f"<{name}>")
+        except CoerceError:
+            continue
+    children, open_name = partial_children(content)
+    for child in children:
+        if child.name == open_name:
+            params[child.name] = child.value
+            continue
+        try:
+            params[child.name] = typed_value(schema, child.name, [child.value], f"<{name}>")
+        except CoerceError:
+            continue
+    return params, open_name

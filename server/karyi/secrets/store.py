@@ -20,9 +20,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_config_dir
-
 from karyi.core.atomic import write_atomic
+from karyi.core.user_dir import karyi_config_dir
 from karyi.secrets.substitute import NAME
 
 log = logging.getLogger(__name__)
@@ -53,8 +52,7 @@ class _Entry:
 
 def config_dir(env: Mapping[str, str] | None = None) -> Path:
     """The user config dir Karyi uses (KARYI_CONFIG_DIR overrides, as for settings)."""
-    env = os.environ if env is None else env
-    return Path(env.get("KARYI_CONFIG_DIR") or user_config_dir("karyi", appauthor=False))
+    return karyi_config_dir(env)
 
 
 def _usable_keyring() -> Any | None:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from karyi.shell.manager import ShellManager
     from karyi.workspace.editor import Editor, WriteRecord
     from karyi.workspace.workspace import Workspace
+    from karyi.workspace.write_ahead import WriteAhead
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,8 @@ class ToolContext:
     """An editor owning open files (the language server): their writes go through it."""
     journal: list[WriteRecord] | None = None
     """Where this call's writes are recorded (the executor gives each call its own)."""
+    write_ahead: WriteAhead | None = None
+    """This call's write-ahead journal: its disk writes are all-or-nothing across a crash."""
     overrides: Mapping[str, tuple[str, str]] | None = None
     """The user's final text per file (absolute path -> (the text they saw, their final
     text)), written instead of the tool's, rebased onto the file if it changed since."""

@@ -25,7 +25,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NamedTuple
 
 from karyi.core.atomic import write_atomic
 from karyi.core.errors import ErrorCode, ToolFailure
@@ -39,9 +38,10 @@ from karyi.workspace.files import (
 )
 from karyi.workspace.folder_watchers import FolderWatchers
 from karyi.workspace.ignore import GitIgnore
-from karyi.workspace.readlog import ReadLog
+from karyi.workspace.readlog import Change, ReadLog
 from karyi.workspace.snapshots import BOM, Snapshot, Stamp, decode_snapshot, digest
 from karyi.workspace.watcher import Listener, Watcher
+from karyi.workspace.write_ahead import WriteAhead
 
 POLL_FILES = 2000
 """In the watcher's on-demand mode, how many of the most recently used files each check
@@ -55,13 +55,6 @@ CACHE_BYTES = 64 * 1024 * 1024
 class _Entry:
     snapshot: Snapshot
     loaded_ns: int
-
-
-class Change(NamedTuple):
-    """A file that changed since a session read it, and how: (path, what changed)."""
-
-    path: Path
-    what: str  # "modified on disk", "modified in the editor", "deleted"
 
 
 @dataclass
@@ -216,8 +209,10 @@ class DocumentStore:
         base: Snapshot | None,
         make_parents: bool = False,
         bom: bool | None = None,
+        ahead: WriteAhead | None = None,
     ) -> Snapshot:
-        """Write `text` atomically, computed from `base` (None: the file must not exist).
+        """Write `text` atomically, computed from `base` (None: the file must not exist),
+        journaled in `ahead` first (`workspace/write_ahead.py`).
 
         Refuses with tool_conflict when the file is no longer what `base` says.
         """
@@ -233,6 +228,7 @@ class DocumentStore:
             display=display,
             make_parents=make_parents,
             before_rename=unchanged,
+            ahead=ahead,
         )
 
     def planned_snapshot(self, path: Path, text: str) -> Snapshot:
@@ -255,9 +251,12 @@ class DocumentStore:
         display: str,
         make_parents: bool,
         before_rename: Callable[[], None] | None = None,
+        ahead: WriteAhead | None = None,
     ) -> Snapshot:
         """Write atomically, remember the new content, and keep an open buffer in step."""
         data = (BOM if keep_bom else b"") + text.encode("utf-8", errors="surrogatepass")
+        if ahead is not None:
+            ahead.record(path, data, display)
         started = time.time_ns()
         try:
             st = write_atomic(

@@ -9,6 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
+
+
+class Change(NamedTuple):
+    """A file that changed since a session read it, and how: (path, what changed)."""
+
+    path: Path
+    what: str  # "modified on disk", "modified in the editor", "deleted"
 
 
 @dataclass

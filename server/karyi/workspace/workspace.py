@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -13,6 +13,7 @@ from karyi.core.errors import ToolFailure
 from karyi.workspace.documents import DocumentStore
 from karyi.workspace.ignore import GitIgnore
 from karyi.workspace.paths import PathError, PathPolicy
+from karyi.workspace.recovery import recover_all
 
 
 @dataclass
@@ -20,6 +21,8 @@ class Workspace:
     """The folder the agent works in; every path a tool touches is resolved here."""
 
     policy: PathPolicy
+    recovered: dict[str, list[str]] = field(default_factory=dict)
+    """What `recover_writes` did, kept for "user" and "model" until `take_recovered`."""
 
     @classmethod
     def open(
@@ -76,6 +79,27 @@ class Workspace:
             return self.policy.resolve_entry(raw, param=param)
         except PathError as exc:
             raise ToolFailure(exc.code, exc.message) from None
+
+    def recover_writes(self) -> list[str]:
+        """Roll back the calls a crash cut off (`workspace/recovery.py`): a sentence per
+        journal for the user, also kept in `recovered` until a front end takes it."""
+
+        def inside(path: Path) -> bool:
+            try:
+                return self.policy.resolve(str(path.parent)) == path.parent
+            except PathError:
+                return False
+
+        said = [r.sentence() for r in recover_all(self.root, inside, self.display)]
+        for reader in ("user", "model"):
+            self.recovered.setdefault(reader, []).extend(said)
+        return said
+
+    def take_recovered(self, reader: str = "user") -> str | None:
+        """What start-up rolled back, once per reader: the first front end or turn to ask
+        tells the user, the first turn's message tells the model (its files changed)."""
+        said = self.recovered.pop(reader, [])
+        return " ".join(f"{s}." for s in said) or None
 
     def display(self, path: Path) -> str:
         """A path as the user and the model should see it."""

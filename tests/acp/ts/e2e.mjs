@@ -18,6 +18,7 @@ const check = (ok, what) => ok || fail(what);
 const RESPONSES = {
   initialize: z.zInitializeResponse,
   authenticate: z.zAuthenticateResponse,
+  logout: z.zLogoutResponse,
   "session/new": z.zNewSessionResponse,
   "session/load": z.zLoadSessionResponse,
   "session/list": z.zListSessionsResponse,
@@ -127,10 +128,20 @@ async function withKaryi(extraEnv, op) {
   toKaryi.readable.pipeTo(Writable.toWeb(child.stdin)).catch(() => {});
   const fromKaryi = Readable.toWeb(child.stdout).pipeThrough(lines((m) => inspect(m, sentMethods)));
   const updates = [];
+  const waiting = new Set(); // resolvers of `until`, tried on every update
+  // The first update `found` accepts, now or when it comes (an event, never a timer).
+  updates.until = (found) =>
+    new Promise((done) => {
+      const hit = updates.find(found);
+      if (hit) return done(hit);
+      const waiter = (u) => found(u) && (waiting.delete(waiter), done(u));
+      waiting.add(waiter);
+    });
   const app = acp
     .client({ name: "karyi-ts-e2e" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       updates.push(params.update);
+      for (const waiter of [...waiting]) waiter(params.update);
     })
     .onRequest(acp.methods.client.session.requestPermission, () => ({
       outcome: { outcome: "selected", optionId: "allow_once" },
@@ -162,6 +173,7 @@ const clientCapabilities = {
   terminal: false,
   auth: { terminal: true },
   elicitation: { form: {} },
+  session: { configOptions: { boolean: {} } }, // boolean config options (schema 1.18)
 };
 let sessionId;
 // A 1x1 PNG: an image prompt reaches the model as an image part (test_ts_client.py checks).
@@ -179,8 +191,13 @@ await withKaryi({}, async (ctx, updates) => {
   sessionId = created.sessionId;
   const models = created.configOptions.find((o) => o.id === "model");
   check(models && models.category === "model" && models.options.some((o) => o.value === "openai:other-model"), "model option");
-  const set = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "openai:other-model" });
-  check(set.configOptions.find((o) => o.id === "model").currentValue === "openai:other-model", "model switched");
+  // The model server's own list (GET /models) follows as a config_option_update, as the
+  // VS Code picker lists it.
+  const offers = (u) => u.configOptions?.find((o) => o.id === "model").options.some((o) => o.value === "openai:listed-model");
+  const serverList = await updates.until((u) => u.sessionUpdate === "config_option_update" && offers(u));
+  check(serverList.configOptions.find((o) => o.id === "model").currentValue === "openai:test-model", "listed, not chosen");
+  const set = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "openai:listed-model" });
+  check(set.configOptions.find((o) => o.id === "model").currentValue === "openai:listed-model", "model switched");
   await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "mode", value: "plan" });
   check(updates.some((u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "plan"), "mode update");
 
@@ -207,7 +224,7 @@ await withKaryi({}, async (ctx, updates) => {
   const resumed = await ctx.request(acp.methods.agent.session.resume, { sessionId, cwd: WS });
   check(resumed.modes.currentModeId === "plan", "the mode is kept");
   const model = resumed.configOptions.find((o) => o.id === "model");
-  check(model.currentValue === "openai:other-model", "the session's model is kept");
+  check(model.currentValue === "openai:listed-model", "the session's model is kept");
   await ctx.request(acp.methods.agent.session.setMode, { sessionId, modeId: "act" });
   const picture = { type: "image", mimeType: "image/png", data: PNG };
   const answer = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Again" }, picture] });
@@ -221,14 +238,40 @@ await withKaryi({}, async (ctx, updates) => {
 
 const noKey = { KARYI_BASE_URL: null, OPENAI_API_KEY: null, KARYI_API_KEY: null };
 await withKaryi(noKey, async (ctx) => {
-  await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities });
+  const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities });
+  check(init.agentCapabilities.auth?.logout, "logout advertised");
   await refusedWith(ctx.request(acp.methods.agent.authenticate, { methodId: "api-key" }), -32000, "authenticate without a key");
+  await ctx.request(acp.methods.agent.logout, {}); // nothing stored: still an answer
+  await refusedWith(ctx.request(acp.methods.agent.authenticate, { methodId: "api-key" }), -32000, "authenticate after logout");
   const created = await ctx.request(acp.methods.agent.session.new, { cwd: WS, mcpServers: [] });
   await refusedWith(
     ctx.request(acp.methods.agent.session.prompt, { sessionId: created.sessionId, prompt: [{ type: "text", text: "hi" }] }),
     -32000,
     "prompt without a key",
   );
+});
+
+// A model with extended thinking: its budget is a select (thought_level), prompt caching
+// a boolean option; both shapes pass the strict check above, and apply from the next turn.
+const claude = { KARYI_MODEL: "anthropic:claude-test", KARYI_BASE_URL: env.KARYI_ANTHROPIC_URL, ANTHROPIC_API_KEY: "sk-ant-test" };
+await withKaryi(claude, async (ctx) => {
+  await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities });
+  const created = await ctx.request(acp.methods.agent.session.new, { cwd: WS, mcpServers: [] });
+  const id = created.sessionId;
+  const byId = Object.fromEntries(created.configOptions.map((o) => [o.id, o]));
+  check(byId.thinking?.type === "select" && byId.thinking.category === "thought_level" && byId.thinking.currentValue === "0", "thinking budget");
+  check(byId.prompt_caching?.type === "boolean" && byId.prompt_caching.currentValue === true, "a boolean option");
+  await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId: id, configId: "thinking", value: "4096" });
+  const set = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId: id, configId: "prompt_caching", type: "boolean", value: false });
+  const now = Object.fromEntries(set.configOptions.map((o) => [o.id, o.currentValue]));
+  check(now.thinking === "4096" && now.prompt_caching === false, `options now ${JSON.stringify(now)}`);
+  await refusedWith(
+    ctx.request(acp.methods.agent.session.setConfigOption, { sessionId: id, configId: "prompt_caching", value: "off" }),
+    -32602,
+    "a string for a boolean option",
+  );
+  const answer = await ctx.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: "Think first" }] });
+  check(answer.stopReason === "end_turn", `thinking turn: ${answer.stopReason}`);
 });
 
 console.log(`${seen.length} messages from karyi validated against @agentclientprotocol/sdk (ACP v${acp.PROTOCOL_VERSION})`);

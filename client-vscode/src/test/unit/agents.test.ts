@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatCost, formatElapsed, notice, statusIcon, taskRow } from '../../agents/rows';
+import { startedNote, TASK_COMMAND, taskFromChat } from '../../agents/fromChat';
 import type { TaskRecord } from '../../protocol';
 
 function task(over: Partial<TaskRecord> = {}): TaskRecord {
@@ -20,6 +21,7 @@ function task(over: Partial<TaskRecord> = {}): TaskRecord {
     stop_reason: null,
     session_id: null,
     runner_pid: null,
+    runner_start: null,
     created: 1000,
     started: 1000,
     finished: null,
@@ -86,5 +88,32 @@ describe('a task whose check is still running', () => {
     assert.equal(notice(checking, 'running'), undefined);
     const finished = { ...checking, step: '', finished: 1004, check_result: { command: 'pytest -q', exit_code: 0, passed: true, output: '' } };
     assert.match(notice(finished, 'running') ?? '', /finished \(1 file, check passed\)/);
+  });
+});
+
+describe('a task whose server ended while it ran', () => {
+  it('shows as interrupted with its kept work, reviewable, and is not announced again by the view', () => {
+    const cut = task({ status: 'interrupted', step: '', finished: 1030, files: ['src/convert.py'], error: 'interrupted: …' });
+    assert.equal(taskRow(cut, 5000).description, 'interrupted · 1 file, its server ended first, work kept · 30s · $0.0123');
+    assert.equal(taskRow(cut, 5000).contextValue, 'task-interrupted');
+    assert.equal(statusIcon('interrupted'), 'debug-disconnect');
+    assert.equal(notice(cut, 'running'), undefined); // the server's own message tells the user, once
+  });
+});
+
+describe('/task in the chat input', () => {
+  it('takes the rest of the message as the task, a bare /task asks, anything else is a turn', () => {
+    assert.equal(taskFromChat('/task Fix the Kelvin constant'), 'Fix the Kelvin constant');
+    assert.equal(taskFromChat('  /task  two\nlines '), 'two\nlines');
+    assert.equal(taskFromChat('/task'), '');
+    assert.equal(taskFromChat('/tasks please'), undefined);
+    assert.equal(taskFromChat('run /task later'), undefined);
+    assert.equal(TASK_COMMAND.name, 'task');
+  });
+  it('says in the chat where the started task is followed', () => {
+    assert.equal(
+      startedNote({ task: 'Fix it\nplease', branch: 'karyi/task-1' }),
+      'Started background task "Fix it" in its own worktree (branch karyi/task-1): follow it, review and apply it in the Agents view.',
+    );
   });
 });

@@ -135,6 +135,23 @@ describe('chat reducer', () => {
     assert.ok(turn.kind === 'turn' && turn.blocks.some((b) => b.kind === 'notice' && /sandbox/.test(b.text)));
   });
 
+  it('a session that is not being saved says so as an error, an edit undone at start as a notice', () => {
+    const s = run([
+      up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),
+      up({ type: 'notice', topic: 'recovery', message: 'Karyi undid an edit that was cut off when it stopped (process 7)' }),
+      up({ type: 'notice', topic: 'storage', message: 'This session is not being saved: the disk is full' }),
+    ]);
+    const turn = s.items[0];
+    assert.ok(turn.kind === 'turn');
+    assert.deepEqual(
+      turn.blocks.filter((b) => b.kind === 'notice'),
+      [
+        { kind: 'notice', level: 'info', text: 'Karyi undid an edit that was cut off when it stopped (process 7)' },
+        { kind: 'notice', level: 'error', text: 'This session is not being saved: the disk is full' },
+      ],
+    );
+  });
+
   it('a network cut while the model writes a call shows the failure and discards the card', () => {
     const s = run([
       up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' }),

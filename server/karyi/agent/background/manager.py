@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from karyi.agent.background.records import QUEUED, STOPPED, WAITING, TaskBook, TaskRecord
+from karyi.agent.background.recovery import claim, recover
 from karyi.agent.background.runner import SettingsFor, TaskRun
 from karyi.agent.background.worktrees import (
     GitError,
@@ -84,7 +85,10 @@ class TaskManager:
         return record
 
     def launch(self, record: TaskRecord) -> asyncio.Task[TaskRecord]:
-        """Run a created (queued) task in this process."""
+        """Run a created (queued) task in this process (its record names this process,
+        so another one can tell when it is gone: recovery.py)."""
+        claim(record)
+        self.book.save(record)
         settings = self.settings_for(Path(record.worktree), record.model)
         run = TaskRun(self.book, record, settings)
         run.save = lambda: self._saved(run)  # type: ignore[method-assign]
@@ -143,6 +147,15 @@ class TaskManager:
         if run.record.status == QUEUED:
             run.record.status = STOPPED
         return True
+
+    def recover(self) -> list[TaskRecord]:
+        """Mark the tasks whose process is gone interrupted (recovery.py); the listeners
+        hear of each. The ones marked by this call, for the front end to tell its user."""
+        marked = recover(self.book)
+        for record in marked:
+            for listener in list(self.listeners):
+                listener(record)
+        return marked
 
     async def wait(self, task_id: str) -> TaskRecord:
         """The task's finished record."""

@@ -48,30 +48,48 @@ def _blob(repo: Path, commit: str, path: str) -> bytes | None:
     return proc.stdout if proc.returncode == 0 else None
 
 
-def _apply_one(repo: Path, base: str, head: str, change: Change, result: ApplyResult) -> None:
+@dataclass
+class Merged:
+    """What one file of the task becomes in the working tree by the three-way merge."""
+
+    path: str
+    mine: bytes | None
+    """The file in the working tree now (None: it does not exist)."""
+    text: bytes | None
+    """What it becomes (None: deleted); `mine` again when the user's version stays."""
+    clean: bool
+    note: str | None = None
+
+
+def merge_one(repo: Path, base: str, head: str, change: Change) -> Merged:
+    """The three-way merge of one changed file (nothing is written)."""
     target = repo / change.path
     old = _blob(repo, base, change.path)
     new = _blob(repo, head, change.path)
     mine = target.read_bytes() if target.is_file() else None
     if mine in (old, new):
-        _write(target, new)
-        result.merged.append(change.path)
-        return
+        return Merged(change.path, mine, new, True)
     if new is None:
-        result.conflicts.append(change.path)
-        result.notes.append(f"{change.path}: the task deleted it, you changed it: kept yours")
-        return
+        note = f"{change.path}: the task deleted it, you changed it: kept yours"
+        return Merged(change.path, mine, mine, False, note)
     if mine is None:
-        result.conflicts.append(change.path)
-        result.notes.append(f"{change.path}: you deleted it, the task changed it: not restored")
-        return
+        note = f"{change.path}: you deleted it, the task changed it: not restored"
+        return Merged(change.path, mine, mine, False, note)
     merged, clean = _merge_texts(mine, old or b"", new, change.path)
     if merged is None:
+        note = f"{change.path}: binary, changed on both sides: kept yours"
+        return Merged(change.path, mine, mine, False, note)
+    return Merged(change.path, mine, merged, clean)
+
+
+def _apply_one(repo: Path, base: str, head: str, change: Change, result: ApplyResult) -> None:
+    merged = merge_one(repo, base, head, change)
+    if merged.note is not None:
         result.conflicts.append(change.path)
-        result.notes.append(f"{change.path}: binary, changed on both sides: kept yours")
+        result.notes.append(merged.note)
         return
-    _write(target, merged)
-    (result.merged if clean else result.conflicts).append(change.path)
+    write_file(repo / change.path, merged.text)
+    (result.merged if merged.clean else result.conflicts).append(change.path)
 
 
 def _merge_texts(mine: bytes, base: bytes, theirs: bytes, name: str) -> tuple[bytes | None, bool]:
@@ -105,7 +123,8 @@ def _merge_texts(mine: bytes, base: bytes, theirs: bytes, name: str) -> tuple[by
     return proc.stdout, proc.returncode == 0
 
 
-def _write(target: Path, data: bytes | None) -> None:
+def write_file(target: Path, data: bytes | None) -> None:
+    """Write (or, for None, delete) a file of the working tree, atomically."""
     if data is None:
         target.unlink(missing_ok=True)
         return

@@ -22,10 +22,12 @@ from karyi.workspace.localdir import local_dir
 
 QUEUED, RUNNING, WAITING = "queued", "running", "waiting"
 DONE, FAILED, STOPPED = "done", "failed", "stopped"
+INTERRUPTED = "interrupted"
+"""The process that ran the task ended before it finished (docs/parallel.md#interrupted)."""
 APPLIED, KEPT, DISCARDED = "applied", "kept", "discarded"
 ACTIVE = (QUEUED, RUNNING, WAITING)
 """States of a task that is not finished."""
-FINISHED = (DONE, FAILED, STOPPED)
+FINISHED = (DONE, FAILED, STOPPED, INTERRUPTED)
 """States of a finished task whose changes wait for the user's review."""
 STATUSES = (*ACTIVE, *FINISHED, APPLIED, KEPT, DISCARDED)
 WIRE_TYPES = {
@@ -83,6 +85,9 @@ class TaskRecord:
     )
     """While waiting: the call that needs the user (tool, description, details)."""
     runner_pid: int | None = None
+    """The process that runs the task (the language server, the gateway, the runner)."""
+    runner_start: str | None = None
+    """That process's start time as the system counts it, so a reused pid is no match."""
 
     @property
     def elapsed(self) -> float:

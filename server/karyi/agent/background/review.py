@@ -20,7 +20,8 @@ from karyi.agent.background.records import (
 from karyi.agent.background.worktrees import remove_worktree
 
 
-def _finished(book: TaskBook, task_id: str, doing: str) -> TaskRecord:
+def finished(book: TaskBook, task_id: str, doing: str) -> TaskRecord:
+    """The task's record, or TaskError when it is not finished or already discarded."""
     record = book.get(task_id)
     if record.status in ACTIVE:
         raise TaskError(f"task {record.id} is {record.status}: stop it before you {doing} it")
@@ -31,7 +32,7 @@ def _finished(book: TaskBook, task_id: str, doing: str) -> TaskRecord:
 
 def apply_task(book: TaskBook, task_id: str) -> tuple[TaskRecord, ApplyResult]:
     """Merge the task's changes into the user's working tree (three-way, per file)."""
-    record = _finished(book, task_id, "apply")
+    record = finished(book, task_id, "apply")
     if record.status == APPLIED:
         raise TaskError(f"task {record.id} was applied already")
     if record.head is None:
@@ -44,7 +45,7 @@ def apply_task(book: TaskBook, task_id: str) -> tuple[TaskRecord, ApplyResult]:
 
 def keep_task(book: TaskBook, task_id: str) -> TaskRecord:
     """Keep the task's branch and remove its worktree."""
-    record = _finished(book, task_id, "keep")
+    record = finished(book, task_id, "keep")
     remove_worktree(Path(record.repo), Path(record.worktree), None)
     record.status = KEPT
     book.save(record)
@@ -53,7 +54,7 @@ def keep_task(book: TaskBook, task_id: str) -> TaskRecord:
 
 def discard_task(book: TaskBook, task_id: str) -> TaskRecord:
     """Remove the task's worktree and branch; its record says it was discarded."""
-    record = _finished(book, task_id, "discard")
+    record = finished(book, task_id, "discard")
     remove_worktree(Path(record.repo), Path(record.worktree), record.branch)
     record.status = DISCARDED
     book.save(record)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from karyi.agent.background.approval import Ask, TaskApprover
+from karyi.agent.background.collect import collect
 from karyi.agent.background.records import (
     DONE,
     FAILED,
@@ -24,7 +25,6 @@ from karyi.agent.background.records import (
     TaskBook,
     TaskRecord,
 )
-from karyi.agent.background.worktrees import changes, commit_all, diff
 from karyi.agent.events import (
     Event,
     StepStarted,
@@ -77,7 +77,7 @@ class TaskRun:
                 await self._turn(worktree, transcript, ask)
         except Exception as exc:  # the task fails, the process and other tasks go on
             record.status, record.error = FAILED, f"{type(exc).__name__}: {exc}"
-        await asyncio.to_thread(self._collect, worktree)
+        await asyncio.to_thread(collect, self.book, record)
         outcome = record.status  # said once the check is over too: a task is done with it
         if record.check and outcome != STOPPED:
             record.status, record.step = RUNNING, f"check: {record.check}"
@@ -128,17 +128,6 @@ class TaskRun:
         else:
             self.record.step = step
         self.save()
-
-    def _collect(self, worktree: Path) -> None:
-        record = self.record
-        message = f"karyi task {record.id}: {record.task.splitlines()[0][:60]}"
-        try:
-            record.head = commit_all(worktree, message)
-            record.files = [c.path for c in changes(worktree, record.base, record.head)]
-            patch = diff(worktree, record.base, record.head)
-            (self.book.files(record.id) / "diff.patch").write_text(patch, encoding="utf-8")
-        except Exception as exc:
-            record.status, record.error = FAILED, f"collecting the changes failed: {exc}"
 
 
 def _step_of(event: Event) -> str | None:

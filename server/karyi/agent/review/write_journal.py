@@ -1,6 +1,8 @@
 """The files one call changed: journaled as it runs, handed to the editor, announced.
 
-Each call runs with a journal of its own (`ToolContext.journal`). Writes to files open
+Each call runs with a journal of its own (`ToolContext.journal`), and a write-ahead
+journal on disk that makes its writes all-or-nothing across a crash
+(`workspace/write_ahead.py`). Writes to files open
 in an editor are deferred: the editor applies them (the language server, so the user's
 unsaved text is respected); a write it cannot apply turns the result into a conflict.
 What changed is announced as one `FileChanged` event, and the diagnostics the change
@@ -22,6 +24,7 @@ from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import WriteRecord
+from karyi.workspace.write_ahead import WriteAhead
 
 
 async def run_journaled(
@@ -36,10 +39,14 @@ async def run_journaled(
     tell the model what was really written, and the problems it added or fixed
     (`agent/diagnostics/problems.py`); report what changed."""
     journal: list[WriteRecord] = []
-    ctx = dataclasses.replace(ctx, journal=journal)
+    ahead = WriteAhead(ctx.workspace.root)
+    ctx = dataclasses.replace(ctx, journal=journal, write_ahead=ahead)
     if check is not None:
         await check.start()
-    result = await run(ctx)
+    try:
+        result = await run(ctx)
+    finally:
+        ahead.close()  # the call's disk writes are done: nothing to roll back
     deferred = [w for w in journal if w.deferred]
     if deferred and ctx.editor is not None:
         problems = await ctx.editor.apply(deferred, description)

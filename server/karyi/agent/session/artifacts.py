@@ -37,11 +37,10 @@ class ArtifactStore:
 
     def __init__(self, path: Path | None, redact: Callable[[str], str] = lambda t: t) -> None:
         self.redact = redact
-        target = str(path) if path is not None else ":memory:"
-        self._db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(SCHEMA)
+        try:
+            self._db = _connect(str(path) if path is not None else ":memory:")
+        except sqlite3.Error:  # a full or read-only disk: kept in memory, the turn goes on
+            self._db = _connect(":memory:")
         self._lock = threading.Lock()
 
     def book(self, session_id: str) -> SessionArtifacts:
@@ -66,6 +65,18 @@ class ArtifactStore:
             " content, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (sid, art.id, art.version, art.title, art.content_type, art.content, art.created),
         )
+
+
+def _connect(target: str) -> sqlite3.Connection:
+    db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+    try:
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA busy_timeout=5000")
+        db.executescript(SCHEMA)
+    except sqlite3.Error:
+        db.close()
+        raise
+    return db
 
 
 def _artifact(row: sqlite3.Row) -> Artifact:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from karyi.agent.session.store import SessionStore
+from karyi.agent.session.store_db import not_saved
+from karyi.core.storage import StorageUnavailable
 from karyi.llm.base import Message
 from karyi.protocol.calls import DialectState
 from karyi.tools.context import TodoItem
@@ -34,6 +38,8 @@ class Conversation:
     model_choices: dict[str, Any] = field(default_factory=dict)
     """The session's own model settings (`model`, `llm`), picked in an editor; empty:
     the settings' model (agent/host.py `AgentHost.choose`)."""
+    unsaved: str | None = None
+    """Why this new session could not be stored at all (docs/reliability.md)."""
 
     @classmethod
     def start(
@@ -44,6 +50,22 @@ class Conversation:
             return cls("memory")
         sid = store.create(model=model, dialect=dialect, profile=profile)
         return cls(sid, store)
+
+    @classmethod
+    def start_or_unsaved(
+        cls, open_store: Callable[[], SessionStore], *, model: str, dialect: str, profile: str
+    ) -> Conversation:
+        """A new stored session; on a full or read-only disk an unsaved one, which the turn
+        still runs in and which says so (`not_saved`)."""
+        try:
+            return cls.start(open_store(), model=model, dialect=dialect, profile=profile)
+        except StorageUnavailable as exc:
+            return cls(uuid.uuid4().hex[:12], unsaved=not_saved(exc))
+
+    @property
+    def not_saved(self) -> str | None:
+        """Why this session is not being saved (the user is told once), None while it is."""
+        return self.unsaved or (self.store.unsaved if self.store is not None else None)
 
     @classmethod
     def resume(cls, store: SessionStore, sid: str) -> Conversation:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from karyi.agent.session.store_db import open_db, transaction, workspace_db_path
+from karyi.agent.session.store_db import best_effort, open_db, transaction, workspace_db_path
 from karyi.core.images import Image
 from karyi.llm.base import Message, NativeCall
 
@@ -130,6 +130,8 @@ class SessionStore:
     def __init__(self, path: Path, redact: Redactor = _no_redaction) -> None:
         self.path = path
         self.redact = redact
+        self.unsaved: str | None = None
+        """Why this store stopped saving (a full or read-only disk), None while it saves."""
         self._db = open_db(path, SCHEMA)
         self._upgrade()
 
@@ -210,6 +212,7 @@ class SessionStore:
         with self._tx() as db:
             db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
 
+    @best_effort
     def set_title(self, sid: str, title: str) -> None:
         """Name the session (usually after its first request)."""
         with self._tx() as db:
@@ -222,6 +225,7 @@ class SessionStore:
         row = self._db.execute("SELECT state FROM sessions WHERE id = ?", (sid,)).fetchone()
         return dict(json.loads(row["state"])) if row else {}
 
+    @best_effort
     def save_state(self, sid: str, state: dict[str, Any]) -> None:
         """Replace the per-session state."""
         with self._tx() as db:
@@ -229,6 +233,7 @@ class SessionStore:
 
     # -- messages ------------------------------------------------------------------------
 
+    @best_effort
     def append(self, sid: str, turn_id: str, message: Message) -> None:
         """Add one message at the end of the session's history."""
         calls = [
@@ -288,6 +293,7 @@ class SessionStore:
             for r in rows
         ]
 
+    @best_effort
     def replace_messages(self, sid: str, messages: list[tuple[str, Message]]) -> None:
         """Rewrite the history (after compaction); pairs of (turn_id, message)."""
         with self._tx() as db:
@@ -297,6 +303,7 @@ class SessionStore:
 
     # -- turns and calls -----------------------------------------------------------------
 
+    @best_effort
     def start_turn(self, sid: str, turn_id: str) -> None:
         """Record that a turn began."""
         with self._tx() as db:
@@ -305,6 +312,7 @@ class SessionStore:
                 (sid, turn_id, time.time()),
             )
 
+    @best_effort
     def finish_turn(
         self, sid: str, turn_id: str, stop_reason: str, input_tokens: int, output_tokens: int
     ) -> None:
@@ -316,6 +324,7 @@ class SessionStore:
                 (time.time(), stop_reason, input_tokens, output_tokens, sid, turn_id),
             )
 
+    @best_effort
     def set_checkpoint(self, sid: str, turn_id: str, checkpoint: str) -> None:
         """Remember the workspace snapshot taken before the turn changed files."""
         with self._tx() as db:
@@ -331,6 +340,7 @@ class SessionStore:
         ).fetchall()
         return [dict(r) for r in rows]
 
+    @best_effort
     def record_call(
         self,
         sid: str,

@@ -1,15 +1,54 @@
 """Opening the session database and writing to it, with a full or read-only disk said
-in one sentence (`core/storage.py`, docs/reliability.md) instead of an sqlite3 error."""
+in one sentence (`core/storage.py`, docs/reliability.md) instead of an sqlite3 error.
+
+Writes a turn can go on without (`best_effort`) do not end the turn on such a disk: the
+first that fails sets the store's `unsaved` sentence, the store stops writing (a history
+with holes would resume wrong), and the turn tells the user once.
+"""
 
 from __future__ import annotations
 
+import functools
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
-from karyi.core.storage import storage_unavailable
+from karyi.core.storage import StorageUnavailable, storage_unavailable
 from karyi.workspace.localdir import local_dir
+
+P = ParamSpec("P")
+
+
+class Saving(Protocol):
+    """A store whose writes may stop: `unsaved` says why, None while it saves."""
+
+    unsaved: str | None
+
+
+S = TypeVar("S", bound=Saving)
+
+
+def not_saved(exc: StorageUnavailable) -> str:
+    """The sentence a session that stopped being saved is told."""
+    return f"This session is not being saved: {exc}"
+
+
+def best_effort(method: Callable[Concatenate[S, P], None]) -> Callable[Concatenate[S, P], None]:
+    """A store write the turn goes on without: a full or read-only disk sets `unsaved`
+    (and every later write is skipped) instead of raising."""
+
+    @functools.wraps(method)
+    def write(store: S, /, *args: P.args, **kwargs: P.kwargs) -> None:
+        if store.unsaved is not None:
+            return
+        try:
+            method(store, *args, **kwargs)
+        except StorageUnavailable as exc:
+            store.unsaved = not_saved(exc)
+
+    return write
 
 
 def workspace_db_path(root: Path) -> Path:

@@ -193,6 +193,8 @@ class Agent:
         shell = self.ctx.shell
         self.notices.say("sandbox", shell.sandbox_notice() if shell is not None else None)
         self.notices.say("watching", self.ctx.workspace.documents.watch_notice)
+        self.notices.say("recovery", self.ctx.workspace.take_recovered())
+        self.notices.say("storage", conv.not_saved)
         picture_notice(self.provider, self._images, self.events.emit)
         sources = MessageSources(self.ctx, self.problems, self.last_command, self.hooks)
         message = await build_user_message(text, context, conv, turn_id, sources)
@@ -320,6 +322,7 @@ class Agent:
             reader.on_parsed(without_cut_calls(closing, error, reader.reply, self.events.emit))
             executed = await batch.finish()
         except asyncio.CancelledError:
+            reader.stop()
             await batch.abort()
             self._record(turn_id, reader.reply, batch.finished(), "cancelled by the user")
             raise
@@ -370,6 +373,7 @@ class Agent:
         if conv.store is not None:
             conv.store.finish_turn(conv.id, turn_id, reason, tokens_in, tokens_out)
         conv.save_state()
+        self.notices.say("storage", conv.not_saved)  # a write that failed during the turn
         self.events.emit(
             TurnFinished(
                 turn_id,

@@ -13,6 +13,7 @@ from typing import Any
 
 from karyi.agent.events import Event, Notice, TextDelta, ToolPending
 from karyi.agent.turn.cost import CostMeter
+from karyi.agent.turn.drafts import Drafts
 from karyi.agent.turn.executor import CallBatch, checked_call
 from karyi.core.text import valid_text
 from karyi.llm.base import (
@@ -59,6 +60,19 @@ class ReplyReader:
     meter: CostMeter
     emit: Callable[[Event], None]
     reply: Reply = field(default_factory=Reply)
+    drafts: Drafts | None = None
+    """Previews of edits still being written (drafts.py); made from the batch when the
+    reply first parses."""
+
+    def _drafts(self) -> Drafts:
+        if self.drafts is None:
+            self.drafts = Drafts(self.batch.toolkit, self.batch.ctx, self.emit)
+        return self.drafts
+
+    def stop(self) -> None:
+        """The reply was abandoned (the turn was cancelled): no draft comes after this."""
+        if self.drafts is not None:
+            self.drafts.stop()
 
     def on_stream(self, event: StreamEvent) -> None:
         """One event of the provider's stream."""
@@ -110,4 +124,6 @@ class ReplyReader:
             elif isinstance(ev, CallReady):
                 call = checked_call(ev.call)
                 self.reply.calls.append(call)
+                self._drafts().settle(call)
                 self.batch.submit(call)
+        self._drafts().update(self.parser)

@@ -48,6 +48,8 @@ async def build_user_message(
     mentions = MentionSources(sources.ctx, sources.problems, sources.last_command)
     if mentioned := await expand_mentions(text, mentions):
         body = f"{body}\n\n{mentioned}"
+    if undone := sources.ctx.workspace.take_recovered("model"):
+        body = f"{body}\n\nNote: {undone} Read those files again before relying on them."
     if conv.mode != PLAN and conv.plan:
         body, conv.plan = with_plan(body, conv.plan), ""
     hooks = sources.hooks

@@ -110,6 +110,15 @@ class ModifiedContent:
 
 
 @attrs.frozen(kw_only=True)
+class DocumentVersion:
+    """A document as the client holds it when it sends the request that names it."""
+
+    closed: ClassVar[bool] = True
+    uri: str = attrs.field(metadata=NONEMPTY)
+    version: int
+
+
+@attrs.frozen(kw_only=True)
 class ConfirmParams:
     """`karyi/confirmTool`: the user's answer to a permission question."""
 
@@ -120,6 +129,9 @@ class ConfirmParams:
     accepted_hunks: list[str] | None = None
     feedback: str | None = None
     modified_content: list[ModifiedContent] | None = None
+    documents: list[DocumentVersion] | None = None
+    """The proposal's files as the client holds them once it took its preview out: the
+    server waits until it has seen these versions before it runs the tool."""
 
 
 @attrs.frozen(kw_only=True)
@@ -200,6 +212,16 @@ class TaskParams:
 
 
 @attrs.frozen(kw_only=True)
+class ApplyTaskParams:
+    """`karyi/applyTask`: the task's changes into the working tree; with `acceptedHunks`
+    or `modifiedContent`, the answer to its per-hunk review (`karyi/reviewTask`)."""
+
+    task_id: str = attrs.field(metadata=NONEMPTY)
+    accepted_hunks: list[str] | None = None
+    modified_content: list[ModifiedContent] | None = None
+
+
+@attrs.frozen(kw_only=True)
 class AnswerTaskParams:
     """`karyi/answerTask`: the user's answer to the question a waiting task asks."""
 
@@ -234,7 +256,8 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "task": ("karyi/task", TaskParams),
     "answerTask": ("karyi/answerTask", AnswerTaskParams),
     "stopTask": ("karyi/stopTask", TaskParams),
-    "applyTask": ("karyi/applyTask", TaskParams),
+    "applyTask": ("karyi/applyTask", ApplyTaskParams),
+    "reviewTask": ("karyi/reviewTask", TaskParams),
     "keepTask": ("karyi/keepTask", TaskParams),
     "discardTask": ("karyi/discardTask", TaskParams),
     "taskUpdate": ("karyi/taskUpdate", None),

@@ -104,6 +104,7 @@ def typescript() -> str:
     parts.append("} as const;\n")
     for cls in event_classes:
         parts.append("\n" + writer.interface(cls, tag=cls.kind))
+    writer.ts(events.DraftFile)  # named by ToolDraft.files' override
     union = "".join(f"\n  | {_event_name(c)}" for c in event_classes)
     parts.append(
         f"\n/** Every event of a turn (agent/events.py). */\nexport type TurnEvent ={union};\n"

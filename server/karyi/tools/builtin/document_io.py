@@ -113,7 +113,9 @@ def commit(
         ctx.journal.append(record)
     if deferred:
         return store(ctx).planned_snapshot(path, text)
-    snap = store(ctx).write(path, text, display=display, base=base, make_parents=make_parents)
+    snap = store(ctx).write(
+        path, text, display=display, base=base, make_parents=make_parents, ahead=ctx.write_ahead
+    )
     store(ctx).record_read(ctx.session_id, path, snap.version)
     return snap
 
