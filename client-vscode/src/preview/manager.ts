@@ -318,6 +318,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   private async send(call: CallView, feedback?: string): Promise<void> {
     if (call.sent) return;
     call.sent = true;
+    await this.shown.get(call.callId); // a preview still being placed lands before it is taken out
     const exact = new Set<FileView>();
     for (const f of call.files) {
       if (f.inline && f.modified === undefined && f.hunks.some((h) => h.touched && h.state === 'accepted')) {
@@ -380,10 +381,12 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   forget(callId: string): void {
     const call = this.calls.get(callId);
     if (!call) return;
+    const shown = this.shown.get(callId);
     this.calls.delete(callId);
     this.shown.delete(callId);
     this.answers.delete(callId);
-    void this.handBackCall(call);
+    call.sent = true; // nothing more is placed
+    void Promise.resolve(shown).then(() => this.handBackCall(call));
     this.paintAll();
     this.updateContext();
     this.changed.fire();
