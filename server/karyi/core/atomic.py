@@ -50,7 +50,8 @@ def _umask() -> int:
 _UMASK = _umask()
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
+    """Make a directory's entries (a rename, a new or removed file) durable; best effort."""
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
         try:
@@ -129,7 +130,7 @@ def write_atomic(
         if before_rename is not None:
             before_rename()
         os.replace(tmp, path)
-    _fsync_dir(parent)
+    fsync_dir(parent)
     return os.stat(path)
 
 
@@ -144,7 +145,7 @@ def copy_atomic(
         if before_rename is not None:
             before_rename()
         os.replace(tmp, target)
-    _fsync_dir(target.parent)
+    fsync_dir(target.parent)
 
 
 def _alive(pid: int) -> bool:

@@ -27,6 +27,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from karyi.core.atomic import fsync_dir
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.storage import storage_unavailable
 from karyi.workspace.journal_key import sign, verified
@@ -126,7 +127,7 @@ class WriteAhead:
         pid = os.getpid()
         self.path = folder / f"{pid}.{secrets.token_hex(4)}{SUFFIX}"
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
-        _fsync_dir(folder)
+        fsync_dir(folder)
         header = {
             "journal": VERSION,
             "pid": pid,
@@ -161,17 +162,8 @@ class WriteAhead:
         self._fd = None
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
-        _fsync_dir(self.path.parent)
+        fsync_dir(self.path.parent)
 
 
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
