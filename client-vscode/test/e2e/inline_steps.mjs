@@ -184,8 +184,8 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
     const input = chat.locator('#input');
     await input.press('Escape'); // meant for the editor: must not cancel the turn
-    // Accepted with the lens, not a key: no keyboard focus to win from the chat's webview.
-    await lens(/^Accept all/).first().click();
+    await focusEditor();
+    await page.keyboard.press('Control+Alt+Enter');
     await chat.locator('.item.turn.done .md', { hasText: 'Returned a float.' }).waitFor({ timeout: WAIT });
     assert.match(fs.readFileSync(file, 'utf8'), /    return float\(x\)\n/, 'the proposal survived Escape and was applied');
 
