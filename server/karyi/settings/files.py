@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from karyi.core.user_dir import karyi_config_dir
+from platformdirs import user_config_dir
+
 from karyi.protocol.jsonscan import strip_trailing_commas
 from karyi.settings.validation import SettingsWarning
 
@@ -17,7 +19,9 @@ _JSONC = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.*?\*/', re.S)
 
 def user_settings_path(env: Mapping[str, str] | None = None) -> Path:
     """`<user config dir>/karyi/settings.json` (KARYI_CONFIG_DIR overrides the dir)."""
-    return karyi_config_dir(env) / "settings.json"
+    env = os.environ if env is None else env
+    base = env.get("KARYI_CONFIG_DIR") or user_config_dir("karyi", appauthor=False)
+    return Path(base) / "settings.json"
 
 
 def workspace_settings_path(workspace: Path) -> Path:
