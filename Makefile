@@ -58,7 +58,7 @@ faults:
 bench: $(STAMP)
 	$(BIN)/python benches/run.py
 
-# The extension's types of the custom LSP methods, from the server's (lsp/wire/params.py),
+# The extension's types of the custom LSP methods, from the server's (lsp/wire/),
 # its settings schema from the settings model (settings/model.py), and the settings
 # reference of docs/settings.md from the same model.
 protocol: $(STAMP)

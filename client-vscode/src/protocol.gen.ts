@@ -440,6 +440,29 @@ export interface ModeState {
   plan: string;
 }
 
+/**
+ * `karyi/confirmTool`, `karyi/provideValue`, `karyi/terminalInput`: the answer was
+ * taken (always `ok: true`; a refusal is an error instead).
+ */
+export interface Acknowledged {
+  ok: boolean;
+}
+
+/** The files one tool call changes (or would change), as edit proposals. */
+export interface CallDiffs {
+  toolCallId: string;
+  files: FileProposal[];
+}
+
+/**
+ * `karyi/fileDiffs`: the calls' file changes waiting for approval, and those the
+ * session applied (the latest ones).
+ */
+export interface FileDiffs {
+  pending: CallDiffs[];
+  applied: CallDiffs[];
+}
+
 /** `karyi/cancel`: whether a running turn was told to stop. */
 export interface Cancelled {
   cancelled: boolean;
@@ -547,6 +570,11 @@ export interface CheckpointInfo {
   time: number;
 }
 
+/** `karyi/deleteSession`: the session forgotten and deleted from the store. */
+export interface Deleted {
+  deleted: string;
+}
+
 /** `karyi/checkpoints`: the workspace's snapshots (a session's only, when named). */
 export interface CheckpointList {
   checkpoints: CheckpointInfo[];
@@ -612,12 +640,60 @@ export interface TaskDetail extends TaskRecord {
   fileTexts: FileTexts[];
 }
 
+/** `karyi/answerTask`: the waiting task that was given its answer (it resumes). */
+export interface Answered {
+  answered: string;
+}
+
+/**
+ * `karyi/reviewTask`: each changed file as the edit proposal applying the task would
+ * make (the merge with the working tree as it is now), for the per-hunk review; `notes`
+ * name the files left out.
+ */
+export interface TaskReview {
+  task: TaskRecord;
+  files: FileProposal[];
+  notes: string[];
+}
+
 /** `karyi/applyTask`: what the three-way merge did. */
 export interface ApplyResult {
   task: TaskRecord;
   merged: string[];
   conflicts: string[];
   notes: string[];
+}
+
+/** What each request answers, by method. */
+export interface Results {
+  'karyi/chat': ChatResult;
+  'karyi/cancel': Cancelled;
+  'karyi/models': ModelList;
+  'karyi/modelState': ModelState;
+  'karyi/setModel': ModelState;
+  'karyi/confirmTool': Acknowledged;
+  'karyi/fileDiffs': FileDiffs;
+  'karyi/provideValue': Acknowledged;
+  'karyi/sessions': SessionList;
+  'karyi/loadSession': LoadedSession;
+  'karyi/deleteSession': Deleted;
+  'karyi/checkpoints': CheckpointList;
+  'karyi/restoreCheckpoint': Restored;
+  'karyi/tools': ToolsInfo;
+  'karyi/rules': RuleList;
+  'karyi/restartMcpServer': McpServerStatus;
+  'karyi/terminalInput': Acknowledged;
+  'karyi/setMode': ModeState;
+  'karyi/commands': SlashCommandList;
+  'karyi/startTask': TaskRecord;
+  'karyi/tasks': TaskList;
+  'karyi/task': TaskDetail;
+  'karyi/answerTask': Answered;
+  'karyi/stopTask': TaskRecord;
+  'karyi/applyTask': ApplyResult;
+  'karyi/reviewTask': TaskReview;
+  'karyi/keepTask': TaskRecord;
+  'karyi/discardTask': TaskRecord;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 import { bundledServer } from './bundled';
 import { compareVersions, isDefaultCommand, MIN_SERVER_VERSION, resolveServerCommand, serverSettings } from './config';
 import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
-import { Methods, type TaskRecord, type TerminalOutput, type TurnUpdate } from './protocol';
+import { Methods, type Results, type TaskRecord, type TerminalOutput, type TurnUpdate } from './protocol';
 import type { Secrets } from './secrets';
 import { isMasked, unmask } from './syncMask';
 
@@ -229,11 +229,12 @@ export class KaryiServer implements vscode.Disposable {
     });
   }
 
-  async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
+  /** A custom request, resolving to what the server answers it with (`Results`, generated from the server's types). */
+  async request<M extends keyof Results>(method: M, params: unknown, token?: vscode.CancellationToken): Promise<Results[M]> {
     const client = this.client;
     if (!client || !this.running) throw new Error('the Karyi server is not running (Karyi: Restart Server)');
     // A trailing `undefined` would make vscode-jsonrpc send the params as an array.
-    return token ? client.sendRequest<R>(method, params, token) : client.sendRequest<R>(method, params);
+    return token ? client.sendRequest<Results[M]>(method, params, token) : client.sendRequest<Results[M]>(method, params);
   }
 
   /** Tell the server the `karyi.*` settings changed (it pulls them again). */

@@ -33,7 +33,7 @@ function serverItem(s: McpServerStatus): Item {
 export async function showTools(server: KaryiServer): Promise<void> {
   const info = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Window, title: 'Karyi: starting the MCP servers…' },
-    () => server.request<ToolsInfo>(Methods.tools, {}),
+    () => server.request(Methods.tools, {}),
   );
   for (const warning of info.warnings) server.output.appendLine(`[tools] ${warning}`);
   const pick = await vscode.window.showQuickPick(toolItems(info), {
@@ -45,7 +45,7 @@ export async function showTools(server: KaryiServer): Promise<void> {
   const name = pick.server;
   const status = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Karyi: restarting MCP server ${name}…` },
-    () => server.request<McpServerStatus>(Methods.restartMcpServer, { name }),
+    () => server.request(Methods.restartMcpServer, { name }),
   );
   if (status.state === 'connected') {
     void vscode.window.showInformationMessage(`Karyi: MCP server ${name} is connected (${status.tools.length} tools).`);

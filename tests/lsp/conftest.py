@@ -15,8 +15,10 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from karyi.lsp.params import plain
+from karyi.lsp.wire.results import RESULTS
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
+from tests.support.wire_shape import mismatches
 
 READ = 'Let me look.\n<tools><read><file src="README.md"/></read></tools>'
 TWO_HUNKS = "def one():\n    return 1\n\n\n\n\n\n\ndef two():\n    return 2\n"
@@ -117,8 +119,12 @@ async def wait_for_event(client: Any, kind: str) -> dict[str, Any]:
 
 
 async def request(client: Any, method: str, params: Any) -> Any:
-    """Send one of Karyi's custom requests and wait for its result."""
-    return await client.protocol.send_request_async(method, params)
+    """Send one of Karyi's custom requests and wait for its result, which must have the
+    shape its type in lsp/wire/results.py declares (what the extension is typed with)."""
+    result = await client.protocol.send_request_async(method, params)
+    problems = mismatches(plain(result), RESULTS[method])
+    assert not problems, f"{method} answered off its declared type: {problems}"
+    return result
 
 
 def edit_reply(path: str) -> Reply:

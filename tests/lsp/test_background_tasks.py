@@ -65,7 +65,8 @@ async def test_tasks_over_lsp(lsp: Start, ws_root: Path, tmp_path: Path) -> None
     waiting = await updates.first(asks.id, "waiting")
     assert "echo hi" in waiting["question"]["description"]
     await updates.first(edits.id, "done")
-    await request(client, "karyi/answerTask", {"taskId": asks.id, "allow": True})
+    answered = await request(client, "karyi/answerTask", {"taskId": asks.id, "allow": True})
+    assert plain(answered) == {"answered": asks.id}
     await updates.first(asks.id, "done")
 
     listed = await request(client, "karyi/tasks", {})
@@ -80,6 +81,22 @@ async def test_tasks_over_lsp(lsp: Start, ws_root: Path, tmp_path: Path) -> None
     discarded = await request(client, "karyi/discardTask", {"taskId": asks.id})
     assert discarded.status == "discarded" and not branch_exists(ws_root, discarded.branch)
     assert not (ws_root / "hi.txt").exists()
+
+
+async def test_a_stopped_task_kept_as_a_branch(lsp: Start, ws_root: Path, tmp_path: Path) -> None:
+    _git_repo(ws_root)
+    client = await lsp()
+    updates = Updates(client)
+    replies = [command_reply("echo hi > hi.txt"), "ok"]
+    asks = await request(
+        client, "karyi/startTask", {"task": "run it", "model": model(tmp_path, "a", replies)}
+    )
+    await updates.first(asks.id, "waiting")
+    stopped = await request(client, "karyi/stopTask", {"taskId": asks.id})
+    assert (stopped.id, stopped.status) == (asks.id, "stopped")
+    kept = await request(client, "karyi/keepTask", {"taskId": asks.id})
+    assert kept.status == "kept" and branch_exists(ws_root, kept.branch)
+    assert not Path(kept.worktree).exists()
 
 
 async def test_bad_task_requests_get_precise_errors(lsp: Start, ws_root: Path) -> None:

@@ -11,6 +11,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
+from karyi.lsp.params import plain
 from tests.lsp.conftest import TWO_HUNKS, FakeEditor, Start, edit_reply, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
@@ -51,12 +52,14 @@ async def test_preview_has_files_with_hunks(
         "end": {"line": 2, "character": 0},
     }
     diffs = await request(client, "karyi/fileDiffs", {"sessionId": sid(client)})
-    assert diffs.pending[0].toolCallId == awaiting["call"]["id"]
-    await request(
+    call_id = awaiting["call"]["id"]
+    assert plain(diffs) == {"pending": [{"toolCallId": call_id, "files": [file]}], "applied": []}
+    answered = await request(
         client,
         "karyi/confirmTool",
-        {"sessionId": sid(client), "toolCallId": awaiting["call"]["id"], "outcome": "reject"},
+        {"sessionId": sid(client), "toolCallId": call_id, "outcome": "reject"},
     )
+    assert plain(answered) == {"ok": True}
     await chat
 
 
@@ -225,11 +228,12 @@ async def test_get_value_is_answered_and_never_echoed(
         await request(
             client, "karyi/provideValue", {"sessionId": sid(client), "key": "OTHER", "value": "x"}
         )
-    await request(
+    provided = await request(
         client,
         "karyi/provideValue",
         {"sessionId": sid(client), "key": "DEPLOY_TOKEN", "value": secret},
     )
+    assert plain(provided) == {"ok": True}
     assert (await chat).finalAnswer == "Deployed."
     assert "got=$KARYI{DEPLOY_TOKEN}" in fake_llm.requests[2].body["messages"][-1]["content"]
     assert secret not in str(client.updates)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from karyi.lsp.params import plain
 from tests.lsp.conftest import Start, request
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
@@ -22,5 +23,6 @@ async def test_sessions_survive_a_server_restart(lsp: Start, fake_llm: FakeModel
     assert again.finalAnswer == "Second."
     sent = [m["content"] for m in fake_llm.requests[-1].body["messages"][1:]]
     assert sent == ["remember me", "First.", "again"]
-    await request(second, "karyi/deleteSession", {"sessionId": result.sessionId})
+    deleted = await request(second, "karyi/deleteSession", {"sessionId": result.sessionId})
+    assert plain(deleted) == {"deleted": result.sessionId}
     assert (await request(second, "karyi/sessions", {})).sessions == []

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from tests.lsp.conftest import Start
+from tests.lsp.conftest import Start, request
 
 REPO = Path(__file__).resolve().parents[2]
 SERVERS = {
@@ -26,7 +26,7 @@ SERVERS = {
 
 async def test_tools_lists_each_tool_by_source_and_each_server_by_state(lsp: Start) -> None:
     client = await lsp(settings={"mcpServers": SERVERS})
-    info: Any = await client.protocol.send_request_async("karyi/tools", {})
+    info: Any = await request(client, "karyi/tools", {})
     sources = {t.name: t.source for t in info.tools}
     assert sources["calc__add"] == "mcp" and sources["read"] == "builtin"
     servers = {s.name: s for s in info.servers}
@@ -35,24 +35,22 @@ async def test_tools_lists_each_tool_by_source_and_each_server_by_state(lsp: Sta
     assert servers["broken"].state == "failed" and "/no/such/server" in servers["broken"].error
     assert any("broken" in w for w in info.warnings)
 
-    again: Any = await client.protocol.send_request_async(
-        "karyi/restartMcpServer", {"name": "calc"}
-    )
+    again: Any = await request(client, "karyi/restartMcpServer", {"name": "calc"})
     assert (again.name, again.state, again.starts) == ("calc", "connected", 2)
     with pytest.raises(
         JsonRpcException,
         match=r"no MCP server 'nope' in the settings \(servers: calc, broken, bad\)",
     ):
-        await client.protocol.send_request_async("karyi/restartMcpServer", {"name": "nope"})
+        await request(client, "karyi/restartMcpServer", {"name": "nope"})
     with pytest.raises(JsonRpcException, match=r"cannot start 'bad': mcpServers.bad: command"):
-        await client.protocol.send_request_async("karyi/restartMcpServer", {"name": "bad"})
+        await request(client, "karyi/restartMcpServer", {"name": "bad"})
     with pytest.raises(JsonRpcException, match="name"):
-        await client.protocol.send_request_async("karyi/restartMcpServer", {})
+        await request(client, "karyi/restartMcpServer", {})
 
 
 async def test_without_servers_only_the_builtin_tools(lsp: Start) -> None:
     client = await lsp()
-    info: Any = await client.protocol.send_request_async("karyi/tools", {})
+    info: Any = await request(client, "karyi/tools", {})
     assert info.servers == [] and {t.source for t in info.tools} == {"builtin"}
 
 
@@ -61,7 +59,7 @@ async def test_rules_lists_the_rule_files_in_force(lsp: Start, ws_root: Path) ->
     (ws_root / ".karyi" / "rules").mkdir(parents=True)
     (ws_root / ".karyi" / "rules" / "style.md").write_text("Tabs.\n")
     client = await lsp()
-    info: Any = await client.protocol.send_request_async("karyi/rules", {})
+    info: Any = await request(client, "karyi/rules", {})
     root = ws_root.resolve()
     assert [(r.path, r.scope) for r in info.rules] == [
         (str(root / "AGENTS.md"), "project"),

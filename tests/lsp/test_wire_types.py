@@ -1,15 +1,20 @@
-"""The custom methods' types are written once (lsp/wire/params.py): the server checks
-requests against the schema derived from them, and the extension's `protocol.gen.ts`
-is generated from them and current."""
+"""The custom methods' types are written once (lsp/wire/params.py, results.py): the
+server checks requests against the schema derived from them, each handler returns its
+method's result type, and the extension's `protocol.gen.ts` is generated from them and
+current."""
 
 from __future__ import annotations
 
+import typing
 from pathlib import Path
 
 from karyi.core.schema import ParamValidator
+from karyi.lsp.features import FEATURES
 from karyi.lsp.params import schemas
 from karyi.lsp.wire.params import METHODS
+from karyi.lsp.wire.results import RESULTS, Acknowledged, Deleted, FileDiffs, TaskReview
 from karyi.lsp.wire.typescript import typescript
+from tests.support.wire_shape import mismatches
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,3 +38,26 @@ def test_the_derived_schema_says_what_the_wire_says() -> None:
     for part in ("message", "mode", "selection", "x"):
         assert part in text
     assert ParamValidator(chat, noun="field").errors({"message": "hi", "sessionId": None}) == []
+
+
+def test_every_request_has_a_result_type_and_its_handler_returns_it() -> None:
+    requests = {method for method, cls in METHODS.values() if cls is not None}
+    assert set(RESULTS) == requests
+    for method, result in RESULTS.items():
+        returns = typing.get_type_hints(FEATURES[method], include_extras=True)["return"]
+        assert returns == result, f"{method} is declared {result}, its handler returns {returns}"
+
+
+def test_a_result_off_its_type_is_caught_key_by_key() -> None:
+    fine = {"task": {"id": "t1"}, "files": [], "notes": []}
+    assert mismatches({"deleted": "s1"}, RESULTS["karyi/deleteSession"]) == []
+    assert mismatches({"deleted": "s1", "more": 1}, Deleted) == [
+        "result.more: not a key of Deleted"
+    ]
+    assert mismatches({"ok": "yes"}, Acknowledged) == ["result.ok: 'yes' is not a bool"]
+    assert mismatches({"pending": [{"toolCallId": "c1"}], "applied": []}, FileDiffs) == [
+        "result.pending[0].files: missing (CallDiffs)"
+    ]
+    problems = mismatches(fine, TaskReview)
+    assert "result.task.status: missing (TaskRecord)" in problems
+    assert not [p for p in problems if not p.startswith("result.task.")]

@@ -4,12 +4,15 @@
  * discard, stop and answer. Each takes the task it was invoked on, or asks for one.
  */
 import * as vscode from 'vscode';
-import { type ApplyResult, Methods, type TaskDetail, type TaskRecord } from '../protocol';
+import { Methods, type TaskRecord } from '../protocol';
 import type { KaryiServer } from '../server';
 import { ACTIVE, REVIEWABLE, shownStatus, taskRow } from './rows';
 import type { PreviewManager } from '../preview/manager';
 import { reviewTask } from './review';
 import type { AgentsView } from './view';
+
+/** The requests that take only a task's id. */
+type TaskMethod = typeof Methods.applyTask | typeof Methods.keepTask | typeof Methods.discardTask | typeof Methods.stopTask;
 
 /** The scheme of a task's before and after texts in the review's diff editors. */
 const SCHEME = 'karyi-task';
@@ -18,7 +21,7 @@ export function registerAgentCommands(server: KaryiServer, view: AgentsView, pre
   const texts = new Map<string, string>();
   const provider: vscode.TextDocumentContentProvider = { provideTextDocumentContent: (uri) => texts.get(uri.toString()) ?? '' };
   const pick = (t: TaskRecord | undefined, fits: (t: TaskRecord) => boolean, verb: string) => t ?? pickTask(view, fits, verb);
-  const act = <R>(method: string, t: TaskRecord) => server.request<R>(method, { taskId: t.id });
+  const act = <M extends TaskMethod>(method: M, t: TaskRecord) => server.request(method, { taskId: t.id });
   const reg = (id: string, fits: (t: TaskRecord) => boolean, verb: string, fn: (t: TaskRecord) => Promise<void>) =>
     vscode.commands.registerCommand(id, async (arg?: TaskRecord) => {
       const t = await pick(arg, fits, verb);
@@ -29,7 +32,6 @@ export function registerAgentCommands(server: KaryiServer, view: AgentsView, pre
         void vscode.window.showErrorMessage(`Karyi: ${err instanceof Error ? err.message : String(err)}`);
       }
     });
-  const any = () => true;
   return [
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider),
     vscode.commands.registerCommand('karyi.agents.start', (text?: unknown) => startTask(server, view, typeof text === 'string' ? text : undefined)),
@@ -40,7 +42,7 @@ export function registerAgentCommands(server: KaryiServer, view: AgentsView, pre
     reg('karyi.agents.review', (t) => REVIEWABLE.has(shownStatus(t)), 'review', (t) => reviewTask(server, previews, view, t)),
     reg('karyi.agents.diff', (t) => REVIEWABLE.has(shownStatus(t)) || t.status === 'applied', 'show the diff of', (t) => showDiff(server, t, texts)),
     reg('karyi.agents.apply', (t) => REVIEWABLE.has(shownStatus(t)), 'apply', async (t) => {
-      const result = await act<ApplyResult>(Methods.applyTask, t);
+      const result = await act(Methods.applyTask, t);
       view.update(result.task);
       const merged = `${result.merged.length} file${result.merged.length === 1 ? '' : 's'} merged`;
       if (result.conflicts.length) {
@@ -48,15 +50,15 @@ export function registerAgentCommands(server: KaryiServer, view: AgentsView, pre
       } else void vscode.window.showInformationMessage(`Karyi: applied "${taskRow(t, 0).label}": ${merged}.`);
     }),
     reg('karyi.agents.keep', (t) => REVIEWABLE.has(shownStatus(t)), 'keep as a branch', async (t) => {
-      const kept = await act<TaskRecord>(Methods.keepTask, t);
+      const kept = await act(Methods.keepTask, t);
       view.update(kept);
       void vscode.window.showInformationMessage(`Karyi: the task's work stays on branch ${kept.branch}.`);
     }),
     reg('karyi.agents.discard', (t) => REVIEWABLE.has(shownStatus(t)) || t.status === 'kept', 'discard', async (t) => {
       const ok = await vscode.window.showWarningMessage(`Discard "${taskRow(t, 0).label}"? Its worktree and branch are removed.`, { modal: true }, 'Discard');
-      if (ok) view.update(await act<TaskRecord>(Methods.discardTask, t));
+      if (ok) view.update(await act(Methods.discardTask, t));
     }),
-    reg('karyi.agents.stop', (t) => ACTIVE.has(shownStatus(t)), 'stop', async (t) => view.update(await act<TaskRecord>(Methods.stopTask, t))),
+    reg('karyi.agents.stop', (t) => ACTIVE.has(shownStatus(t)), 'stop', async (t) => view.update(await act(Methods.stopTask, t))),
     vscode.commands.registerCommand('karyi.agents.answer', async (t: TaskRecord, allow: boolean) => {
       await server.request(Methods.answerTask, { taskId: t.id, allow });
     }),
@@ -84,7 +86,7 @@ async function startTask(server: KaryiServer, view: AgentsView, given?: string):
   // Right after the window opens the server may still be starting: wait for it, as a chat message does.
   if (!server.running && !(await server.start())) return undefined;
   try {
-    const record = await server.request<TaskRecord>(Methods.startTask, { task: task.trim(), check: check.trim() || null });
+    const record = await server.request(Methods.startTask, { task: task.trim(), check: check.trim() || null });
     view.update(record);
     if (!given) await vscode.commands.executeCommand('karyi.agents.focus');
     return record;
@@ -114,7 +116,7 @@ function askCheck(): Thenable<string | undefined> {
 
 /** A diff editor per changed file, from the task's before and after texts. */
 async function showDiff(server: KaryiServer, t: TaskRecord, texts: Map<string, string>): Promise<void> {
-  const detail = await server.request<TaskDetail>(Methods.task, { taskId: t.id });
+  const detail = await server.request(Methods.task, { taskId: t.id });
   if (!detail.fileTexts.length) {
     void vscode.window.showInformationMessage(`Karyi: "${taskRow(t, 0).label}" changed no file.`);
     return;

@@ -6,23 +6,17 @@
  * to `karyi/applyTask`, which applies only the accepted hunks.
  */
 import * as vscode from 'vscode';
-import { type ApplyResult, type FileProposal, Methods, type TaskRecord } from '../protocol';
+import { Methods, type TaskRecord } from '../protocol';
 import type { KaryiServer } from '../server';
 import type { PreviewManager } from '../preview/manager';
 import type { ReviewAnswer } from '../preview/views';
 import { taskRow } from './rows';
 import type { AgentsView } from './view';
 
-interface TaskReview {
-  task: TaskRecord;
-  files: FileProposal[];
-  notes: string[];
-}
-
 /** Open the task's changed files with its changes as pending hunks. */
 export async function reviewTask(server: KaryiServer, previews: PreviewManager, view: AgentsView, t: TaskRecord): Promise<void> {
   const name = `"${taskRow(t, 0).label}"`;
-  const review = await server.request<TaskReview>(Methods.reviewTask, { taskId: t.id });
+  const review = await server.request(Methods.reviewTask, { taskId: t.id });
   const notes = review.notes.length ? ` (${review.notes.join('; ')})` : '';
   if (!review.files.length) {
     void vscode.window.showInformationMessage(`Karyi: ${name} changes nothing in your working tree${notes}.`);
@@ -45,7 +39,7 @@ function answer(server: KaryiServer, view: AgentsView, t: TaskRecord): ReviewAns
       return true;
     }
     try {
-      const result = await server.request<ApplyResult>(Methods.applyTask, { taskId: t.id, acceptedHunks: a.acceptedHunks ?? null, modifiedContent: a.modifiedContent ?? null });
+      const result = await server.request(Methods.applyTask, { taskId: t.id, acceptedHunks: a.acceptedHunks ?? null, modifiedContent: a.modifiedContent ?? null });
       view.update(result.task);
       const merged = `${result.merged.length} file${result.merged.length === 1 ? '' : 's'} changed`;
       if (result.conflicts.length) void vscode.window.showWarningMessage(`Karyi: applied ${name} with conflict markers in ${result.conflicts.join(', ')} (${merged}).`);

@@ -4,7 +4,7 @@
  * current by `karyi/taskUpdate`; a notification when a task finishes or waits.
  */
 import * as vscode from 'vscode';
-import { Methods, type TaskList, type TaskRecord } from '../protocol';
+import { Methods, type TaskRecord } from '../protocol';
 import type { KaryiServer } from '../server';
 import { ACTIVE, notice, REVIEWABLE, shownStatus, statusIcon, taskRow } from './rows';
 
@@ -36,7 +36,7 @@ export class AgentsView implements vscode.TreeDataProvider<TaskRecord>, vscode.D
   /** Read the whole list again from the server (quietly: no server, no tasks yet). */
   async refresh(): Promise<void> {
     try {
-      const { tasks } = await this.server.request<TaskList>(Methods.tasks, {});
+      const { tasks } = await this.server.request(Methods.tasks, {});
       this.tasks.clear();
       for (const t of tasks) this.tasks.set(t.id, t);
     } catch (err) {

@@ -10,23 +10,14 @@ import {
   type ChatResult,
   type ImageData,
   type ModelList,
-  type ModelState,
   type CheckpointInfo,
   type ConfirmParams,
-  type LoadedSession,
   Methods,
-  type RuleInfo,
   type Mode,
   type SessionInfo,
   type SlashCommand,
   type TaskRecord,
   type TurnUpdate,
-  type RuleList,
-  type ModeState,
-  type SlashCommandList,
-  type SessionList,
-  type CheckpointList,
-  type Restored,
 } from '../protocol';
 import { startedNote, TASK_COMMAND, taskFromChat } from '../agents/fromChat';
 import type { KaryiServer } from '../server';
@@ -141,7 +132,7 @@ export class ChatController implements vscode.Disposable {
     const cts = new vscode.CancellationTokenSource();
     this.request = cts;
     try {
-      const result = await this.server.request<ChatResult>(
+      const result = await this.server.request(
         Methods.chat,
         {
           sessionId: this.state.sessionId ?? undefined,
@@ -176,7 +167,7 @@ export class ChatController implements vscode.Disposable {
   async showRules(): Promise<void> {
     if (!this.server.running) return;
     try {
-      const { rules } = await this.server.request<RuleList>(Methods.rules, { sessionId: this.state.sessionId ?? undefined });
+      const { rules } = await this.server.request(Methods.rules, { sessionId: this.state.sessionId ?? undefined });
       this.post({ type: 'rules', rules });
     } catch {
       // an older server without karyi/rules: nothing to show
@@ -205,14 +196,14 @@ export class ChatController implements vscode.Disposable {
     }
     this.dispatch({ kind: 'mode', mode });
     if (!this.state.sessionId || !this.server.running) return;
-    const r = await this.server.request<ModeState>(Methods.setMode, { sessionId: this.state.sessionId, mode });
+    const r = await this.server.request(Methods.setMode, { sessionId: this.state.sessionId, mode });
     this.dispatch({ kind: 'mode', mode: r.mode, plan: r.plan });
   }
 
   /** `/plan`, `/act` and the custom commands (prompt files), for completion and the palette. */
   async slashCommands(): Promise<SlashCommand[]> {
     if (!this.server.running) return [TASK_COMMAND];
-    const r = await this.server.request<SlashCommandList>(Methods.commands, {});
+    const r = await this.server.request(Methods.commands, {});
     return [...r.commands, TASK_COMMAND];
   }
 
@@ -231,7 +222,7 @@ export class ChatController implements vscode.Disposable {
 
   /** The models on offer and the session's (docs/models.md#the-model-picker). */
   async models(): Promise<ModelList> {
-    const list = await this.server.request<ModelList>(Methods.models, { sessionId: this.state.sessionId ?? undefined });
+    const list = await this.server.request(Methods.models, { sessionId: this.state.sessionId ?? undefined });
     this.dispatch({ kind: 'modelState', state: list });
     return list;
   }
@@ -240,7 +231,7 @@ export class ChatController implements vscode.Disposable {
   async refreshModel(): Promise<void> {
     if (!this.server.running) return;
     try {
-      const state = await this.server.request<ModelState>(Methods.modelState, { sessionId: this.state.sessionId ?? undefined });
+      const state = await this.server.request(Methods.modelState, { sessionId: this.state.sessionId ?? undefined });
       this.dispatch({ kind: 'modelState', state });
     } catch {
       // an older server without karyi/models: the header keeps the model the turn named
@@ -253,7 +244,7 @@ export class ChatController implements vscode.Disposable {
       void vscode.window.showWarningMessage('Karyi is working: pick the model when the turn ends.');
       return;
     }
-    const state = await this.server.request<ModelState>(Methods.setModel, { sessionId: this.state.sessionId ?? undefined, model });
+    const state = await this.server.request(Methods.setModel, { sessionId: this.state.sessionId ?? undefined, model });
     this.dispatch({ kind: 'modelState', state });
   }
 
@@ -326,13 +317,13 @@ export class ChatController implements vscode.Disposable {
   }
 
   async sessions(): Promise<SessionInfo[]> {
-    const r = await this.server.request<SessionList>(Methods.sessions, {});
+    const r = await this.server.request(Methods.sessions, {});
     return r.sessions.sort((a, b) => b.updated - a.updated);
   }
 
   async loadSession(sessionId: string): Promise<void> {
     if (this.state.busy) await this.stop();
-    const session = await this.server.request<LoadedSession>(Methods.loadSession, { sessionId });
+    const session = await this.server.request(Methods.loadSession, { sessionId });
     this.dispatch({ kind: 'loaded', session });
     this.sync();
     void this.refreshModel();
@@ -344,12 +335,12 @@ export class ChatController implements vscode.Disposable {
   }
 
   async checkpoints(): Promise<CheckpointInfo[]> {
-    const r = await this.server.request<CheckpointList>(Methods.checkpoints, {});
+    const r = await this.server.request(Methods.checkpoints, {});
     return r.checkpoints.sort((a, b) => b.time - a.time);
   }
 
   async restoreCheckpoint(checkpointId: string): Promise<void> {
-    const r = await this.server.request<Restored>(Methods.restoreCheckpoint, { checkpointId });
+    const r = await this.server.request(Methods.restoreCheckpoint, { checkpointId });
     this.dispatch({ kind: 'notice', level: 'info', text: `Restored checkpoint ${r.restored}; your files before the restore are in checkpoint ${r.undoCheckpoint}.` });
   }
 

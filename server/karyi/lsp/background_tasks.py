@@ -9,18 +9,28 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pygls.exceptions import JsonRpcInvalidParams
 
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
+from karyi.lsp.wire.results import (
+    Answered,
+    ApplyResult,
+    FileTexts,
+    TaskDetail,
+    TaskJson,
+    TaskList,
+    TaskReview,
+)
 
 if TYPE_CHECKING:
     from karyi.agent.background.manager import TaskManager
     from karyi.agent.background.records import TaskRecord
     from karyi.settings import Settings
+    from karyi.workspace.editor import FileProposalJson, PlannedWrite
 
 
 def start_recovery(ls: KaryiServer) -> asyncio.Task[None]:
@@ -100,7 +110,7 @@ async def recover_tasks(ls: KaryiServer) -> None:
 
 
 @rpc
-async def start_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def start_task(ls: KaryiServer, raw: Any) -> TaskJson:
     """`karyi/startTask` {task, ref?, check?, model?}: the new task's record."""
     p = checked("karyi/startTask", raw)
     manager = await _manager(ls)
@@ -116,14 +126,14 @@ async def start_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def tasks(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def tasks(ls: KaryiServer, raw: Any) -> TaskList:
     """`karyi/tasks`: every task of the repository, oldest first."""
     checked("karyi/tasks", raw)
     return {"tasks": [r.to_dict() for r in (await _manager(ls)).book.all()]}
 
 
 @rpc
-async def task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def task(ls: KaryiServer, raw: Any) -> TaskDetail:
     """`karyi/task` {taskId}: the record, its diff, and each changed file before and
     after (for the editor's per-hunk review)."""
     p = checked("karyi/task", raw)
@@ -131,15 +141,15 @@ async def task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     record = _record(manager, p["taskId"])
     patch = manager.book.dir / record.id / "diff.patch"
     diff = patch.read_text(encoding="utf-8") if patch.exists() else ""
-    files = await asyncio.to_thread(_file_texts, record)
-    return {**record.to_dict(), "diff": diff, "fileTexts": files}
+    detail: TaskDetail = {"diff": diff, "fileTexts": await asyncio.to_thread(_file_texts, record)}
+    return cast(TaskDetail, {**record.to_dict(), **detail})  # with the record's keys (EXTENDS)
 
 
-def _file_texts(record: TaskRecord) -> list[dict[str, Any]]:
+def _file_texts(record: TaskRecord) -> list[FileTexts]:
     from karyi.agent.background.worktrees import git
 
     repo = Path(record.repo)
-    out = []
+    out: list[FileTexts] = []
     for path in record.files if record.head else []:
         before = git(repo, "show", f"{record.base}:{path}", check=False) or None
         after = git(repo, "show", f"{record.head}:{path}", check=False) or None
@@ -148,7 +158,7 @@ def _file_texts(record: TaskRecord) -> list[dict[str, Any]]:
 
 
 @rpc
-async def answer_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def answer_task(ls: KaryiServer, raw: Any) -> Answered:
     """`karyi/answerTask` {taskId, allow, feedback?}: resume a waiting task."""
     p = checked("karyi/answerTask", raw)
     manager = await _manager(ls)
@@ -159,7 +169,7 @@ async def answer_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def stop_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def stop_task(ls: KaryiServer, raw: Any) -> TaskJson:
     """`karyi/stopTask` {taskId}: stop a running task; its partial work is kept."""
     p = checked("karyi/stopTask", raw)
     manager = await _manager(ls)
@@ -170,7 +180,7 @@ async def stop_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def review_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def review_task(ls: KaryiServer, raw: Any) -> TaskReview:
     """`karyi/reviewTask` {taskId}: each changed file as an edit proposal (the merge with
     the working tree as it is now, in hunks) for the editor's per-hunk review."""
     from karyi.agent.background.hunk_review import review
@@ -178,12 +188,22 @@ async def review_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
     p = checked("karyi/reviewTask", raw)
     record = _record(await _manager(ls), p["taskId"])
     found = await _guarded(lambda: review(record))
-    files = [{**w.to_json(), "path": w.display} for w in found.writes]
-    return {"task": record.to_dict(), "files": files, "notes": found.notes}
+    return {
+        "task": record.to_dict(),
+        "files": [_proposal(w) for w in found.writes],
+        "notes": found.notes,
+    }
+
+
+def _proposal(write: PlannedWrite) -> FileProposalJson:
+    """A file of the review as an edit proposal, named by its path in the repository."""
+    out = write.to_json()
+    out["path"] = write.display
+    return out
 
 
 @rpc
-async def apply_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def apply_task(ls: KaryiServer, raw: Any) -> ApplyResult:
     """`karyi/applyTask` {taskId, acceptedHunks?, modifiedContent?}: three-way merge into
     the working tree, all of it or the hunks the review accepted."""
     from karyi.agent.background.hunk_review import apply_reviewed
@@ -201,7 +221,13 @@ async def apply_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
             lambda: apply_reviewed(manager.book, task_id, accepted, texts)
         )
     ls.notify("karyi/taskUpdate", record.to_dict())
-    return {"task": record.to_dict(), **result.to_dict()}
+    merge = result.to_dict()
+    return {
+        "task": record.to_dict(),
+        "merged": merge["merged"],
+        "conflicts": merge["conflicts"],
+        "notes": merge["notes"],
+    }
 
 
 def _relative(repo: Path, uri: str) -> str:
@@ -219,7 +245,7 @@ def _relative(repo: Path, uri: str) -> str:
 
 
 @rpc
-async def keep_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def keep_task(ls: KaryiServer, raw: Any) -> TaskJson:
     """`karyi/keepTask` {taskId}: keep the branch, remove the worktree."""
     from karyi.agent.background.review import keep_task as keep
 
@@ -231,7 +257,7 @@ async def keep_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def discard_task(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def discard_task(ls: KaryiServer, raw: Any) -> TaskJson:
     """`karyi/discardTask` {taskId}: remove the worktree and the branch."""
     from karyi.agent.background.review import discard_task as discard
 

@@ -10,6 +10,7 @@ on the chat request and `karyi/cancel` both cancel the turn.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from karyi.lsp.documents import until_seen
@@ -19,8 +20,11 @@ from karyi.lsp.models import checked_images
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
 from karyi.lsp.wire.results import (
+    Acknowledged,
+    CallDiffs,
     Cancelled,
     ChatResult,
+    FileDiffs,
     ModeState,
     TerminalOutput,
     TurnUpdate,
@@ -29,6 +33,7 @@ from karyi.lsp.wire.results import (
 if TYPE_CHECKING:  # the agent stack is imported once the host is built, not at start-up
     from karyi.agent.events import Event
     from karyi.agent.review.approval import ApprovalRequest, Decision
+    from karyi.workspace.editor import FileProposalJson, PlannedWrite
 
 TERMINAL_TOOLS = frozenset({"command", "input", "ctrl"})
 
@@ -108,7 +113,7 @@ def decision_from(params: dict[str, Any], request: ApprovalRequest | None) -> De
     return dataclasses.replace(edit, remember=remember if edit.allow else None)
 
 
-def _diffs_of(files: Any) -> list[dict[str, Any]]:
+def _diffs_of(files: Iterable[PlannedWrite]) -> list[FileProposalJson]:
     return [f.to_json() for f in files]
 
 
@@ -149,7 +154,7 @@ async def cancel(ls: KaryiServer, raw: Any) -> Cancelled:
 
 
 @rpc
-async def confirm_tool(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def confirm_tool(ls: KaryiServer, raw: Any) -> Acknowledged:
     """`karyi/confirmTool`: the user's answer to a permission request."""
     p = checked("karyi/confirmTool", raw)
     host = ls.require_host()
@@ -163,18 +168,18 @@ async def confirm_tool(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def file_diffs(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def file_diffs(ls: KaryiServer, raw: Any) -> FileDiffs:
     """`karyi/fileDiffs`: the diffs waiting for approval and those already applied."""
     p = checked("karyi/fileDiffs", raw)
     host = ls.require_host()
     live = host.session(p["sessionId"])
     wanted = p.get("toolCallId")
-    pending = []
+    pending: list[CallDiffs] = []
     for w in host.pending(live.id):
         conf = w.request.confirmation
         if wanted in (None, w.request.call.id) and conf is not None and conf.files:
             pending.append({"toolCallId": w.request.call.id, "files": _diffs_of(conf.files)})
-    applied = [
+    applied: list[CallDiffs] = [
         {"toolCallId": call_id, "files": _diffs_of(files)}
         for call_id, files in live.applied
         if wanted in (None, call_id)
@@ -183,7 +188,7 @@ async def file_diffs(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def provide_value(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def provide_value(ls: KaryiServer, raw: Any) -> Acknowledged:
     """`karyi/provideValue`: the value (a secret) the agent asked the user for."""
     from karyi.secrets.request import ValueAnswer
 
@@ -196,7 +201,7 @@ async def provide_value(ls: KaryiServer, raw: Any) -> dict[str, Any]:
 
 
 @rpc
-async def terminal_input(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def terminal_input(ls: KaryiServer, raw: Any) -> Acknowledged:
     """`karyi/terminalInput`: what the user types into the agent's terminal."""
     p = checked("karyi/terminalInput", raw)
     shell = ls.require_host().runtime.shell

@@ -13,6 +13,7 @@ from karyi.lsp.wire.results import (
     NO_TURN,
     CheckpointInfo,
     CheckpointList,
+    Deleted,
     LoadedSession,
     Restored,
     SessionList,
@@ -62,7 +63,7 @@ async def load_session(ls: KaryiServer, raw: Any) -> LoadedSession:
 
 
 @rpc
-async def delete_session(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def delete_session(ls: KaryiServer, raw: Any) -> Deleted:
     """`karyi/deleteSession`: forget a session and delete it from the store."""
     p = checked("karyi/deleteSession", raw)
     host = ls.require_host()

@@ -15,7 +15,7 @@ from typing import Any
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
-from karyi.lsp.wire.results import RuleList, SlashCommandList, ToolsInfo
+from karyi.lsp.wire.results import McpServerJson, RuleList, SlashCommandList, ToolsInfo
 
 
 @rpc
@@ -43,7 +43,7 @@ async def tools(ls: KaryiServer, raw: Any) -> ToolsInfo:
 
 
 @rpc
-async def restart_mcp_server(ls: KaryiServer, raw: Any) -> dict[str, Any]:
+async def restart_mcp_server(ls: KaryiServer, raw: Any) -> McpServerJson:
     """`karyi/restartMcpServer`: try one configured MCP server again."""
     p = checked("karyi/restartMcpServer", raw)
     runtime = ls.require_host().runtime

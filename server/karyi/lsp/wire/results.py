@@ -20,6 +20,7 @@ from karyi.llm.base import NativeCall
 from karyi.lsp.wire.params import Mode
 from karyi.tools.context import TodoItem
 from karyi.tools.mcp.connection import ServerStatus
+from karyi.workspace.editor import FileProposalJson
 
 __all__ = ["ToolResultJson", "TurnUpdate"]
 
@@ -45,6 +46,28 @@ class ModeState(TypedDict):
     sessionId: str
     mode: Annotated[str, Mode]
     plan: str
+
+
+class Acknowledged(TypedDict):
+    """`karyi/confirmTool`, `karyi/provideValue`, `karyi/terminalInput`: the answer was
+    taken (always `ok: true`; a refusal is an error instead)."""
+
+    ok: bool
+
+
+class CallDiffs(TypedDict):
+    """The files one tool call changes (or would change), as edit proposals."""
+
+    toolCallId: str
+    files: list[FileProposalJson]
+
+
+class FileDiffs(TypedDict):
+    """`karyi/fileDiffs`: the calls' file changes waiting for approval, and those the
+    session applied (the latest ones)."""
+
+    pending: list[CallDiffs]
+    applied: list[CallDiffs]
 
 
 class Cancelled(TypedDict):
@@ -156,6 +179,12 @@ class CheckpointInfo(TurnRef):
     time: Required[float]
 
 
+class Deleted(TypedDict):
+    """`karyi/deleteSession`: the session forgotten and deleted from the store."""
+
+    deleted: str
+
+
 class CheckpointList(TypedDict):
     """`karyi/checkpoints`: the workspace's snapshots (a session's only, when named)."""
 
@@ -225,10 +254,34 @@ class TaskDetail(TypedDict):
     fileTexts: list[FileTexts]
 
 
+TaskJson = Annotated[dict[str, Any], TaskRecord]
+"""A task's record as its `to_dict()` makes it: `karyi/startTask`, `karyi/stopTask`,
+`karyi/keepTask` and `karyi/discardTask` answer with it (docs/protocol.md's `Task`)."""
+
+McpServerJson = Annotated[dict[str, Any], ServerStatus]
+"""`karyi/restartMcpServer`: the server's state after the restart."""
+
+
+class Answered(TypedDict):
+    """`karyi/answerTask`: the waiting task that was given its answer (it resumes)."""
+
+    answered: str
+
+
+class TaskReview(TypedDict):
+    """`karyi/reviewTask`: each changed file as the edit proposal applying the task would
+    make (the merge with the working tree as it is now), for the per-hunk review; `notes`
+    name the files left out."""
+
+    task: TaskJson
+    files: list[FileProposalJson]
+    notes: list[str]
+
+
 class ApplyResult(TypedDict):
     """`karyi/applyTask`: what the three-way merge did."""
 
-    task: Annotated[dict[str, Any], TaskRecord]
+    task: TaskJson
     merged: list[str]
     conflicts: list[str]
     notes: list[str]
@@ -237,3 +290,37 @@ class ApplyResult(TypedDict):
 EXTENDS: dict[type, type] = {TaskDetail: TaskRecord}
 """Results whose JSON also has every key of another type's (written `extends` in
 TypeScript; in Python the handler merges the two)."""
+
+RESULTS: dict[str, Any] = {
+    "karyi/chat": ChatResult,
+    "karyi/cancel": Cancelled,
+    "karyi/models": ModelList,
+    "karyi/modelState": ModelState,
+    "karyi/setModel": ModelState,
+    "karyi/confirmTool": Acknowledged,
+    "karyi/fileDiffs": FileDiffs,
+    "karyi/provideValue": Acknowledged,
+    "karyi/sessions": SessionList,
+    "karyi/loadSession": LoadedSession,
+    "karyi/deleteSession": Deleted,
+    "karyi/checkpoints": CheckpointList,
+    "karyi/restoreCheckpoint": Restored,
+    "karyi/tools": ToolsInfo,
+    "karyi/rules": RuleList,
+    "karyi/restartMcpServer": McpServerJson,
+    "karyi/terminalInput": Acknowledged,
+    "karyi/setMode": ModeState,
+    "karyi/commands": SlashCommandList,
+    "karyi/startTask": TaskJson,
+    "karyi/tasks": TaskList,
+    "karyi/task": TaskDetail,
+    "karyi/answerTask": Answered,
+    "karyi/stopTask": TaskJson,
+    "karyi/applyTask": ApplyResult,
+    "karyi/reviewTask": TaskReview,
+    "karyi/keepTask": TaskJson,
+    "karyi/discardTask": TaskJson,
+}
+"""Every request's result by method: the handler's return annotation, the extension's
+`Results` (what `KaryiServer.request` resolves to), and what tests/lsp check the JSON
+against."""

@@ -112,8 +112,17 @@ def typescript() -> str:
     for cls in _classes(results, lambda c: c not in writer.written and not typing.get_args(c)):
         if cls not in writer.written:  # a base written before the class that names it
             parts.append("\n" + writer.interface(cls, extends=results.EXTENDS.get(cls)))
+    parts.append(_results_map(writer))
     parts.extend(writer.pending())
     return "".join(parts)
+
+
+def _results_map(writer: Writer) -> str:
+    """`Results`: what each request answers, by method (what `KaryiServer.request` of
+    the extension resolves to)."""
+    rows = "".join(f"  '{m}': {writer.ts(hint)};\n" for m, hint in results.RESULTS.items())
+    doc = "/** What each request answers, by method. */"
+    return f"\n{doc}\nexport interface Results {{\n{rows}}}\n"
 
 
 if __name__ == "__main__":
