@@ -3,7 +3,6 @@
  * demand, its log in an output channel; custom notifications re-emitted as events.
  * A server that cannot start, is too old or dies gets a clear message with a fix.
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
@@ -15,7 +14,7 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { bundledServer } from './bundled';
+import { bundledServer, isExecutable } from './bundled';
 import { compareVersions, isDefaultCommand, MIN_SERVER_VERSION, resolveServerCommand, serverSettings } from './config';
 import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
 import { Methods, type Results, type TaskRecord, type TerminalOutput, type TurnUpdate } from './protocol';
@@ -23,15 +22,6 @@ import type { Secrets } from './secrets';
 import { isMasked, unmask } from './syncMask';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 export class KaryiServer implements vscode.Disposable {
   private client: LanguageClient | undefined;

@@ -12,7 +12,8 @@ import { type Candidate, choosePython, parseProbe, PROBE_CODE, pathCandidates, p
 
 export type BundledServer = { ok: true; command: ServerCommand } | { ok: false; message: string } | undefined;
 
-function isExecutable(file: string): boolean {
+/** True for a regular file this process may execute. */
+export function isExecutable(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();

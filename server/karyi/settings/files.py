@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_config_dir
-
+from karyi.core.user_dir import karyi_config_dir
 from karyi.protocol.jsonscan import strip_trailing_commas
 from karyi.settings.validation import SettingsWarning
 
@@ -19,9 +17,7 @@ _JSONC = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.*?\*/', re.S)
 
 def user_settings_path(env: Mapping[str, str] | None = None) -> Path:
     """`<user config dir>/karyi/settings.json` (KARYI_CONFIG_DIR overrides the dir)."""
-    env = os.environ if env is None else env
-    base = env.get("KARYI_CONFIG_DIR") or user_config_dir("karyi", appauthor=False)
-    return Path(base) / "settings.json"
+    return karyi_config_dir(env) / "settings.json"
 
 
 def workspace_settings_path(workspace: Path) -> Path:
