@@ -8,6 +8,7 @@ task that needs the user says so in a `taskUpdate` with status `waiting` and its
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -28,7 +29,7 @@ from karyi.lsp.wire.results import (
 
 if TYPE_CHECKING:
     from karyi.agent.background.manager import TaskManager
-    from karyi.agent.background.records import TaskRecord
+    from karyi.agent.background.records import TaskBook, TaskRecord
     from karyi.settings import Settings
     from karyi.workspace.editor import FileProposalJson, PlannedWrite
 
@@ -67,6 +68,16 @@ def _made_manager(ls: KaryiServer) -> TaskManager:
     manager.listeners.append(lambda r: ls.notify("karyi/taskUpdate", r.to_dict()))
     ls.task_manager = manager
     return manager
+
+
+async def _asked(
+    ls: KaryiServer, method: str, raw: Any
+) -> tuple[dict[str, Any], TaskManager, TaskRecord]:
+    """A request about one task: its checked params, the manager, and the task's record
+    (an unknown `taskId` is InvalidParams)."""
+    p = checked(method, raw)
+    manager = await _manager(ls)
+    return p, manager, _record(manager, p["taskId"])
 
 
 def _record(manager: TaskManager, task_id: str) -> TaskRecord:
@@ -136,9 +147,7 @@ async def tasks(ls: KaryiServer, raw: Any) -> TaskList:
 async def task(ls: KaryiServer, raw: Any) -> TaskDetail:
     """`karyi/task` {taskId}: the record, its diff, and each changed file before and
     after (for the editor's per-hunk review)."""
-    p = checked("karyi/task", raw)
-    manager = await _manager(ls)
-    record = _record(manager, p["taskId"])
+    _, manager, record = await _asked(ls, "karyi/task", raw)
     patch = manager.book.dir / record.id / "diff.patch"
     diff = patch.read_text(encoding="utf-8") if patch.exists() else ""
     detail: TaskDetail = {"diff": diff, "fileTexts": await asyncio.to_thread(_file_texts, record)}
@@ -160,9 +169,7 @@ def _file_texts(record: TaskRecord) -> list[FileTexts]:
 @rpc
 async def answer_task(ls: KaryiServer, raw: Any) -> Answered:
     """`karyi/answerTask` {taskId, allow, feedback?}: resume a waiting task."""
-    p = checked("karyi/answerTask", raw)
-    manager = await _manager(ls)
-    record = _record(manager, p["taskId"])
+    p, manager, record = await _asked(ls, "karyi/answerTask", raw)
     if not manager.answer(record.id, p["allow"], p.get("feedback")):
         raise RequestFailed(f"task {record.id} waits for no answer (it is {record.status})")
     return {"answered": record.id}
@@ -171,9 +178,7 @@ async def answer_task(ls: KaryiServer, raw: Any) -> Answered:
 @rpc
 async def stop_task(ls: KaryiServer, raw: Any) -> TaskJson:
     """`karyi/stopTask` {taskId}: stop a running task; its partial work is kept."""
-    p = checked("karyi/stopTask", raw)
-    manager = await _manager(ls)
-    record = _record(manager, p["taskId"])
+    _, manager, record = await _asked(ls, "karyi/stopTask", raw)
     if not manager.stop(record.id):
         raise RequestFailed(f"task {record.id} is not running in this server")
     return (await manager.wait(record.id)).to_dict()
@@ -185,8 +190,7 @@ async def review_task(ls: KaryiServer, raw: Any) -> TaskReview:
     the working tree as it is now, in hunks) for the editor's per-hunk review."""
     from karyi.agent.background.hunk_review import review
 
-    p = checked("karyi/reviewTask", raw)
-    record = _record(await _manager(ls), p["taskId"])
+    _, _, record = await _asked(ls, "karyi/reviewTask", raw)
     found = await _guarded(lambda: review(record))
     return {
         "task": record.to_dict(),
@@ -209,9 +213,8 @@ async def apply_task(ls: KaryiServer, raw: Any) -> ApplyResult:
     from karyi.agent.background.hunk_review import apply_reviewed
     from karyi.agent.background.review import apply_task as apply
 
-    p = checked("karyi/applyTask", raw)
-    manager = await _manager(ls)
-    task_id = _record(manager, p["taskId"]).id
+    p, manager, asked = await _asked(ls, "karyi/applyTask", raw)
+    task_id = asked.id
     accepted, modified = p.get("acceptedHunks"), p.get("modifiedContent")
     if accepted is None and modified is None:
         record, result = await _guarded(lambda: apply(manager.book, task_id))
@@ -249,11 +252,7 @@ async def keep_task(ls: KaryiServer, raw: Any) -> TaskJson:
     """`karyi/keepTask` {taskId}: keep the branch, remove the worktree."""
     from karyi.agent.background.review import keep_task as keep
 
-    p = checked("karyi/keepTask", raw)
-    manager = await _manager(ls)
-    record = await _guarded(lambda: keep(manager.book, _record(manager, p["taskId"]).id))
-    ls.notify("karyi/taskUpdate", record.to_dict())
-    return dict(record.to_dict())
+    return await _finish(ls, "karyi/keepTask", raw, keep)
 
 
 @rpc
@@ -261,8 +260,15 @@ async def discard_task(ls: KaryiServer, raw: Any) -> TaskJson:
     """`karyi/discardTask` {taskId}: remove the worktree and the branch."""
     from karyi.agent.background.review import discard_task as discard
 
-    p = checked("karyi/discardTask", raw)
-    manager = await _manager(ls)
-    record = await _guarded(lambda: discard(manager.book, _record(manager, p["taskId"]).id))
-    ls.notify("karyi/taskUpdate", record.to_dict())
-    return dict(record.to_dict())
+    return await _finish(ls, "karyi/discardTask", raw, discard)
+
+
+async def _finish(
+    ls: KaryiServer, method: str, raw: Any, finish: Callable[[TaskBook, str], TaskRecord]
+) -> TaskJson:
+    """End a finished task's life one way (`finish`: keep, discard); its record after,
+    as the answer and as a `karyi/taskUpdate`."""
+    _, manager, record = await _asked(ls, method, raw)
+    done: TaskRecord = await _guarded(lambda: finish(manager.book, record.id))
+    ls.notify("karyi/taskUpdate", done.to_dict())
+    return done.to_dict()
