@@ -27,6 +27,10 @@ RUN_TIMEOUT = 900
 VERSIONS: dict[str, str] = {}
 """Each editor's version, printed at the end of the run (tests/editors/conftest.py)."""
 
+CALC = "def one():\n    return 1\n\n\ndef two():\n    return 2\n"
+BUMPED = CALC.replace("return 1", "return 10").replace("return 2", "return 20")
+BAD = "import os\n\nprint('hi')\n"
+
 
 def recipe(doc: Path, language: str, marker: str) -> str:
     """The first fenced `language` block of `doc` that contains `marker`, verbatim."""
@@ -67,6 +71,35 @@ class EditorRun:
         return dict(found)
 
 
+@dataclass
+class EditorHome:
+    """Where one editor run lives: the project (calc.py, bad.py and a `.git`), an
+    isolated home, the user's Karyi folder, and the record the steps script writes."""
+
+    root: Path
+    home: Path
+    config: Path
+    out: Path
+
+    def env(self) -> dict[str, str]:
+        """The editor's environment (`editor_env`), telling the steps script where the
+        project is and where to write its record."""
+        extra = {"KARYI_TEST_ROOT": str(self.root), "KARYI_TEST_OUT": str(self.out)}
+        return editor_env(self.home, self.config, extra)
+
+
+def editor_home(base: Path, base_url: str) -> EditorHome:
+    """A fresh `EditorHome` under `base`, the user's settings naming the model server at
+    `base_url` (the fake's)."""
+    where = EditorHome(base / "project", base / "home", base / "karyi-config", base / "record.json")
+    for folder in (where.root / ".git", where.home, where.config):
+        folder.mkdir(parents=True)
+    (where.root / "calc.py").write_text(CALC)
+    (where.root / "bad.py").write_text(BAD)
+    (where.config / "settings.json").write_text(json.dumps({"baseUrl": base_url}))
+    return where
+
+
 def editor_env(home: Path, config: Path, extra: dict[str, str]) -> dict[str, str]:
     """A clean environment: the venv first on PATH, an isolated home, Karyi's config dir
     and a key for the fake Anthropic endpoint."""
@@ -89,17 +122,17 @@ def editor_env(home: Path, config: Path, extra: dict[str, str]) -> dict[str, str
     return env
 
 
-def run_editor(command: list[str], env: dict[str, str], out: Path, root: Path) -> EditorRun:
-    """Run the editor to the end of its steps script; its JSON record."""
+def run_editor(command: list[str], where: EditorHome) -> EditorRun:
+    """Run the editor in `where` to the end of its steps script; its JSON record."""
     done = subprocess.run(
         command,
-        env=env,
-        cwd=root,
+        env=where.env(),
+        cwd=where.root,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         timeout=RUN_TIMEOUT,
     )
     output = f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
-    assert out.exists(), f"the editor wrote no record\n{output[-6000:]}"
-    return EditorRun(json.loads(out.read_text(encoding="utf-8")), output, root)
+    assert where.out.exists(), f"the editor wrote no record\n{output[-6000:]}"
+    return EditorRun(json.loads(where.out.read_text(encoding="utf-8")), output, where.root)

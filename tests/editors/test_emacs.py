@@ -11,15 +11,17 @@ from pathlib import Path
 import pytest
 
 from tests.editors.editor_runs import (
+    BAD,
+    BUMPED,
     REPO,
     VERSIONS,
     EditorRun,
-    editor_env,
+    editor_home,
     program,
     recipe,
     run_editor,
 )
-from tests.editors.test_neovim import BAD, BUMPED, CALC, SCRIPT
+from tests.editors.test_neovim import SCRIPT
 from tests.support.fake_model_server import FakeModelServer, serve
 from tests.support.replies import Fault
 
@@ -37,21 +39,14 @@ def emacs(fake: FakeModelServer, tmp_path_factory: pytest.TempPathFactory) -> Ed
     """Emacs run once through every step of emacs_steps.el."""
     emacs = program("emacs", "`make test` installs Debian's emacs-nox and elpa-eglot")
     base = tmp_path_factory.mktemp("emacs")
-    root, home, config = base / "project", base / "home", base / "karyi-config"
-    for folder in (root / ".git", home, config):
-        folder.mkdir(parents=True)
-    (root / "calc.py").write_text(CALC)
-    (root / "bad.py").write_text(BAD)
-    (config / "settings.json").write_text(json.dumps({"baseUrl": fake.anthropic_url}))
+    where = editor_home(base, fake.anthropic_url)
     init = base / "init.el"
     init.write_text(recipe(REPO / "docs" / "editors.md", "elisp", "eglot-server-programs"))
     # the first turn streams its first words, then waits until it is cancelled
     fake.fail_next(Fault(stall=True, after=4))
     fake.script(*[r for r in SCRIPT if "return 11" not in r.text])
-    out = base / "record.json"
-    env = editor_env(home, config, {"KARYI_TEST_ROOT": str(root), "KARYI_TEST_OUT": str(out)})
     command = [emacs, "--batch", "-l", str(init), "-l", str(STEPS)]
-    run = run_editor(command, env, out, root)
+    run = run_editor(command, where)
     start = run.steps.get("start") or {}
     VERSIONS["emacs"] = f"GNU Emacs {start.get('emacs', '?')}, {start.get('eglot', 'eglot ?')}"
     return run

