@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ChatState } from '../../chat/state';
 import type { KaryiApi } from '../../extension';
-import type { ConfirmParams, TurnUpdate } from '../../protocol';
+import type { ConfirmParams, FileProposal, Hunk, TurnUpdate } from '../../protocol';
 
 const CONTROL = process.env.KARYI_E2E_CONTROL ?? '';
 
@@ -63,6 +63,57 @@ async function api(): Promise<KaryiApi> {
   const a = await ext.activate();
   await serverRunning(a);
   return a;
+}
+
+/** A hunk putting `newText` in place of `oldLines` lines from line `line` (0-based). */
+function lineHunk(id: string, line: number, newText: string, oldLines = 1): Hunk {
+  const range = { start: { line, character: 0 }, end: { line: line + oldLines, character: 0 } };
+  const newLines = newText.split('\n').length - 1;
+  return { id, header: '', range, newText, oldStart: line + 1, oldLines, newStart: line + 1, newLines, lines: [] };
+}
+
+type ProposedChange = Pick<FileProposal, 'original' | 'proposed' | 'added' | 'removed' | 'hunks'>;
+
+/** The server's permission request for call `callId` to change `doc` (a `toolAwaitingPermission` update), as the chat and the inline preview get it. */
+function editRequest(callId: string, doc: vscode.TextDocument, change: ProposedChange): TurnUpdate {
+  const path = doc.uri.path.split('/').pop() ?? '';
+  const file: FileProposal = { uri: doc.uri.toString(), path, version: doc.version, created: false, deleted: false, edits: [], unified: '', ...change };
+  return {
+    sessionId: 's',
+    turnId: 't',
+    event: {
+      type: 'toolAwaitingPermission',
+      call: { index: 0, id: callId, name: 'edit', params: {}, error: null },
+      description: `Edit ${path}`,
+      reason: '',
+      confirmation: { kind: 'edit', title: '', details: '', diff: null, url: null, sandboxed: null, always: true, files: [file] },
+    },
+  };
+}
+
+type Answers = Omit<ConfirmParams, 'sessionId'>[];
+
+/**
+ * Runs `body` with `update`'s proposal shown inline and the chat's answers kept in `sent`
+ * instead of going to the server; after it, even when it fails, the chat answers the
+ * server again, the previews are forgotten and `close` (a command) closes the editor.
+ */
+async function withProposal(a: KaryiApi, update: TurnUpdate, body: (sent: Answers) => Promise<void>, opts: { close?: string; onAnswer?: () => void } = {}): Promise<void> {
+  assert.equal(update.event.type, 'toolAwaitingPermission');
+  const callId = update.event.type === 'toolAwaitingPermission' ? update.event.call.id : '';
+  const sent: Answers = [];
+  const realConfirm = a.chat.confirm.bind(a.chat);
+  a.chat.confirm = async (p) => (sent.push(p), opts.onAnswer?.(), true);
+  try {
+    a.chat.dispatch({ kind: 'update', update });
+    a.previews.open(update.sessionId, update);
+    await a.previews.whenShown(callId);
+    await body(sent);
+  } finally {
+    a.chat.confirm = realConfirm;
+    a.previews.forgetAll();
+    if (opts.close) await vscode.commands.executeCommand(opts.close);
+  }
 }
 
 /** The karyi server processes that are children of this extension host. */
@@ -248,29 +299,9 @@ describe('Karyi extension (in the real extension host)', () => {
     await vscode.workspace.fs.writeFile(uri, Buffer.from(original));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
-    const r = (l: number) => ({ start: { line: l, character: 0 }, end: { line: l + 1, character: 0 } });
-    const hunk = (id: string, l: number) => ({ id, header: '', range: r(l), newText: `LINE${l}\n`, oldStart: l, oldLines: 1, newStart: l, newLines: 1, lines: [] });
-    const update: TurnUpdate = {
-      sessionId: 'fake-session',
-      turnId: 't',
-      event: {
-        type: 'toolAwaitingPermission',
-        call: { index: 0, id: 'call_preview', name: 'edit', params: {}, error: null },
-        description: 'Edit preview.py',
-        reason: '',
-        confirmation: {
-          kind: 'edit', title: 'Edit preview.py', details: '', diff: null, url: null, sandboxed: null, always: true,
-          files: [{ uri: uri.toString(), path: 'preview.py', version: doc.version, created: false, deleted: false, added: 2, removed: 2, original, proposed: '', edits: [], hunks: [hunk('h1', 3), hunk('h2', 20)], unified: '' }],
-        },
-      },
-    };
-    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
-    const realConfirm = a.chat.confirm.bind(a.chat);
-    a.chat.confirm = async (p) => (sent.push(p), true);
-    try {
-      a.chat.dispatch({ kind: 'update', update });
-      a.previews.open('fake-session', update);
-      await a.previews.whenShown('call_preview');
+    const hunk = (id: string, l: number) => lineHunk(id, l, `LINE${l}\n`);
+    const update = editRequest('call_preview', doc, { original, proposed: '', added: 2, removed: 2, hunks: [hunk('h1', 3), hunk('h2', 20)] });
+    await withProposal(a, update, async (sent) => {
       const lensLines = async () => {
         const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
         return lenses.filter((l) => l.command?.command === 'karyi.acceptHunk').map((l) => l.range.start.line);
@@ -293,11 +324,7 @@ describe('Karyi extension (in the real extension host)', () => {
       assert.deepEqual(sent, [{ toolCallId: 'call_preview', outcome: 'allowOnce', acceptedHunks: ['h1'], feedback: undefined }]);
       assert.equal(doc.getText(), 'new0\nnew1\n' + original, 'the server gets the buffer back as it was, with the typing');
       assert.equal(a.chat.state.tools.call_preview.files?.[0].state, 'partial');
-    } finally {
-      a.chat.confirm = realConfirm;
-      a.previews.forgetAll();
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
+    }, { close: 'workbench.action.revertAndCloseActiveEditor' });
   });
 
   it('typing inside an accepted proposed line and above it is sent as the user\'s text, once', async () => {
@@ -308,28 +335,8 @@ describe('Karyi extension (in the real extension host)', () => {
     await vscode.workspace.fs.writeFile(uri, Buffer.from(original));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
-    const range = { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } };
-    const update: TurnUpdate = {
-      sessionId: 's',
-      turnId: 't',
-      event: {
-        type: 'toolAwaitingPermission',
-        call: { index: 0, id: 'call_typed', name: 'edit', params: {}, error: null },
-        description: 'Edit typed.py',
-        reason: '',
-        confirmation: {
-          kind: 'edit', title: '', details: '', diff: null, url: null, sandboxed: null, always: true,
-          files: [{ uri: uri.toString(), path: 'typed.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original, proposed: 'a = 10\nb = 2\n', edits: [], hunks: [{ id: 'h1', header: '', range, newText: 'a = 10\n', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }], unified: '' }],
-        },
-      },
-    };
-    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
-    const realConfirm = a.chat.confirm.bind(a.chat);
-    a.chat.confirm = async (p) => (sent.push(p), true);
-    try {
-      a.chat.dispatch({ kind: 'update', update });
-      a.previews.open('s', update);
-      await a.previews.whenShown('call_typed');
+    const update = editRequest('call_typed', doc, { original, proposed: 'a = 10\nb = 2\n', added: 1, removed: 1, hunks: [lineHunk('h1', 0, 'a = 10\n')] });
+    await withProposal(a, update, async (sent) => {
       assert.equal(doc.getText(), 'a = 1\na = 10\nb = 2\n');
       const typing = new vscode.WorkspaceEdit();
       typing.insert(uri, new vscode.Position(1, 6), ' # mine');
@@ -340,11 +347,7 @@ describe('Karyi extension (in the real extension host)', () => {
       await vscode.commands.executeCommand('karyi.acceptHunk', 'call_typed', uri.toString(), 'h1');
       assert.deepEqual(sent, [{ toolCallId: 'call_typed', outcome: 'allowOnce', modifiedContent: [{ uri: 'typed.py', text: 'import os\na = 10 # mine\nb = 2\n' }], feedback: undefined }]);
       assert.equal(doc.getText(), original, 'handed back as the server proposed on: it writes the user\'s text, typing included, once');
-    } finally {
-      a.chat.confirm = realConfirm;
-      a.previews.forgetAll();
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    }
+    }, { close: 'workbench.action.revertAndCloseActiveEditor' });
   });
 
   it('Reject all on a CRLF file leaves the buffer byte-identical and clean', async () => {
@@ -355,39 +358,15 @@ describe('Karyi extension (in the real extension host)', () => {
     await vscode.workspace.fs.writeFile(uri, Buffer.from(original));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
-    const range = { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } };
-    const update: TurnUpdate = {
-      sessionId: 's',
-      turnId: 't',
-      event: {
-        type: 'toolAwaitingPermission',
-        call: { index: 0, id: 'call_crlf', name: 'edit', params: {}, error: null },
-        description: 'Edit crlf.py',
-        reason: '',
-        confirmation: {
-          kind: 'edit', title: '', details: '', diff: null, url: null, sandboxed: null, always: true,
-          files: [{ uri: uri.toString(), path: 'crlf.py', version: doc.version, created: false, deleted: false, added: 3, removed: 1, original, proposed: '', edits: [], hunks: [{ id: 'h1', header: '', range, newText: 'b = 20\nb2 = 4\nb3 = 5\n', oldStart: 2, oldLines: 1, newStart: 2, newLines: 3, lines: [] }], unified: '' }],
-        },
-      },
-    };
-    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
-    const realConfirm = a.chat.confirm.bind(a.chat);
-    a.chat.confirm = async (p) => (sent.push(p), true);
-    try {
-      a.chat.dispatch({ kind: 'update', update });
-      a.previews.open('s', update);
-      await a.previews.whenShown('call_crlf');
+    const update = editRequest('call_crlf', doc, { original, proposed: '', added: 3, removed: 1, hunks: [lineHunk('h1', 1, 'b = 20\nb2 = 4\nb3 = 5\n')] });
+    await withProposal(a, update, async (sent) => {
       assert.equal(doc.getText(), 'a = 1\r\nb = 2\r\nb = 20\r\nb2 = 4\r\nb3 = 5\r\nc = 3\r\n', 'shown with the file\'s own line breaks');
       assert.ok(doc.isDirty);
       await a.previews.rejectAll('call_crlf');
       assert.deepEqual(sent, [{ toolCallId: 'call_crlf', outcome: 'reject', feedback: undefined }]);
       assert.equal(doc.getText(), original, 'byte-identical');
       assert.equal(doc.isDirty, false, 'and not dirty');
-    } finally {
-      a.chat.confirm = realConfirm;
-      a.previews.forgetAll();
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    }
+    }, { close: 'workbench.action.closeActiveEditor' });
   });
 
   it('the user edits the proposal and their text is sent as modifiedContent', async () => {
@@ -396,27 +375,8 @@ describe('Karyi extension (in the real extension host)', () => {
     const uri = vscode.Uri.joinPath(root(), 'draft.py');
     await vscode.workspace.fs.writeFile(uri, Buffer.from('x = 1\ny = 2\n'));
     const doc = await vscode.workspace.openTextDocument(uri);
-    const update: TurnUpdate = {
-      sessionId: 's',
-      turnId: 't',
-      event: {
-        type: 'toolAwaitingPermission',
-        call: { index: 0, id: 'call_draft', name: 'edit', params: {}, error: null },
-        description: 'Edit draft.py',
-        reason: '',
-        confirmation: {
-          kind: 'edit', title: '', details: '', diff: null, url: null, sandboxed: null, always: true,
-          files: [{ uri: uri.toString(), path: 'draft.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original: 'x = 1\ny = 2\n', proposed: 'x = 10\ny = 2\n', edits: [], hunks: [{ id: 'h1', header: '', range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, newText: 'x = 10\n', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [] }], unified: '' }],
-        },
-      },
-    };
-    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
-    const realConfirm = a.chat.confirm.bind(a.chat);
-    a.chat.confirm = async (p) => (sent.push(p), true);
-    try {
-      a.chat.dispatch({ kind: 'update', update });
-      a.previews.open('s', update);
-      await a.previews.whenShown('call_draft');
+    const update = editRequest('call_draft', doc, { original: 'x = 1\ny = 2\n', proposed: 'x = 10\ny = 2\n', added: 1, removed: 1, hunks: [lineHunk('h1', 0, 'x = 10\n')] });
+    await withProposal(a, update, async (sent) => {
       await vscode.commands.executeCommand('karyi.editProposal', 'call_draft', uri.toString());
       const draft = vscode.window.activeTextEditor;
       assert.ok(draft && draft.document.isUntitled, 'the proposal opens in an editor of its own');
@@ -426,10 +386,7 @@ describe('Karyi extension (in the real extension host)', () => {
       assert.deepEqual(sent, [{ toolCallId: 'call_draft', outcome: 'allowOnce', modifiedContent: [{ uri: 'draft.py', text: 'x = 100\ny = 2\n' }], feedback: undefined }]);
       assert.equal(a.chat.state.tools.call_draft.files?.[0].state, 'edited');
       assert.equal(doc.getText(), 'x = 1\ny = 2\n', 'the file itself is untouched until the server applies it');
-    } finally {
-      a.chat.confirm = realConfirm;
-      a.previews.forgetAll();
-    }
+    });
   });
 
   it('a file deleted while previewed is said so and rejected', async () => {
@@ -438,29 +395,10 @@ describe('Karyi extension (in the real extension host)', () => {
     const uri = vscode.Uri.joinPath(root(), 'doomed.py');
     await vscode.workspace.fs.writeFile(uri, Buffer.from('a\nb\nc\n'));
     const doc = await vscode.workspace.openTextDocument(uri);
-    const update: TurnUpdate = {
-      sessionId: 's',
-      turnId: 't',
-      event: {
-        type: 'toolAwaitingPermission',
-        call: { index: 0, id: 'call_doomed', name: 'edit', params: {}, error: null },
-        description: 'Edit doomed.py',
-        reason: '',
-        confirmation: {
-          kind: 'edit', title: '', details: '', diff: null, url: null, sandboxed: null, always: true,
-          files: [{ uri: uri.toString(), path: 'doomed.py', version: doc.version, created: false, deleted: false, added: 1, removed: 1, original: 'a\nb\nc\n', proposed: 'a\nB\nc\n', edits: [], hunks: [{ id: 'h1', header: '', range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, newText: 'B\n', oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, lines: [] }], unified: '' }],
-        },
-      },
-    };
-    const sent: Omit<ConfirmParams, 'sessionId'>[] = [];
-    const realConfirm = a.chat.confirm.bind(a.chat);
+    const update = editRequest('call_doomed', doc, { original: 'a\nb\nc\n', proposed: 'a\nB\nc\n', added: 1, removed: 1, hunks: [lineHunk('h1', 1, 'B\n')] });
     let answered!: () => void;
     const answer = new Promise<void>((resolve) => (answered = resolve));
-    a.chat.confirm = async (p) => (sent.push(p), answered(), true);
-    try {
-      a.chat.dispatch({ kind: 'update', update });
-      a.previews.open('s', update);
-      await a.previews.whenShown('call_doomed');
+    await withProposal(a, update, async (sent) => {
       const wsEdit = new vscode.WorkspaceEdit();
       wsEdit.deleteFile(uri);
       assert.ok(await vscode.workspace.applyEdit(wsEdit));
@@ -469,10 +407,7 @@ describe('Karyi extension (in the real extension host)', () => {
       assert.equal(sent.length, 1);
       assert.equal(sent[0].outcome, 'reject');
       assert.match(sent[0].feedback ?? '', /deleted doomed\.py/);
-    } finally {
-      a.chat.confirm = realConfirm;
-      a.previews.forgetAll();
-    }
+    }, { onAnswer: () => answered() });
   });
 
   it('a server crash mid-turn is shown, keeps the chat, and a restart goes on in the same session', async () => {
