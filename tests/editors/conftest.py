@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from tests.editors.editor_runs import VERSIONS
+from tests.support.fake_model_server import FakeModelServer, serve
+
+
+@pytest.fixture(scope="module")
+def fake() -> Iterator[FakeModelServer]:
+    """One fake model server per editor: its whole session of steps runs against it."""
+    yield from serve()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -5,7 +5,6 @@ server: the steps are in emacs_steps.el, run once; each test checks one of them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,16 +21,10 @@ from tests.editors.editor_runs import (
     run_editor,
 )
 from tests.editors.test_neovim import SCRIPT
-from tests.support.fake_model_server import FakeModelServer, serve
+from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Fault
 
 STEPS = Path(__file__).with_name("emacs_steps.el")
-
-
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeModelServer]:
-    """One fake model server for the whole Emacs session."""
-    yield from serve()
 
 
 @pytest.fixture(scope="module")

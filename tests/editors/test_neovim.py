@@ -5,7 +5,6 @@ headless; each test checks one of them."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ from tests.editors.editor_runs import (
     run_editor,
     version,
 )
-from tests.support.fake_model_server import FakeModelServer, serve
+from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
 
 
@@ -58,12 +57,6 @@ SCRIPT = [
     _edit("calc.py", "    return 20", "    return 21"),
     Reply(text="Done."),
 ]
-
-
-@pytest.fixture(scope="module")
-def fake() -> Iterator[FakeModelServer]:
-    """One fake model server for the whole Neovim session."""
-    yield from serve()
 
 
 @pytest.fixture(scope="module")
