@@ -28,8 +28,16 @@ NOT_BEFORE_NEEDED = {
     # The language server: pygls; the agent host is built on the first request.
     "karyi.lsp.server": [*MODEL_SDKS, *AGENT_STACK, "acp", "pydantic", "jsonschema"],
     # `karyi run`: the agent stack, but no model SDK before the first model call, no
-    # language-server client before the first diagnostics check, no web client.
-    "karyi.cli.run": [*MODEL_SDKS, *LSP_TYPES, "acp", "karyi.tools.webclient.fetch"],
+    # language-server client before the first diagnostics check, no web client, no
+    # jsonschema before the first validation, no syntax highlighter before a diff is asked.
+    "karyi.cli.run": [
+        *MODEL_SDKS,
+        *LSP_TYPES,
+        "acp",
+        "karyi.tools.webclient.fetch",
+        "jsonschema",
+        "pygments",
+    ],
 }
 
 
