@@ -27,6 +27,17 @@ NOT_BEFORE_NEEDED = {
     "karyi.acp.server": [*MODEL_SDKS, *AGENT_STACK, *LSP_TYPES, "jsonschema", "watchfiles"],
     # The language server: pygls; the agent host is built on the first request.
     "karyi.lsp.server": [*MODEL_SDKS, *AGENT_STACK, "acp", "pydantic", "jsonschema"],
+    # Everything `karyi lsp` imports before `initialize` is answered (every handler's
+    # module): the settings it reads, but no model or MCP SDK, no agent host, no watcher.
+    "karyi.lsp.features": [
+        *MODEL_SDKS,
+        "karyi.agent.runtime",
+        "karyi.agent.host",
+        "acp",
+        "pydantic",
+        "jsonschema",
+        "watchfiles",
+    ],
     # `karyi run`: the agent stack, but no model SDK before the first model call, no
     # language-server client before the first diagnostics check, no web client, no
     # jsonschema before the first validation, no syntax highlighter before a diff is asked.

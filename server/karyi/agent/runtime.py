@@ -58,8 +58,8 @@ from karyi.workspace.editor import Editor
 from karyi.workspace.localdir import local_dir
 
 if TYPE_CHECKING:
-    from karyi.tools.mcp.connection import ServerStatus
     from karyi.tools.mcp.manager import McpManager
+    from karyi.tools.mcp.status import ServerStatus
 from karyi.workspace.paths import PathPolicy
 from karyi.workspace.workspace import Workspace
 
