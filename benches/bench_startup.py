@@ -61,7 +61,7 @@ for _ in client.chat.completions.create(
 """
 FRONT_ENDS = {
     "karyi acp": "karyi.acp.server",
-    "karyi lsp": "karyi.lsp.server",
+    "karyi lsp": "karyi.lsp.features",
     "karyi run": "karyi.cli.run",
 }
 

@@ -25,6 +25,8 @@ from acp.schema import (
 from karyi import __version__
 from karyi.acp.capabilities import auth_methods
 from tests.acp.conftest import Start
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Reply
 
 
 async def test_initialize_negotiates_and_declares_capabilities(karyi_acp: Start) -> None:
@@ -106,3 +108,17 @@ async def test_a_session_that_cannot_open_says_why_on_each_request(karyi_acp: St
         await agent.say(sid, "hi")
     assert closed.value.code == -32602
     assert await agent.new_session()
+
+
+async def test_a_prompt_sent_at_once_waits_for_the_session_to_open(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    """Requests for a session wait until it is open; its options come first."""
+    fake_llm.script(Reply(text="Hello."))
+    agent = await karyi_acp()
+    sid = await agent.new_session()
+    answer = await agent.say(sid, "hi")  # sent right after the answer, not after the update
+    assert answer.stop_reason == "end_turn"
+    kinds = [u.session_update for s, u in agent.client.updates if s == sid]
+    assert kinds[0] == "config_option_update"
+    assert agent.client.message_text() == "Hello."

@@ -233,6 +233,7 @@ class KaryiAgent:
         await agent_stack.load()
         from karyi.acp.stored import forget_keys
 
+        await self.openings.settle()  # a session still opening is signed out too
         models = [s.model_settings() for s in self.sessions.values()]
         removed = await asyncio.to_thread(forget_keys, Path.cwd(), self.flags, models)
         log.info("logout removed %s", ", ".join(removed) or "nothing")
