@@ -115,7 +115,12 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
   const lens = (re) => page.locator('.editor-group-container.active .codelens-decoration a', { hasText: re });
   // Focus the editor through its tab: a click in the text could land on a lens (Accept or
   // Reject) that the preview has just scrolled to the middle of the editor.
-  const focusEditor = () => page.locator('.editor-group-container.active .tab.active', { hasText: 'stats.py' }).click();
+  // Click the file's tab (the middle of the editor may hold a lens), then wait until the
+  // editor has the keyboard: a key pressed before lands where the focus was (the chat).
+  const focusEditor = async () => {
+    await page.locator('.editor-group-container.active .tab.active', { hasText: 'stats.py' }).click();
+    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor({ timeout: WAIT });
+  };
 
   await step('inline diff: a 15-line insertion and a 3-to-8 replacement as real lines; one accepted by key, one rejected', async () => {
     fs.writeFileSync(file, STATS);
