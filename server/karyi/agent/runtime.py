@@ -58,8 +58,8 @@ from karyi.workspace.editor import Editor
 from karyi.workspace.localdir import local_dir
 
 if TYPE_CHECKING:
-    from karyi.tools.mcp.connection import ServerStatus
     from karyi.tools.mcp.manager import McpManager
+    from karyi.tools.mcp.status import ServerStatus
 from karyi.workspace.paths import PathPolicy
 from karyi.workspace.workspace import Workspace
 
@@ -252,13 +252,16 @@ class Runtime:
         """The environment the model's key is taken from (`key_environment`)."""
         return key_environment(settings or self.settings, self.vault)
 
-    def conversation(self, session_id: str | None = None) -> Conversation:
-        """A stored session, or a new one (unsaved where the disk refuses writes)."""
+    def conversation(
+        self, session_id: str | None = None, *, new_id: str | None = None
+    ) -> Conversation:
+        """A stored session, or a new one (with the id `new_id` when given; unsaved where
+        the disk refuses writes)."""
         if session_id:
             return Conversation.resume(self.store, session_id)
         s = self.settings
         return Conversation.start_or_unsaved(
-            lambda: self.store, model=s.model, dialect=s.dialect, profile=s.profile
+            lambda: self.store, model=s.model, dialect=s.dialect, profile=s.profile, sid=new_id
         )
 
     def context(self, conversation: Conversation) -> ToolContext:
