@@ -7,6 +7,7 @@ what was expected (or the key it resembles); the lower layer's value stays in fo
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,7 +17,12 @@ from typing import Any
 from karyi.core.schema import ParamValidator
 from karyi.settings.model import SCHEMA
 
-_VALIDATORS = {key: ParamValidator(schema, noun="key") for key, schema in SCHEMA.items()}
+
+@functools.cache
+def _validator(key: str) -> ParamValidator:
+    """The compiled schema of settings key `key`, made when a layer first sets that key
+    (compiling them all costs every start-up a twentieth of a second)."""
+    return ParamValidator(SCHEMA[key], noun="key")
 
 
 @dataclass(frozen=True)
@@ -42,7 +48,7 @@ def check_keys(
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             warnings.append(SettingsWarning(source, key, f"unknown key, ignored{hint}"))
             continue
-        errors = _VALIDATORS[key].errors(value)
+        errors = _validator(key).errors(value)
         if errors:
             for e in errors:
                 warnings.append(SettingsWarning(source, key, f"{e}; ignored"))
