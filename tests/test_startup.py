@@ -30,6 +30,23 @@ NOT_BEFORE_NEEDED = {
     # `karyi run`: the agent stack, but no model SDK before the first model call, no
     # language-server client before the first diagnostics check, no web client.
     "karyi.cli.run": [*MODEL_SDKS, *LSP_TYPES, "acp", "karyi.tools.webclient.fetch"],
+    # `karyi exec`: tools and a runtime, but no agent loop, session store, model client,
+    # language server or terminal prompt (rich) to run one command (issue [fast-paths]).
+    "karyi.cli.exec": [
+        *MODEL_SDKS,
+        *LSP_TYPES,
+        "acp",
+        "karyi.agent.turn.loop",
+        "karyi.agent.subagents",
+        "karyi.agent.session.store",
+        "karyi.agent.session.conversation",
+        "karyi.agent.session.checkpoints",
+        "karyi.agent.diagnostics.language_servers",
+        "karyi.llm.factory",
+        "karyi.cli.ask",
+        "rich",
+        "bashlex",
+    ],
 }
 
 
