@@ -17,13 +17,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from karyi.agent.model_keys import key_environment as key_environment
 from karyi.agent.prompting.rules import RuleFile, rule_files, rules_text
 from karyi.agent.subagent_defs import definitions
 from karyi.agent.tool_context import tool_context
@@ -374,26 +374,6 @@ class Runtime:
         if self._store is not None:
             self._store.close()
             self._store = None
-
-
-def key_environment(settings: Settings, vault: Vault) -> dict[str, str]:
-    """The environment, plus the model's API key from the secret store (`karyi var set`,
-    `karyi login`) when the environment has none (docs/models.md)."""
-    env = dict(os.environ)
-    store = vault.store
-    if settings.api_key(env) or store is None:
-        return env
-    for name in settings.key_variables():
-        try:
-            value = store.get(name)
-        except Exception as exc:  # an unreadable store is a missing key
-            log.warning("reading %s from the secret store failed: %s", name, exc)
-            return env
-        if value:
-            vault.remember(name, value)  # redacted from now on, like every secret
-            env[name] = value
-            break
-    return env
 
 
 def _sweep(*roots: Path) -> None:
