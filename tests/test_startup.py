@@ -27,9 +27,28 @@ NOT_BEFORE_NEEDED = {
     "karyi.acp.server": [*MODEL_SDKS, *AGENT_STACK, *LSP_TYPES, "jsonschema", "watchfiles"],
     # The language server: pygls; the agent host is built on the first request.
     "karyi.lsp.server": [*MODEL_SDKS, *AGENT_STACK, "acp", "pydantic", "jsonschema"],
+    # Everything `karyi lsp` imports before `initialize` is answered (every handler's
+    # module): the settings it reads, but no model or MCP SDK, no agent host, no watcher.
+    "karyi.lsp.features": [
+        *MODEL_SDKS,
+        "karyi.agent.runtime",
+        "karyi.agent.host",
+        "acp",
+        "pydantic",
+        "jsonschema",
+        "watchfiles",
+    ],
     # `karyi run`: the agent stack, but no model SDK before the first model call, no
-    # language-server client before the first diagnostics check, no web client.
-    "karyi.cli.run": [*MODEL_SDKS, *LSP_TYPES, "acp", "karyi.tools.webclient.fetch"],
+    # language-server client before the first diagnostics check, no web client, no
+    # jsonschema before the first validation, no syntax highlighter before a diff is asked.
+    "karyi.cli.run": [
+        *MODEL_SDKS,
+        *LSP_TYPES,
+        "acp",
+        "karyi.tools.webclient.fetch",
+        "jsonschema",
+        "pygments",
+    ],
     # `karyi exec`: tools and a runtime, but no agent loop, session store, model client,
     # language server or terminal prompt (rich) to run one command (issue [fast-paths]).
     "karyi.cli.exec": [
@@ -45,6 +64,8 @@ NOT_BEFORE_NEEDED = {
         "karyi.llm.factory",
         "karyi.cli.ask",
         "rich",
+        "pygments",
+        "jsonschema",
         "bashlex",
     ],
 }
@@ -112,3 +133,39 @@ def test_building_the_agent_starts_no_language_server_client(tmp_path: Path) -> 
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     assert "karyi.agent.runtime" in loaded
     assert not {"pygls", "lsprotocol", "lsprotocol.types"} & loaded
+
+
+NEW_SESSION_PROBE = """
+import asyncio, json, sys
+from karyi.acp.agent import KaryiAgent
+
+async def main():
+    agent = KaryiAgent()
+    agent.on_connect(object())  # nothing is sent before the runtime is open
+    agent.openings.start = lambda session_id, job: job.close()  # only the answer, here
+    answer = await agent.new_session(cwd=sys.argv[1], mcp_servers=[])
+    dumped = answer.model_dump(mode="json", by_alias=True, exclude_none=True)
+    print(json.dumps({"answer": dumped, "modules": sorted(sys.modules)}))
+
+asyncio.run(main())
+"""
+
+
+def test_the_acp_session_new_answer_needs_nothing_of_the_agent_stack(tmp_path: Path) -> None:
+    """`session/new` answers at once: its id, the modes and the mode option, with none of
+    the agent stack imported (the runtime opens after, docs/acp.md#start-up)."""
+    done = subprocess.run(
+        [sys.executable, "-c", NEW_SESSION_PROBE, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    probe = json.loads(done.stdout.splitlines()[-1])
+    from karyi.acp.stack import MODULES
+
+    assert not {*MODULES, *AGENT_STACK, *MODEL_SDKS} & set(probe["modules"])
+    answer = probe["answer"]
+    assert len(answer["sessionId"]) == 12
+    assert answer["modes"]["currentModeId"] == "act"
+    assert [m["id"] for m in answer["modes"]["availableModes"]] == ["act", "plan"]
+    assert [(o["id"], o["currentValue"]) for o in answer["configOptions"]] == [("mode", "act")]

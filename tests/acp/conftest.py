@@ -220,6 +220,16 @@ class Agent:
     async def new_session(self) -> str:
         return (await self.conn.new_session(cwd=str(self.root), mcp_servers=[])).session_id
 
+    async def opened(self, session_id: str) -> list[Any]:
+        """The config options of a new session once its runtime is open: its first
+        `config_option_update` (`session/new` answers before, docs/acp.md#start-up)."""
+
+        def first() -> Any:
+            updates = [u for sid, u in self.client.updates if sid == session_id]
+            return next((u for u in updates if u.session_update == "config_option_update"), None)
+
+        return list((await self.client.wait_for(first)).config_options)
+
     async def say(self, session_id: str, text: str) -> Any:
         from acp import text_block
 

@@ -25,6 +25,8 @@ from acp.schema import (
 from karyi import __version__
 from karyi.acp.capabilities import auth_methods
 from tests.acp.conftest import Start
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Reply
 
 
 async def test_initialize_negotiates_and_declares_capabilities(karyi_acp: Start) -> None:
@@ -55,6 +57,8 @@ async def test_new_session_uses_cwd_as_the_workspace(karyi_acp: Start) -> None:
     agent = await karyi_acp()
     first, second = await agent.new_session(), await agent.new_session()
     assert first and second and first != second
+    await agent.opened(first)
+    await agent.opened(second)
     assert (agent.root / ".karyi").is_dir()  # the session store lives in the cwd's workspace
 
 
@@ -81,3 +85,40 @@ async def test_unknown_session_is_an_error_and_the_agent_goes_on(karyi_acp: Star
     assert raised.value.code == -32602 and raised.value.data["field"] == "sessionId"
     await agent.conn.cancel(session_id="nope")  # a notification: logged, no crash
     assert await agent.new_session()
+
+
+async def test_a_session_that_cannot_open_says_why_on_each_request(karyi_acp: Start) -> None:
+    """`session/new` answers before the session's runtime opens (docs/acp.md#start-up): a
+    runtime that cannot open is an error naming the cause on every request for the session,
+    and the agent goes on."""
+    agent = await karyi_acp(env_changes={"KARYI_PROFILE": "nope"})
+    sid = await agent.new_session()
+    for request in (
+        agent.say(sid, "hi"),
+        agent.conn.set_session_mode(session_id=sid, mode_id="plan"),
+        agent.conn.set_config_option(config_id="mode", session_id=sid, value="plan"),
+    ):
+        with pytest.raises(RequestError) as raised:
+            await request
+        assert raised.value.code == -32603
+        assert "unknown profile 'nope'" in raised.value.data["message"]
+    await agent.conn.cancel(session_id=sid)  # a notification: logged, no crash
+    await agent.conn.close_session(session_id=sid)
+    with pytest.raises(RequestError) as closed:
+        await agent.say(sid, "hi")
+    assert closed.value.code == -32602
+    assert await agent.new_session()
+
+
+async def test_a_prompt_sent_at_once_waits_for_the_session_to_open(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    """Requests for a session wait until it is open; its options come first."""
+    fake_llm.script(Reply(text="Hello."))
+    agent = await karyi_acp()
+    sid = await agent.new_session()
+    answer = await agent.say(sid, "hi")  # sent right after the answer, not after the update
+    assert answer.stop_reason == "end_turn"
+    kinds = [u.session_update for s, u in agent.client.updates if s == sid]
+    assert kinds[0] == "config_option_update"
+    assert agent.client.message_text() == "Hello."

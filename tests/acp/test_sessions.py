@@ -85,15 +85,17 @@ async def test_model_and_mode_config_options(
     fake_llm.script(Reply(text="From the other model."), Reply(text="From the listed one."))
     agent = await karyi_acp()
     created = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
-    options = {o.id: o for o in created.config_options or []}
+    assert [o.id for o in created.config_options or []] == ["mode"]  # the rest follows
+    sid = created.session_id
+    opened = await agent.opened(sid)
+    options = {o.id: o for o in opened}
     assert options["model"].current_value == "openai:test-model"
     configured = ["openai:test-model", "openai:other-model", "anthropic:claude-test"]
-    assert _values(created.config_options, "model") == configured  # not waiting for /models
+    assert _values(opened, "model") == configured  # not waiting for /models
     assert "thinking" not in options  # an OpenAI model has no thinking budget
     # The server's list follows, as the VS Code picker lists it (agent/models.py).
-    (listed,) = await agent.client.wait_for(lambda: agent.client.of("config_option_update"))
-    assert _values(listed.config_options, "model") == [*configured, "openai:listed-model"]
-    sid = created.session_id
+    listed = await agent.client.wait_for(lambda: agent.client.of("config_option_update")[1:])
+    assert _values(listed[0].config_options, "model") == [*configured, "openai:listed-model"]
     changed = await agent.conn.set_config_option(
         config_id="model", session_id=sid, value="openai:other-model"
     )
@@ -108,15 +110,16 @@ async def test_model_and_mode_config_options(
     await agent.say(sid, "and you?")
     assert fake_llm.requests[-1].body["model"] == "listed-model"
     again = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
-    assert "openai:listed-model" in _values(again.config_options, "model")  # cached
+    assert "openai:listed-model" in _values(await agent.opened(again.session_id), "model")
     with pytest.raises(RequestError) as bad:
         await agent.conn.set_config_option(config_id="model", session_id=sid, value="x:y")
     assert bad.value.code == -32602
 
     await agent.conn.set_config_option(config_id="mode", session_id=sid, value="plan")
     assert [u.current_mode_id for u in agent.client.of("current_mode_update")] == ["plan"]
+    seen = len(agent.client.of("config_option_update"))  # the sessions' openings, the list
     await agent.conn.set_session_mode(session_id=sid, mode_id="act")
-    (update,) = await agent.client.wait_for(lambda: agent.client.of("config_option_update")[1:])
+    (update,) = await agent.client.wait_for(lambda: agent.client.of("config_option_update")[seen:])
     assert {o.id: o.current_value for o in update.config_options}["mode"] == "act"
 
     claude = await agent.conn.set_config_option(
@@ -148,7 +151,8 @@ async def test_thinking_budget_and_a_boolean_option(
     await agent.conn.initialize(protocol_version=PROTOCOL_VERSION, client_capabilities=caps)
     created = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
     sid = created.session_id
-    options = {o.id: o for o in created.config_options or []}
+    opened = await agent.opened(sid)
+    options = {o.id: o for o in opened}
     assert options["prompt_caching"] == SessionConfigOptionBoolean(
         type="boolean",
         id="prompt_caching",
@@ -158,7 +162,7 @@ async def test_thinking_budget_and_a_boolean_option(
         category="model_config",
         current_value=True,
     )
-    assert _values(created.config_options, "thinking") == ["0", "4096", "16000", "32000"]
+    assert _values(opened, "thinking") == ["0", "4096", "16000", "32000"]
     set_option = "session/set_config_option"
     for wrong in (
         {"configId": "prompt_caching", "value": "false"},  # a string for a boolean

@@ -3,11 +3,12 @@ without diagnostics, from the editor (`karyi/diagnostics`) for one that gives th
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 from karyi.lsp.params import plain
-from tests.lsp.conftest import Start, request
+from tests.lsp.conftest import Start, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
 
@@ -72,3 +73,52 @@ async def test_the_editors_own_diagnostics_reach_the_model(
         '- src/main.py:1:7: error: "greeting" is not defined (Pylance reportUndefinedVariable)'
     ) in _results(fake_llm, 2)
     assert "ruff" not in _results(fake_llm, 2)
+
+
+async def test_the_baseline_is_asked_before_the_preview_lines_reach_the_buffer(
+    lsp: Start, fake_llm: FakeModelServer, ws_root: Path
+) -> None:
+    """An editor shows a proposal as lines in the buffer, and its linters report them: a
+    baseline asked after the user's answer would count the edit's own problems as old."""
+    main = (ws_root / "src" / "main.py").resolve()
+    fake_llm.script(READ_MAIN, BREAK, Reply(text="Oops."))
+    client = await lsp(
+        settings={"permissions": {"tools": {"read": "auto"}}}, ui=True, diagnostics=True
+    )
+    order: list[str] = []
+    preview_shown = False
+
+    @client.feature("karyi/diagnostics")
+    def answer(params: Any) -> dict[str, Any]:
+        order.append("diagnostics")
+        # the preview's `print(greeting)` is in the buffer while the proposal waits
+        broken = preview_shown or "greeting" in main.read_text()
+        found = [
+            {
+                "range": {
+                    "start": {"line": 1, "character": 6},
+                    "end": {"line": 1, "character": 14},
+                },
+                "severity": 1,
+                "message": '"greeting" is not defined',
+                "source": "Pylance",
+            }
+        ]
+        return {"diagnostics": [{"uri": main.as_uri(), "diagnostics": found if broken else []}]}
+
+    chat = asyncio.ensure_future(request(client, "karyi/chat", {"message": "greet"}))
+    awaiting = await wait_for_event(client, "toolAwaitingPermission")
+    order.append("awaiting")
+    preview_shown = True
+    await request(
+        client,
+        "karyi/confirmTool",
+        {
+            "sessionId": client.updates[0]["sessionId"],
+            "toolCallId": awaiting["call"]["id"],
+            "outcome": "allowOnce",
+        },
+    )
+    assert (await chat).stopReason == "end_turn"
+    assert order == ["diagnostics", "awaiting", "diagnostics"]
+    assert "New problems after this edit (the editor)" in _results(fake_llm, 2)

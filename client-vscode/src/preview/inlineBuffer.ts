@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Range } from '../protocol';
+import { isMasked } from '../syncMask';
 import { applyEdits, mapRange, type TextChange } from './hunks';
 import { acceptEdit, decidedText, handBackEdits, placeHunks, rejectEdit } from './inline';
 import type { FileView, HunkView } from './views';
@@ -151,11 +152,13 @@ export class InlineBuffer {
   }
 }
 
-/** The previewed buffers' versions once the preview is out: the server waits until it has
- * seen them before it runs the tool, so it never takes a preview line for the user's text. */
+/** The versions of the buffers that showed `files` inline, once their preview is out:
+ * the server waits until it has seen them before it runs the tool, so it never takes a
+ * preview line for the user's text. */
 export function heldVersions(files: readonly FileView[]): { uri: string; version: number }[] {
   return files.flatMap((f) => {
-    const doc = f.inline ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.uri.toString()) : undefined;
-    return doc ? [{ uri: doc.uri.toString(), version: doc.version }] : [];
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.uri.toString());
+    // A masked buffer's changes do not reach the server (syncMask.ts): it cannot wait for them.
+    return doc && !doc.isClosed && !isMasked(doc.uri.toString()) ? [{ uri: doc.uri.toString(), version: doc.version }] : [];
   });
 }

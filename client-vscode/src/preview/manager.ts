@@ -326,12 +326,13 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
         exact.add(f);
       }
     }
+    const held = call.files.filter((f) => f.inline); // the hand-back below clears `inline`
     await this.handBackCall(call, exact);
     const answer = confirmation(this.decisions(call));
     for (const f of call.files) this.setFileState(call, f);
     this.paintAll();
     this.updateContext();
-    const documents = heldVersions(call.files);
+    const documents = heldVersions(held);
     const params = { toolCallId: call.callId, ...answer, feedback: answer.outcome === 'reject' ? feedback?.trim() || undefined : undefined, ...(documents.length ? { documents } : {}) };
     const own = this.answers.get(call.callId);
     const ok = own ? await own(params) : await this.chat.confirm(params);

@@ -113,16 +113,28 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
   const file = path.join(ws, 'src', 'stats.py');
   const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines');
   const lens = (re) => page.locator('.editor-group-container.active .codelens-decoration a', { hasText: re });
+  // A new proposal waits for the user: its card says so in the chat and its lenses show.
+  // (A lens of the last step can linger a moment, and a key pressed while the turn still
+  // runs would land before the proposal: an Escape in the chat then stops the turn.)
+  const proposalWaits = async () => {
+    await chat.locator('.tool.tool-awaiting').waitFor({ timeout: WAIT });
+    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+  };
   // Focus the editor through its tab: a click in the text could land on a lens (Accept or
   // Reject) that the preview has just scrolled to the middle of the editor.
-  const focusEditor = () => page.locator('.editor-group-container.active .tab.active', { hasText: 'stats.py' }).click();
+  // Click the file's tab (the middle of the editor may hold a lens), then wait until the
+  // editor has the keyboard: a key pressed before lands where the focus was (the chat).
+  const focusEditor = async (name = 'stats.py') => {
+    await page.locator('.editor-group-container.active .tab.active', { hasText: name }).click();
+    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor({ timeout: WAIT });
+  };
 
   await step('inline diff: a 15-line insertion and a 3-to-8 replacement as real lines; one accepted by key, one rejected', async () => {
     fs.writeFileSync(file, STATS);
     await fake.script(STATS_EDIT, 'Added median; left mean as it was.');
     await send(chat, 'Add median to src/stats.py and harden mean');
     await page.locator('.tab.active', { hasText: 'stats.py' }).waitFor({ timeout: WAIT });
-    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await proposalWaits();
     assert.equal(await lens(/^Accept \(/).count(), 2, 'one Accept lens per hunk');
     // Real lines: the proposed code is in the editor, next to the lines it replaces.
     await editor.locator('.view-line', { hasText: 'def median(values' }).waitFor({ timeout: WAIT });
@@ -160,7 +172,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     const before = fs.readFileSync(file, 'utf8');
     await fake.script(REJECT_EDIT, 'Left it.');
     await send(chat, 'Try again');
-    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await proposalWaits();
     await page.locator('.tab.dirty', { hasText: 'stats.py' }).waitFor({ timeout: WAIT });
     await focusEditor();
     await page.keyboard.press('Control+Alt+Backspace');
@@ -181,7 +193,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
 </tools>`;
     await fake.script(RETURN_EDIT, 'Returned a float.');
     await send(chat, 'Return a float from clamp');
-    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await proposalWaits();
     const input = chat.locator('#input');
     await input.press('Escape'); // meant for the editor: must not cancel the turn
     await focusEditor();
@@ -192,7 +204,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     const before = fs.readFileSync(file, 'utf8');
     await fake.script(RETURN_EDIT.replace('    return x', '    return float(x)').replace('return float(x)</replace>', 'return round(float(x), 6)</replace>'));
     await send(chat, 'Round it');
-    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await proposalWaits();
     assert.match(await input.getAttribute('placeholder'), /Shift\+Esc/, 'the input says which key ends the turn');
     await input.press('Shift+Escape');
     await chat.locator('.item.turn.done .usage', { hasText: 'stopped: cancelled' }).waitFor({ timeout: WAIT });
@@ -228,7 +240,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await page.locator('.quick-input-widget', { hasText: 'Karyi: change src/stats.py:' }).waitFor({ timeout: WAIT });
     await box.fill('make the lower bound inclusive');
     await page.keyboard.press('Enter');
-    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await proposalWaits();
     await editor.locator('.view-line', { hasText: 'bounds are inclusive' }).waitFor({ timeout: WAIT });
     const asked = JSON.stringify((await fake.requests()).at(-1).messages.at(-1));
     assert.match(asked, /make the lower bound inclusive/);
@@ -264,12 +276,12 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await shot(page, 'vscode-draft-grown.png');
 
     await fake.release(6); // the rest of the reply: the call is complete, its proposal takes over
-    await lens(/^Accept \(/).first().waitFor({ timeout: WAIT });
+    await proposalWaits();
     assert.equal(await lens(/^Accept \(/).count(), 1, 'one hunk, made on the file\'s own text');
     await line('return result').waitFor({ timeout: WAIT });
     assert.equal(await line('The sum, written out.').count(), 1, 'the draft lines gave way: each line once');
     await shot(page, 'vscode-draft-settled.png');
-    await page.locator('.editor-group-container.active .tab.active', { hasText: 'growth.py' }).click();
+    await focusEditor('growth.py');
     await page.keyboard.press('Control+Alt+Enter');
     await chat.locator('.item.turn.done .md', { hasText: 'Wrote it out.' }).waitFor({ timeout: WAIT });
     assert.equal(fs.readFileSync(growth, 'utf8'), `${WRITTEN.join('\n')}\n`, 'the proposal, accepted, is on disk');

@@ -8,6 +8,7 @@ schema (a malformed one gets -32602 naming the field); what the schema cannot sa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Coroutine, Mapping
 from pathlib import Path
@@ -36,23 +37,23 @@ from karyi.acp.capabilities import (
     KEY_METHOD,
     LOGIN_METHOD,
     initialize_response,
-    shows_booleans,
 )
+from karyi.acp.errors import could_not_open, invalid
 from karyi.acp.mcp import ClientServer
+from karyi.acp.opening import Openings
 from karyi.acp.prompts import Block
+from karyi.acp.session_modes import mode_option, session_modes
 from karyi.acp.stack import agent_stack
+from karyi.acp.where import Where, checked_where
+from karyi.agent.prompting.mode_names import ACT
+from karyi.agent.session.ids import new_session_id
 
 if TYPE_CHECKING:
+    from karyi.acp.builder import Wiring
     from karyi.acp.session import AcpSession
     from karyi.agent.models import ModelCatalog
-    from karyi.agent.runtime import Runtime
 
 log = logging.getLogger(__name__)
-
-
-def invalid(field: str, message: str) -> RequestError:
-    """-32602 naming the field, as ACP specifies for bad parameters."""
-    return RequestError.invalid_params({"field": field, "message": message})
 
 
 class KaryiAgent:
@@ -68,6 +69,8 @@ class KaryiAgent:
         """Workspaces this connection opened or listed sessions in (what `session/list`
         without `cwd` lists, where `session/delete` looks)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self.openings = Openings()
+        """New sessions whose runtime is still opening (opening.py)."""
         self._catalog: ModelCatalog | None = None
         """The models on offer, shared by the connection's sessions (made after
         `initialize`, with the agent stack)."""
@@ -96,16 +99,16 @@ class KaryiAgent:
         additional_directories: list[str] | None = None,
         **kwargs: Any,
     ) -> NewSessionResponse:
-        """A new session in the workspace `cwd`."""
-        await agent_stack.load()
-        from karyi.acp.config_options import session_modes
-
-        session = self._open(cwd, mcp_servers or [], additional_directories or [], None)
-        self._later(session.announce())  # once the client knows the session's id
+        """A new session in the workspace `cwd`, answered at once: its runtime opens in
+        the background, then `config_option_update` brings every config option
+        (docs/acp.md#start-up); the session's other requests wait for it."""
+        where = checked_where(cwd, additional_directories or [], mcp_servers or [])
+        if self.client is None:
+            raise RequestError.internal_error({"message": "no client connection"})
+        session_id = new_session_id()
+        self.openings.start(session_id, self._open_new(where, session_id))
         return NewSessionResponse(
-            session_id=session.id,
-            modes=session_modes(session.mode),
-            config_options=list(session.options()),
+            session_id=session_id, modes=session_modes(ACT), config_options=[mode_option(ACT)]
         )
 
     async def load_session(
@@ -119,7 +122,6 @@ class KaryiAgent:
         """A stored session of the workspace `cwd`: its history is sent as updates first,
         then the answer; the next prompt continues it."""
         await agent_stack.load()
-        from karyi.acp.config_options import session_modes
         from karyi.acp.replay import history
 
         session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
@@ -144,7 +146,6 @@ class KaryiAgent:
         """`session/resume`: a stored session continues without its history being sent
         (the model still has it)."""
         await agent_stack.load()
-        from karyi.acp.config_options import session_modes
 
         session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
         self._later(session.announce())
@@ -171,11 +172,13 @@ class KaryiAgent:
 
     async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
         """`session/close`: cancel its turn, free what it holds (it stays stored)."""
-        session = self.sessions.pop(session_id, None)
-        if session is None:
+        opening = session_id in self.openings
+        session = await self._settled(session_id)
+        if session is None and not opening:
             raise RequestError.resource_not_found(session_id)
-        session.cancel()
-        await session.close()
+        if session is not None:
+            session.cancel()
+            await session.close()
         return CloseSessionResponse()
 
     async def delete_session(self, session_id: str, **kwargs: Any) -> DeleteSessionResponse:
@@ -183,7 +186,7 @@ class KaryiAgent:
         await agent_stack.load()
         from karyi.acp.stored import delete_stored
 
-        session = self.sessions.pop(session_id, None)
+        session = await self._settled(session_id)
         roots = [session.runtime.workspace.root] if session else [*self.roots, Path.cwd()]
         if session is not None:
             session.cancel()
@@ -200,7 +203,7 @@ class KaryiAgent:
         from karyi.acp.config_options import UnknownOption
         from karyi.agent.host import SessionBusy
 
-        session = self._session(session_id)
+        session = await self._session(session_id)
         try:
             options = await session.configure(config_id, value)
         except UnknownOption as exc:
@@ -230,6 +233,7 @@ class KaryiAgent:
         await agent_stack.load()
         from karyi.acp.stored import forget_keys
 
+        await self.openings.settle()  # a session still opening is signed out too
         models = [s.model_settings() for s in self.sessions.values()]
         removed = await asyncio.to_thread(forget_keys, Path.cwd(), self.flags, models)
         log.info("logout removed %s", ", ".join(removed) or "nothing")
@@ -245,7 +249,7 @@ class KaryiAgent:
         from karyi.agent.host import SessionBusy
         from karyi.agent.prompting.modes import UnknownMode
 
-        session = self._session(session_id)
+        session = await self._session(session_id)
         try:
             await session.set_mode(mode_id)
         except UnknownMode as exc:
@@ -263,7 +267,7 @@ class KaryiAgent:
         from karyi.acp.task_sessions import ReadOnly
         from karyi.agent.host import SessionBusy
 
-        session = self._session(session_id)
+        session = await self._session(session_id)
         try:
             return await session.prompt(prompt)
         except AuthRequired as exc:
@@ -275,14 +279,16 @@ class KaryiAgent:
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
         """`session/cancel` (a notification: an unknown session is only logged)."""
-        session = self.sessions.get(session_id)
-        if session is None:
-            log.warning("session/cancel for unknown session %s", session_id)
+        try:
+            session = await self._session(session_id)
+        except RequestError as exc:
+            log.warning("session/cancel for %s: %s", session_id, exc.data or exc)
             return
         session.cancel()
 
     async def close(self) -> None:
         """Close every session (and the processes their runtimes started)."""
+        await self.openings.settle()
         sessions, self.sessions = list(self.sessions.values()), {}
         for session in sessions:
             try:
@@ -296,8 +302,10 @@ class KaryiAgent:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _session(self, session_id: str) -> AcpSession:
-        session = self.sessions.get(session_id)
+    async def _session(self, session_id: str) -> AcpSession:
+        """The open session `session_id`, once its runtime is open (opening.py); -32602
+        for a session this connection does not have."""
+        session = self.sessions.get(session_id) or await self.openings.wait(session_id)
         if session is None:
             raise invalid(
                 "sessionId",
@@ -306,6 +314,54 @@ class KaryiAgent:
             )
         return session
 
+    async def _settled(self, session_id: str) -> AcpSession | None:
+        """Take the session out of this connection (once it is open; None when it is not
+        there or its opening failed), so it can be closed or replaced."""
+        with contextlib.suppress(RequestError):
+            await self.openings.wait(session_id)
+        self.openings.forget(session_id)
+        return self.sessions.pop(session_id, None)
+
+    def _wiring(self) -> Wiring:
+        from karyi.acp.builder import Wiring
+        from karyi.agent.models import ModelCatalog
+
+        assert self.client is not None  # checked before a session is opened
+        self._catalog = self._catalog or ModelCatalog()
+        return Wiring(self.client, self.caps, self.flags, self._catalog)
+
+    async def _build(self, where: Where, sid: str | None, new_id: str | None) -> AcpSession:
+        """Open a session in a worker thread (builder.py); `_hold` makes it this
+        connection's."""
+        from karyi.acp.builder import build_session
+
+        wiring = self._wiring()
+        return await asyncio.to_thread(build_session, wiring, where, sid, new_id)
+
+    def _hold(self, session: AcpSession) -> AcpSession:
+        self.sessions[session.id] = session
+        self.roots = list(dict.fromkeys([*self.roots, session.runtime.workspace.root]))
+        return session
+
+    async def _open_new(self, where: Where, session_id: str) -> AcpSession:
+        """The background half of `session/new`: the agent stack, the runtime, then every
+        config option (`config_option_update`) before the session takes requests."""
+        try:
+            await agent_stack.load()  # before any import of it here: not on the event loop
+            session = await self._build(where, None, session_id)
+        except RequestError:
+            raise
+        except Exception as exc:
+            raise could_not_open(session_id, exc) from None
+        from karyi.acp.config_options import options_update
+
+        try:
+            await session.client.session_update(session.id, options_update(session.options()))
+        except Exception as exc:  # a client gone away: nothing to tell
+            log.debug("config_option_update failed: %s", exc)
+        self._later(session.announce())
+        return self._hold(session)
+
     async def _reopen(
         self, cwd: str, servers: list[ClientServer] | None, extra: list[str] | None, sid: str
     ) -> AcpSession:
@@ -313,81 +369,13 @@ class KaryiAgent:
         opens in its worktree, read-only (task_sessions.py)."""
         from karyi.acp.task_sessions import task_session
 
-        old = self.sessions.pop(sid, None)
+        old = await self._settled(sid)
         if old is not None:
             await old.close()
         task = await asyncio.to_thread(task_session, Path(cwd), sid)
-        session = self._open(task.worktree if task else cwd, servers or [], extra or [], sid)
-        session.read_only = task.read_only if task else None
-        return session
-
-    def _open(
-        self, cwd: str, servers: list[ClientServer], extra: list[str], session_id: str | None
-    ) -> AcpSession:
-        from karyi.acp.editor import client_editor
-        from karyi.acp.elicitation import FormAsker
-        from karyi.acp.session import AcpSession
-        from karyi.acp.stored import lenient_provider
-        from karyi.acp.terminals import TerminalMirror
-        from karyi.agent.host import AgentHost
-        from karyi.agent.models import ModelCatalog
-        from karyi.agent.session.store import SessionNotFound
-
-        root = Path(cwd)
-        if not root.is_absolute():
-            raise invalid("cwd", f"{cwd!r} is not an absolute path")
-        if not root.is_dir():
-            raise invalid("cwd", f"{cwd!r} is not a directory")
-        for path in extra:
-            if not Path(path).is_absolute():
-                raise invalid("additionalDirectories", f"{path!r} is not an absolute path")
-            if not Path(path).is_dir():
-                raise invalid("additionalDirectories", f"{path!r} is not a directory")
+        where = checked_where(str(task.worktree) if task else cwd, extra or [], servers or [])
         if self.client is None:
             raise RequestError.internal_error({"message": "no client connection"})
-        runtime = self._runtime(root.resolve(), servers, extra)
-        elicitation = self.caps.elicitation
-        if elicitation is not None and elicitation.form is not None:
-            runtime.ask_value = FormAsker(self.client)  # plain values only (elicitation.py)
-        self.roots = list(dict.fromkeys([*self.roots, runtime.workspace.root]))
-        self._catalog = self._catalog or ModelCatalog()
-        try:
-            editor = client_editor(self.client, self.caps, runtime.workspace.documents)
-            runtime.editor = editor or runtime.editor
-            host = AgentHost(
-                runtime,
-                provider_factory=lambda: lenient_provider(runtime, runtime.settings),
-                model_factory=lambda settings: lenient_provider(runtime, settings),
-                catalog=self._catalog,
-            )
-            live = host.session(session_id)
-        except SessionNotFound:
-            runtime.close()
-            raise invalid("sessionId", f"no stored session {session_id!r} in {cwd}") from None
-        except Exception as exc:
-            runtime.close()
-            raise RequestError.internal_error(
-                {"message": f"karyi could not start: {exc}"}
-            ) from None
-        if editor is not None:
-            editor.session_id = live.id
-        terminals = None
-        if self.caps.terminal:
-            terminals = TerminalMirror(self.client, runtime.workspace.root, live.id)
-        booleans = shows_booleans(self.caps)
-        session = AcpSession(self.client, runtime, host, live, editor, terminals, booleans=booleans)
-        self.sessions[session.id] = session
+        session = self._hold(await self._build(where, sid, None))
+        session.read_only = task.read_only if task else None
         return session
-
-    def _runtime(self, root: Path, servers: list[ClientServer], extra: list[str]) -> Runtime:
-        from karyi.acp.mcp import settings_entries
-        from karyi.agent.runtime import Runtime
-        from karyi.settings import load_settings
-
-        settings = load_settings(root, flags=self.flags)
-        for warning in settings.warnings:
-            log.warning("karyi settings: %s", warning)
-        mcp = {**settings.mcp_servers, **settings_entries(servers)}
-        # Each additional directory is a workspace folder, as a repeated `--workspace`.
-        folders = [p for p in dict.fromkeys(Path(d).resolve() for d in extra) if p != root]
-        return Runtime.open(root, settings.with_values(mcpServers=mcp), folders)

@@ -10,27 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from acp.schema import (
     ConfigOptionUpdate,
     SessionConfigOptionBoolean,
     SessionConfigOptionSelect,
-    SessionConfigSelectOption,
-    SessionMode,
-    SessionModeState,
 )
 
-from karyi.agent.prompting.modes import MODES
+from karyi.acp.session_modes import mode_option, select
 from karyi.llm.families import family
 from karyi.settings import Settings
 
-MODEL, MODE, THINKING, CACHING = "model", "mode", "thinking", "prompt_caching"
+MODEL, THINKING, CACHING = "model", "thinking", "prompt_caching"
 THINKING_BUDGETS = (0, 4096, 16000, 32000)
 """The budgets offered (tokens; 0 is off), within the setting's 1024…32000."""
 
 Option = SessionConfigOptionSelect | SessionConfigOptionBoolean
-Category = Literal["mode", "model", "thought_level"]
 
 
 class UnknownOption(ValueError):
@@ -45,25 +41,6 @@ class Choice:
     value: str | bool
     changes: Mapping[str, Any]
     """The session's model settings to change (`model`, `llm`); empty for the mode."""
-
-
-def _select(
-    config_id: str, name: str, category: Category, current: str, values: list[tuple[str, str]]
-) -> Option:
-    return SessionConfigOptionSelect(
-        type="select",
-        id=config_id,
-        name=name,
-        category=category,
-        current_value=current,
-        options=[SessionConfigSelectOption(value=v, name=n) for v, n in values],
-    )
-
-
-def session_modes(current: str) -> SessionModeState:
-    """Karyi's session modes for `session/new` and `session/load` (docs/acp.md)."""
-    modes = [SessionMode(id=m.id, name=m.name, description=m.description) for m in MODES]
-    return SessionModeState(current_mode_id=current, available_modes=modes)
 
 
 def has_thinking(model: str) -> bool:
@@ -106,15 +83,15 @@ def config_options(
     boolean options (`clientCapabilities.session.configOptions.boolean`)."""
     model = current_model(settings, choices)
     models = list(dict.fromkeys([settings.model, *settings.models, *offered, model]))
-    options = [
-        _select(MODEL, "Model", "model", model, [(m, m) for m in models]),
-        _select(MODE, "Mode", "mode", mode, [(m.id, m.name) for m in MODES]),
+    options: list[Option] = [
+        select(MODEL, "Model", "model", model, [(m, m) for m in models]),
+        mode_option(mode),
     ]
     if has_thinking(model):
         budget = thinking_budget(settings, choices)
         budgets = sorted({*THINKING_BUDGETS, budget})
         named = [(str(b), f"{b} tokens" if b else "Off") for b in budgets]
-        options.append(_select(THINKING, "Thinking budget", "thought_level", str(budget), named))
+        options.append(select(THINKING, "Thinking budget", "thought_level", str(budget), named))
         if booleans:
             options.append(
                 SessionConfigOptionBoolean(

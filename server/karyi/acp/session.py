@@ -26,12 +26,13 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from karyi.acp.config_options import MODE, Option, choice, config_options, options_update
+from karyi.acp.config_options import Option, choice, config_options, options_update
 from karyi.acp.editor import AcpEditor
 from karyi.acp.kinds import tool_kind
 from karyi.acp.listing import iso_time
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_images, prompt_text
+from karyi.acp.session_modes import MODE
 from karyi.acp.slash_commands import available_commands, expand
 from karyi.acp.task_sessions import ReadOnly
 from karyi.acp.terminals import TerminalMirror

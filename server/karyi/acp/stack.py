@@ -3,7 +3,8 @@
 An editor spawns `karyi acp` with every window and waits for the `initialize` answer;
 the agent stack (runtime, tools, sessions, providers) is most of the start-up cost and
 nothing in that answer needs it. `initialize` starts loading it in a thread once its
-answer is on its way; `session/new` and `session/load` wait for it (docs/acp.md#start-up).
+answer is on its way; a new session's runtime opens after it (in the background:
+`session/new` answers at once) and `session/load` waits for it (docs/acp.md#start-up).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ MODULES = (
     "karyi.acp.listing",
     "karyi.acp.stored",
     "karyi.acp.elicitation",
+    "karyi.acp.builder",
 )
 """What a session needs; `tests/acp/test_startup.py` checks none loads before."""
 

@@ -108,13 +108,14 @@ class AgentHost:
         """Loaded sessions, least recently used first."""
         self._closing: set[asyncio.Task[None]] = set()
 
-    def session(self, session_id: str | None = None) -> LiveSession:
-        """A loaded session, a stored one loaded now, or a new one (id None)."""
+    def session(self, session_id: str | None = None, *, new_id: str | None = None) -> LiveSession:
+        """A loaded session, a stored one loaded now, or a new one (id None; its id is
+        `new_id` when given, one the front end already told its client)."""
         if session_id and session_id in self._sessions:
             loaded = self._sessions.pop(session_id)
             self._sessions[session_id] = loaded  # now the most recently used
             return loaded
-        conversation = self.runtime.conversation(session_id)
+        conversation = self.runtime.conversation(session_id, new_id=new_id)
         try:
             provider = self._provider_of(conversation)
         except ProviderError as exc:

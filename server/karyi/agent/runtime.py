@@ -59,8 +59,8 @@ if TYPE_CHECKING:
     from karyi.agent.turn.spec import AgentSpec
     from karyi.llm.base import Provider
     from karyi.tools.context import ToolContext
-    from karyi.tools.mcp.connection import ServerStatus
     from karyi.tools.mcp.manager import McpManager
+    from karyi.tools.mcp.status import ServerStatus
 
 log = logging.getLogger(__name__)
 
@@ -263,15 +263,18 @@ class Runtime:
         """The environment the model's key is taken from (`key_environment`)."""
         return key_environment(settings or self.settings, self.vault)
 
-    def conversation(self, session_id: str | None = None) -> Conversation:
-        """A stored session, or a new one (unsaved where the disk refuses writes)."""
+    def conversation(
+        self, session_id: str | None = None, *, new_id: str | None = None
+    ) -> Conversation:
+        """A stored session, or a new one (with the id `new_id` when given; unsaved where
+        the disk refuses writes)."""
         from karyi.agent.session.conversation import Conversation
 
         if session_id:
             return Conversation.resume(self.store, session_id)
         s = self.settings
         return Conversation.start_or_unsaved(
-            lambda: self.store, model=s.model, dialect=s.dialect, profile=s.profile
+            lambda: self.store, model=s.model, dialect=s.dialect, profile=s.profile, sid=new_id
         )
 
     def context(self, conversation: Conversation) -> ToolContext:

@@ -13,7 +13,6 @@ import sys
 from typing import IO
 
 from rich.console import Console
-from rich.syntax import Syntax
 from rich.text import Text
 
 from karyi.agent.review.approval import ApprovalRequest, Decision
@@ -47,6 +46,8 @@ class TerminalApprover:
             if conf.details:
                 self.err.print(Text("  " + conf.details.rstrip().replace("\n", "\n  ")))
             if conf.diff:
+                from rich.syntax import Syntax  # pygments, only for a question with a diff
+
                 self.err.print(
                     Syntax(
                         conf.diff.rstrip(), "diff", theme="ansi_dark", background_color="default"

@@ -8,10 +8,10 @@ parameter by its path and says what was expected.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+if TYPE_CHECKING:  # jsonschema loads with the first validator: a turn may need none
+    from jsonschema.exceptions import ValidationError
 
 _JSON_TYPES = {
     str: "string",
@@ -84,6 +84,8 @@ class ParamValidator:
     """A compiled JSON Schema for one tool's parameters."""
 
     def __init__(self, schema: Mapping[str, Any], noun: str = "parameter") -> None:
+        from jsonschema import Draft202012Validator
+
         Draft202012Validator.check_schema(schema)
         self._validator = Draft202012Validator(schema)
         self._noun = noun

@@ -20,8 +20,9 @@ from karyi.settings.model import SCHEMA
 
 @functools.cache
 def _validator(key: str) -> ParamValidator:
-    """The compiled schema of settings key `key`, made when a layer first sets that key
-    (compiling them all costs every start-up a twentieth of a second)."""
+    """The compiled schema of one key, made when a layer first sets it: compiling all of
+    them is most of importing the settings, and a layer sets a few keys
+    (docs/architecture.md#the-front-ends)."""
     return ParamValidator(SCHEMA[key], noun="key")
 
 

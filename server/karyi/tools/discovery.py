@@ -26,9 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, ToolResult
 from karyi.settings import Settings
@@ -112,6 +109,9 @@ def make_tool(decl: Any, call_command: str) -> Tool:
     if not isinstance(schema, Mapping) or schema.get("type", "object") != "object":
         raise DiscoveryError(f"{name}: parameters: expected an object schema")
     schema = {"type": "object", **schema}
+    from jsonschema import Draft202012Validator  # only with a discovery command
+    from jsonschema.exceptions import SchemaError
+
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:

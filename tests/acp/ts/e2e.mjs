@@ -189,7 +189,11 @@ await withKaryi({}, async (ctx, updates) => {
 
   const created = await ctx.request(acp.methods.agent.session.new, { cwd: WS, mcpServers: [], additionalDirectories: [EXTRA] });
   sessionId = created.sessionId;
-  const models = created.configOptions.find((o) => o.id === "model");
+  // The answer comes at once with the modes and the mode option; every option follows as a
+  // config_option_update once the session's runtime is open (docs/acp.md#start-up).
+  check(created.modes.currentModeId === "act" && created.configOptions.map((o) => o.id).join() === "mode", "answered at once");
+  const opened = await updates.until((u) => u.sessionUpdate === "config_option_update");
+  const models = opened.configOptions.find((o) => o.id === "model");
   check(models && models.category === "model" && models.options.some((o) => o.value === "openai:other-model"), "model option");
   // The model server's own list (GET /models) follows as a config_option_update, as the
   // VS Code picker lists it.
@@ -254,11 +258,12 @@ await withKaryi(noKey, async (ctx) => {
 // A model with extended thinking: its budget is a select (thought_level), prompt caching
 // a boolean option; both shapes pass the strict check above, and apply from the next turn.
 const claude = { KARYI_MODEL: "anthropic:claude-test", KARYI_BASE_URL: env.KARYI_ANTHROPIC_URL, ANTHROPIC_API_KEY: "sk-ant-test" };
-await withKaryi(claude, async (ctx) => {
+await withKaryi(claude, async (ctx, updates) => {
   await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities });
   const created = await ctx.request(acp.methods.agent.session.new, { cwd: WS, mcpServers: [] });
   const id = created.sessionId;
-  const byId = Object.fromEntries(created.configOptions.map((o) => [o.id, o]));
+  const opened = await updates.until((u) => u.sessionUpdate === "config_option_update");
+  const byId = Object.fromEntries(opened.configOptions.map((o) => [o.id, o]));
   check(byId.thinking?.type === "select" && byId.thinking.category === "thought_level" && byId.thinking.currentValue === "0", "thinking budget");
   check(byId.prompt_caching?.type === "boolean" && byId.prompt_caching.currentValue === true, "a boolean option");
   await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId: id, configId: "thinking", value: "4096" });

@@ -290,7 +290,8 @@ describe('Karyi extension (in the real extension host)', () => {
       assert.deepEqual(lines(doc.getText()).slice(5, 7), ['line3', 'LINE3'], 'one undo step takes the decision back');
       await vscode.commands.executeCommand('redo');
       await vscode.commands.executeCommand('karyi.rejectHunk', 'call_preview', uri.toString(), 'h2');
-      assert.deepEqual(sent, [{ toolCallId: 'call_preview', outcome: 'allowOnce', acceptedHunks: ['h1'], feedback: undefined }]);
+      // The buffer's version once the preview is out goes along: the server waits for it.
+      assert.deepEqual(sent, [{ toolCallId: 'call_preview', outcome: 'allowOnce', acceptedHunks: ['h1'], feedback: undefined, documents: [{ uri: uri.toString(), version: doc.version }] }]);
       assert.equal(doc.getText(), 'new0\nnew1\n' + original, 'the server gets the buffer back as it was, with the typing');
       assert.equal(a.chat.state.tools.call_preview.files?.[0].state, 'partial');
     } finally {
@@ -338,7 +339,7 @@ describe('Karyi extension (in the real extension host)', () => {
       above.insert(uri, new vscode.Position(0, 0), 'import os\n');
       assert.ok(await vscode.workspace.applyEdit(above));
       await vscode.commands.executeCommand('karyi.acceptHunk', 'call_typed', uri.toString(), 'h1');
-      assert.deepEqual(sent, [{ toolCallId: 'call_typed', outcome: 'allowOnce', modifiedContent: [{ uri: 'typed.py', text: 'import os\na = 10 # mine\nb = 2\n' }], feedback: undefined }]);
+      assert.deepEqual(sent, [{ toolCallId: 'call_typed', outcome: 'allowOnce', modifiedContent: [{ uri: 'typed.py', text: 'import os\na = 10 # mine\nb = 2\n' }], feedback: undefined, documents: [{ uri: uri.toString(), version: doc.version }] }]);
       assert.equal(doc.getText(), original, 'handed back as the server proposed on: it writes the user\'s text, typing included, once');
     } finally {
       a.chat.confirm = realConfirm;
@@ -380,7 +381,7 @@ describe('Karyi extension (in the real extension host)', () => {
       assert.equal(doc.getText(), 'a = 1\r\nb = 2\r\nb = 20\r\nb2 = 4\r\nb3 = 5\r\nc = 3\r\n', 'shown with the file\'s own line breaks');
       assert.ok(doc.isDirty);
       await a.previews.rejectAll('call_crlf');
-      assert.deepEqual(sent, [{ toolCallId: 'call_crlf', outcome: 'reject', feedback: undefined }]);
+      assert.deepEqual(sent, [{ toolCallId: 'call_crlf', outcome: 'reject', feedback: undefined, documents: [{ uri: uri.toString(), version: doc.version }] }]);
       assert.equal(doc.getText(), original, 'byte-identical');
       assert.equal(doc.isDirty, false, 'and not dirty');
     } finally {
@@ -423,7 +424,7 @@ describe('Karyi extension (in the real extension host)', () => {
       assert.equal(draft.document.getText(), 'x = 10\ny = 2\n');
       await draft.edit((e) => e.replace(new vscode.Range(0, 0, 0, 6), 'x = 100'));
       await vscode.commands.executeCommand('karyi.useDraft', 'call_draft', uri.toString());
-      assert.deepEqual(sent, [{ toolCallId: 'call_draft', outcome: 'allowOnce', modifiedContent: [{ uri: 'draft.py', text: 'x = 100\ny = 2\n' }], feedback: undefined }]);
+      assert.deepEqual(sent, [{ toolCallId: 'call_draft', outcome: 'allowOnce', modifiedContent: [{ uri: 'draft.py', text: 'x = 100\ny = 2\n' }], feedback: undefined, documents: [{ uri: uri.toString(), version: doc.version }] }]);
       assert.equal(a.chat.state.tools.call_draft.files?.[0].state, 'edited');
       assert.equal(doc.getText(), 'x = 1\ny = 2\n', 'the file itself is untouched until the server applies it');
     } finally {

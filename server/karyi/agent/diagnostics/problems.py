@@ -117,10 +117,12 @@ class ProblemCheck:
     note: str = ""
 
     async def start(self) -> None:
-        """For a live source, the diagnostics of the files the call names, before it runs."""
-        paths = [p for p in self.paths if self.source.covers(p)]
-        if self.source.live and paths:
-            self.before = await self._bounded({p: "" for p in paths})
+        """For a live source, the diagnostics of the files the call names, before it runs
+        and before the user is asked about it (a preview changes the editor's buffers).
+        A file not on disk yet has none: nothing to ask or wait for."""
+        paths = [p for p in self.paths if self.source.covers(p) and p.exists()]
+        if self.source.live:
+            self.before = await self._bounded({p: "" for p in paths}) if paths else {}
             self.asked = True
 
     async def finish(

@@ -5,32 +5,16 @@ user left it. See docs/workflow.md#plan-mode.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from karyi.agent.prompting.mode_names import ACT as ACT
+from karyi.agent.prompting.mode_names import MODE_IDS as MODE_IDS
+from karyi.agent.prompting.mode_names import MODES as MODES
+from karyi.agent.prompting.mode_names import PLAN as PLAN
+from karyi.agent.prompting.mode_names import Mode as Mode
 from karyi.core.errors import ErrorCode
 from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
 from karyi.tools.base import Tool
 from karyi.tools.registry import Toolkit
-
-PLAN = "plan"
-ACT = "act"
-
-
-@dataclass(frozen=True)
-class Mode:
-    """A session mode as every front end lists it."""
-
-    id: str
-    name: str
-    description: str
-
-
-MODES = (
-    Mode(ACT, "Act", "Karyi reads, edits and runs commands, asking before anything risky"),
-    Mode(PLAN, "Plan", "Karyi only reads and searches, then answers with a plan; nothing changes"),
-)
-MODE_IDS = tuple(m.id for m in MODES)
 
 
 class UnknownMode(ValueError):

@@ -41,7 +41,7 @@ async def run_journaled(
     journal: list[WriteRecord] = []
     ahead = WriteAhead(ctx.workspace.root)
     ctx = dataclasses.replace(ctx, journal=journal, write_ahead=ahead)
-    if check is not None:
+    if check is not None and not check.asked:
         await check.start()
     try:
         result = await run(ctx)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from karyi.agent.session.ids import new_session_id
 from karyi.agent.session.store import SessionStore
 from karyi.agent.session.store_db import not_saved
 from karyi.core.storage import StorageUnavailable
@@ -43,24 +43,37 @@ class Conversation:
 
     @classmethod
     def start(
-        cls, store: SessionStore | None, *, model: str = "", dialect: str = "", profile: str = ""
+        cls,
+        store: SessionStore | None,
+        *,
+        model: str = "",
+        dialect: str = "",
+        profile: str = "",
+        sid: str | None = None,
     ) -> Conversation:
-        """A new session (persisted when a store is given)."""
+        """A new session (persisted when a store is given), with the id `sid` if given."""
         if store is None:
-            return cls("memory")
-        sid = store.create(model=model, dialect=dialect, profile=profile)
+            return cls(sid or "memory")
+        sid = store.create(model=model, dialect=dialect, profile=profile, sid=sid)
         return cls(sid, store)
 
     @classmethod
     def start_or_unsaved(
-        cls, open_store: Callable[[], SessionStore], *, model: str, dialect: str, profile: str
+        cls,
+        open_store: Callable[[], SessionStore],
+        *,
+        model: str,
+        dialect: str,
+        profile: str,
+        sid: str | None = None,
     ) -> Conversation:
         """A new stored session; on a full or read-only disk an unsaved one, which the turn
         still runs in and which says so (`not_saved`)."""
         try:
-            return cls.start(open_store(), model=model, dialect=dialect, profile=profile)
+            store = open_store()
+            return cls.start(store, model=model, dialect=dialect, profile=profile, sid=sid)
         except StorageUnavailable as exc:
-            return cls(uuid.uuid4().hex[:12], unsaved=not_saved(exc))
+            return cls(sid or new_session_id(), unsaved=not_saved(exc))
 
     @property
     def not_saved(self) -> str | None:

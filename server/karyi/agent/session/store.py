@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from karyi.agent.session.ids import new_session_id
 from karyi.agent.session.store_db import best_effort, open_db, transaction, workspace_db_path
 from karyi.core.images import Image
 from karyi.llm.base import Message, NativeCall
@@ -160,10 +160,17 @@ class SessionStore:
     # -- sessions ------------------------------------------------------------------------
 
     def create(
-        self, *, model: str = "", dialect: str = "", profile: str = "", title: str = ""
+        self,
+        *,
+        model: str = "",
+        dialect: str = "",
+        profile: str = "",
+        title: str = "",
+        sid: str | None = None,
     ) -> str:
-        """A new, empty session; returns its id."""
-        sid = uuid.uuid4().hex[:12]
+        """A new, empty session; returns its id (`sid` when given: one a front end
+        already told its client)."""
+        sid = sid or new_session_id()
         now = time.time()
         with self._tx() as db:
             db.execute(

@@ -183,6 +183,11 @@ class CallBatch:
         try:
             if deps:
                 await asyncio.wait(deps)
+            # The editor's baseline before the user is asked: its preview lines go into the
+            # buffer then, and the editor's linters would report them as the user's.
+            check = self._problem_check(tool, call.params, ctx)
+            if check is not None:
+                await check.start()
             settled = await self.approvals.settle(call, tool, ctx, plan.ticket, plan.description)
             decision = settled.decision
             if settled.refused is not None:
@@ -208,7 +213,7 @@ class CallBatch:
                 plan.description,
                 lambda c: self._execute(tool, params, c, plan),
                 self.emit,
-                self._problem_check(tool, params, ctx),
+                check,
             )
             if settled.note:
                 result = with_note(result, settled.note)

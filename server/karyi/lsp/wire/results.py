@@ -19,7 +19,7 @@ from karyi.core.results import ToolResultJson
 from karyi.llm.base import NativeCall
 from karyi.lsp.wire.params import Mode
 from karyi.tools.context import TodoItem
-from karyi.tools.mcp.connection import ServerStatus
+from karyi.tools.mcp.status import ServerStatus
 
 __all__ = ["ToolResultJson", "TurnUpdate"]
 

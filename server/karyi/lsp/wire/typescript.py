@@ -19,7 +19,7 @@ from karyi.llm.base import NativeCall
 from karyi.lsp.wire import params, results
 from karyi.lsp.wire.ts_types import Writer
 from karyi.protocol.calls import ToolCall
-from karyi.tools.mcp.connection import ServerStatus
+from karyi.tools.mcp.status import ServerStatus
 from karyi.workspace.diffs import FileDiffJson
 from karyi.workspace.editor import FileProposalJson, PlannedWrite
 from karyi.workspace.hunks import HunkJson

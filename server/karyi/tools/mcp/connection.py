@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -29,6 +28,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from karyi.tools.mcp.config import ServerConfig
+from karyi.tools.mcp.status import ServerStatus
 
 STOP_GRACE = 5.0
 LIST_PAGES = 50
@@ -36,24 +36,6 @@ LIST_PAGES = 50
 
 class McpUnavailable(Exception):
     """The server cannot be reached now; the message says why."""
-
-
-SERVER_STATES = "'idle' | 'connecting' | 'connected' | 'disconnected' | 'failed' | 'invalid'"
-"""`ServerStatus.state` in the extension's types (protocol.gen.ts)."""
-
-
-@dataclass(frozen=True)
-class ServerStatus:
-    """A server's state for status lists: `idle`, `connecting`, `connected`,
-    `disconnected`, `failed`."""
-
-    name: str
-    state: str = field(metadata={"typescript": SERVER_STATES})
-    transport: str
-    where: str
-    tools: list[str]
-    error: str = ""
-    starts: int = 0
 
 
 def describe(exc: BaseException) -> str:

@@ -17,8 +17,9 @@ from typing import Any
 
 from karyi.tools.base import Tool
 from karyi.tools.mcp.config import ConfigError, ServerConfig, parse_server
-from karyi.tools.mcp.connection import McpUnavailable, ServerConnection, ServerStatus
+from karyi.tools.mcp.connection import McpUnavailable, ServerConnection
 from karyi.tools.mcp.schema import SchemaProblem
+from karyi.tools.mcp.status import ServerStatus
 from karyi.tools.mcp.tool import make_tool
 
 
