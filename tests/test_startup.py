@@ -49,6 +49,25 @@ NOT_BEFORE_NEEDED = {
         "jsonschema",
         "pygments",
     ],
+    # `karyi exec`: tools and a runtime, but no agent loop, session store, model client,
+    # language server or terminal prompt (rich) to run one command (issue [fast-paths]).
+    "karyi.cli.exec": [
+        *MODEL_SDKS,
+        *LSP_TYPES,
+        "acp",
+        "karyi.agent.turn.loop",
+        "karyi.agent.subagents",
+        "karyi.agent.session.store",
+        "karyi.agent.session.conversation",
+        "karyi.agent.session.checkpoints",
+        "karyi.agent.diagnostics.language_servers",
+        "karyi.llm.factory",
+        "karyi.cli.ask",
+        "rich",
+        "pygments",
+        "jsonschema",
+        "bashlex",
+    ],
 }
 
 

@@ -15,7 +15,8 @@ import pytest_asyncio
 from karyi.agent.events import Event, SubagentEvent, ToolDone, ToolRunning
 from karyi.agent.review.approval import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.runtime import Runtime
-from karyi.agent.subagents import MAX_DEPTH, Subagents, definitions
+from karyi.agent.subagent_defs import definitions
+from karyi.agent.subagents import MAX_DEPTH, Subagents
 from karyi.agent.turn.loop import Agent
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings

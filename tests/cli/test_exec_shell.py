@@ -3,6 +3,7 @@ and no process left behind once it returns."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -72,6 +73,39 @@ def test_secrets_from_the_store_are_used_and_redacted(ws_root: Path, tmp_path: P
     assert p.returncode == 0, p.stderr
     assert "dk-0123456789" not in p.stdout + p.stderr
     assert "key=$KARYI{DEPLOY_KEY}\\n$KARYI{DEPLOY_KEY}\\n" in p.stdout
+
+
+LOUD = (
+    "python3 -c 'import sys; w = sys.stdout.write\n"
+    'for i in range(200_000): w(f"{i} \u00e9{chr(120) * (i % 7)} {sys.argv[1]}\\n")\' '
+    "$KARYI{DEPLOY_KEY}"
+)
+
+
+def test_a_loud_command_keeps_every_line_and_no_secret(ws_root: Path, tmp_path: Path) -> None:
+    """6 MB through the terminal: lines of every length put the secret across the
+    terminal's reads and the output's batches; the file holds every line, redacted, and
+    the result the head and the tail (issue [fast-paths])."""
+    subprocess.run(
+        [*KARYI, "var", "set", "DEPLOY_KEY"],
+        input="dk-0123456789",
+        text=True,
+        env={**os.environ, "KARYI_CONFIG_DIR": str(tmp_path)},
+        check=True,
+        capture_output=True,
+        start_new_session=True,
+    )
+    p = exec_(ws_root, f"<tools><command>{LOUD}</command></tools>", tmp_path, "--yes", "--json")
+    assert p.returncode == 0, p.stderr
+    [item] = json.loads(p.stdout)
+    content = item["llm_content"]
+    assert content.startswith("0 \u00e9 $KARYI{DEPLOY_KEY}\n1 \u00e9x $KARYI{DEPLOY_KEY}\n")
+    assert "\n199999 \u00e9xx $KARYI{DEPLOY_KEY}\n" in content
+    lines = (ws_root / item["data"]["output_file"]).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 200_000
+    assert all(line.endswith(" $KARYI{DEPLOY_KEY}") for line in lines)
+    assert lines[123_457] == "123457 \u00e9xxxxx $KARYI{DEPLOY_KEY}"
+    assert "dk-0123456789" not in p.stdout + "".join(lines)
 
 
 def test_get_value_without_a_terminal_is_refused_clearly(ws_root: Path, tmp_path: Path) -> None:

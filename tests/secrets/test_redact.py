@@ -144,6 +144,29 @@ def test_a_stream_cut_anywhere_redacts_like_the_whole(
     assert "".join(out) + stream.flush() == _reference(secrets, text)
 
 
+@given(_case(), st.lists(st.integers(0, 10_000), max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_a_byte_stream_cut_anywhere_redacts_like_the_whole_text(
+    case: tuple[dict[str, str], str, list[int]], byte_cuts: list[int]
+) -> None:
+    """The output file's redaction works on UTF-8 bytes, cut anywhere: inside a secret,
+    inside an encoded form, inside a character of two bytes."""
+    secrets, text, _cuts = case
+    data = text.encode()
+    stream = Redactor(secrets).bytes_stream()
+    bounds = [0, *sorted(c % (len(data) + 1) for c in byte_cuts), len(data)]
+    out = [stream.feed(data[a:b]) for a, b in itertools.pairwise(bounds)]
+    assert b"".join(out) + stream.flush() == _reference(secrets, text).encode()
+
+
+def test_a_byte_stream_one_byte_at_a_time() -> None:
+    text = f"é={SECRET}&hex={binascii.hexlify(SECRET.encode()).decode()}\n" * 3
+    stream = R.bytes_stream()
+    out = b"".join(stream.feed(bytes([b])) for b in text.encode()) + stream.flush()
+    assert out.decode() == R.redact(text) == "é=$KARYI{GH}&hex=$KARYI{GH}\n" * 3
+    assert Redactor({}).bytes_stream().feed(b"as is") == b"as is"
+
+
 def test_one_character_at_a_time() -> None:
     text = f"token={SECRET}&b64={base64.b64encode(SECRET.encode()).decode()}\n" * 3
     stream = R.stream()

@@ -17,31 +17,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from karyi.agent.diagnostics.language_servers import LanguageServers
-from karyi.agent.diagnostics.problems import ProblemSource
-from karyi.agent.events import EventStream
+from karyi.agent.model_keys import key_environment as key_environment
 from karyi.agent.prompting.rules import RuleFile, rule_files, rules_text
-from karyi.agent.prompting.system_prompt import default_instructions
-from karyi.agent.review.approval import Approver
-from karyi.agent.session.artifacts import ArtifactStore
-from karyi.agent.session.checkpoints import Checkpoints
-from karyi.agent.session.conversation import Conversation
-from karyi.agent.session.store import SessionStore
-from karyi.agent.subagents import Subagents, definitions
+from karyi.agent.subagent_defs import definitions
 from karyi.agent.tool_context import tool_context
-from karyi.agent.turn.loop import Agent
-from karyi.agent.turn.spec import AgentSpec, TurnServices
 from karyi.core.atomic import sweep_leftovers
-from karyi.llm.base import Provider
-from karyi.llm.factory import create_provider
-from karyi.protocol import get_dialect
 from karyi.secrets.redact import redact_logs_of
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.secrets.store import SecretStore, config_dir
@@ -50,18 +36,31 @@ from karyi.settings import Settings
 from karyi.shell.manager import ShellManager
 from karyi.tools.base import Tool
 from karyi.tools.builtin.subagents import configured
-from karyi.tools.context import ToolContext
 from karyi.tools.discovery import DiscoveryError, discover
 from karyi.tools.profiles import DYNAMIC_PROFILES, PROFILES, builtin_registry, default_toolkit
 from karyi.tools.registry import ToolRegistry
 from karyi.workspace.editor import Editor
 from karyi.workspace.localdir import local_dir
-
-if TYPE_CHECKING:
-    from karyi.tools.mcp.manager import McpManager
-    from karyi.tools.mcp.status import ServerStatus
 from karyi.workspace.paths import PathPolicy
 from karyi.workspace.workspace import Workspace
+
+if TYPE_CHECKING:
+    # The agent loop, sessions, model clients and language servers are imported where
+    # they are first used: `karyi exec` runs tools with a runtime and needs none of them.
+    from karyi.agent.diagnostics.language_servers import LanguageServers
+    from karyi.agent.diagnostics.problems import ProblemSource
+    from karyi.agent.events import EventStream
+    from karyi.agent.review.approval import Approver
+    from karyi.agent.session.artifacts import ArtifactStore
+    from karyi.agent.session.checkpoints import Checkpoints
+    from karyi.agent.session.conversation import Conversation
+    from karyi.agent.session.store import SessionStore
+    from karyi.agent.turn.loop import Agent
+    from karyi.agent.turn.spec import AgentSpec
+    from karyi.llm.base import Provider
+    from karyi.tools.context import ToolContext
+    from karyi.tools.mcp.manager import McpManager
+    from karyi.tools.mcp.status import ServerStatus
 
 log = logging.getLogger(__name__)
 
@@ -204,6 +203,8 @@ class Runtime:
 
     def artifact_store(self, persisted: bool = True) -> ArtifactStore:
         """Artifacts of stored sessions (in the session database), or of unstored ones."""
+        from karyi.agent.session.artifacts import ArtifactStore
+
         if persisted not in self._artifacts:
             vault = self.vault
             path = self.store.path if persisted else None
@@ -213,6 +214,8 @@ class Runtime:
     @property
     def store(self) -> SessionStore:
         """The workspace's session store (opened on first use)."""
+        from karyi.agent.session.store import SessionStore
+
         if self._store is None:
             vault = self.vault
             self._store = SessionStore.for_workspace(
@@ -223,10 +226,16 @@ class Runtime:
     @property
     def checkpoints(self) -> Checkpoints:
         """The workspace's shadow-git checkpoints (each folder's files, docs/context.md)."""
+        from karyi.agent.session.checkpoints import Checkpoints
+
         return Checkpoints(self.workspace.root, folders=self.workspace.folders[1:])
 
     def spec(self) -> AgentSpec:
         """The default coding agent as the settings describe it."""
+        from karyi.agent.prompting.system_prompt import default_instructions
+        from karyi.agent.turn.spec import AgentSpec
+        from karyi.protocol import get_dialect
+
         s = self.settings
         return AgentSpec(
             instructions=default_instructions(),
@@ -238,6 +247,8 @@ class Runtime:
     def provider(self, model: str | None = None) -> Provider:
         """The model from the settings, or `model` when a session chose another (raises
         ProviderError `config` when unusable)."""
+        from karyi.llm.factory import create_provider
+
         settings = self.settings.for_model(model)
         return create_provider(settings, self.model_env(settings))
 
@@ -257,6 +268,8 @@ class Runtime:
     ) -> Conversation:
         """A stored session, or a new one (with the id `new_id` when given; unsaved where
         the disk refuses writes)."""
+        from karyi.agent.session.conversation import Conversation
+
         if session_id:
             return Conversation.resume(self.store, session_id)
         s = self.settings
@@ -280,6 +293,10 @@ class Runtime:
         spec: AgentSpec | None = None,
     ) -> Agent:
         """An agent for `conversation` wired to this workspace."""
+        from karyi.agent.subagents import Subagents
+        from karyi.agent.turn.loop import Agent
+        from karyi.agent.turn.spec import TurnServices
+
         session_id = conversation.id
         provider = provider or self.provider()
         agent = Agent(
@@ -320,6 +337,8 @@ class Runtime:
         if mode == "editor":
             return None
         if self._servers is None:  # pygls and lsprotocol load with its first check
+            from karyi.agent.diagnostics.language_servers import LanguageServers
+
             self._servers = LanguageServers(self.settings.diagnostics.servers, self.workspace.root)
         return self._servers
 
@@ -358,26 +377,6 @@ class Runtime:
         if self._store is not None:
             self._store.close()
             self._store = None
-
-
-def key_environment(settings: Settings, vault: Vault) -> dict[str, str]:
-    """The environment, plus the model's API key from the secret store (`karyi var set`,
-    `karyi login`) when the environment has none (docs/models.md)."""
-    env = dict(os.environ)
-    store = vault.store
-    if settings.api_key(env) or store is None:
-        return env
-    for name in settings.key_variables():
-        try:
-            value = store.get(name)
-        except Exception as exc:  # an unreadable store is a missing key
-            log.warning("reading %s from the secret store failed: %s", name, exc)
-            return env
-        if value:
-            vault.remember(name, value)  # redacted from now on, like every secret
-            env[name] = value
-            break
-    return env
 
 
 def _sweep(*roots: Path) -> None:

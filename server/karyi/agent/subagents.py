@@ -20,20 +20,18 @@ override any of their keys, disable one (`"enabled": false`) or add agents.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from karyi.agent.events import Event, EventStream, SubagentEvent, ToolDone, TurnError
-from karyi.agent.prompting.system_prompt import template
 from karyi.agent.review.approval import ApprovalRequest, Approver, Decision
 from karyi.agent.review.permissions import PermissionMemory
 from karyi.agent.session.checkpoints import Checkpoints
 from karyi.agent.session.conversation import Conversation
+from karyi.agent.subagent_defs import SubagentDef, definitions
 from karyi.agent.turn.loop import Agent
 from karyi.agent.turn.spec import AgentSpec, TurnServices
 from karyi.core.errors import ErrorCode, ToolFailure
-from karyi.core.typed_json import to_json
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.factory import create_provider
 from karyi.protocol import get_dialect
@@ -45,33 +43,6 @@ from karyi.tools.registry import Toolkit, ToolLookupError, ToolRegistry
 
 MAX_DEPTH = 2
 """How deep subagents may nest: the top agent's subagents are depth 1."""
-
-_ARTIFACTS = (
-    "research.create_artifact",
-    "research.read_artifact",
-    "research.update_artifact",
-    "research.rewrite_artifact",
-)
-BUILTIN: dict[str, dict[str, Any]] = {
-    "explore": {
-        "description": "answers questions about the code in this workspace by reading it "
-        "(read-only: search, list and read files)",
-        "tools": ["karyi.read", "vecli.ls", "vecli.grep", "vecli.glob", "vecli.read_many_files"],
-        "maxSteps": 30,
-    },
-    "search": {
-        "description": "researches a question on the web (web search) and reports findings "
-        "with sources, keeping notes in artifacts",
-        "tools": ["research.web_search", *_ARTIFACTS],
-        "maxSteps": 20,
-    },
-    "crawl": {
-        "description": "reads given web pages and PDFs (web fetch) and extracts what the "
-        "task asks for, with sources, into its answer or an artifact",
-        "tools": ["research.web_fetch", *_ARTIFACTS],
-        "maxSteps": 20,
-    },
-}
 
 
 @dataclass
@@ -87,52 +58,6 @@ class _Record:
             self.calls.append({"name": c.name, "params": c.params, "success": event.result.success})
         elif isinstance(event, TurnError):
             self.errors.append(event.message)
-
-
-@dataclass(frozen=True)
-class SubagentDef:
-    """One agent as settings define it."""
-
-    name: str
-    description: str
-    instructions: str
-    model: str | None
-    dialect: str | None
-    profile: str | None
-    tools: tuple[str, ...]
-    max_steps: int
-
-
-def definitions(settings: Settings) -> dict[str, SubagentDef]:
-    """The built-in agents with the settings' overrides, plus the settings' own agents."""
-    configured: Mapping[str, Mapping[str, Any]] = {
-        name: to_json(spec) for name, spec in settings.agents.named.items()
-    }
-    out: dict[str, SubagentDef] = {}
-    for name in [*BUILTIN, *(n for n in configured if n not in BUILTIN)]:
-        merged = {**BUILTIN.get(name, {}), **configured.get(name, {})}
-        if merged.get("enabled") is False:
-            continue
-        instructions = merged.get("instructions")
-        if instructions is None:
-            instructions = _builtin_instructions(name)
-        out[name] = SubagentDef(
-            name,
-            str(merged.get("description") or ""),
-            str(instructions),
-            merged.get("model"),
-            merged.get("dialect"),
-            merged.get("profile"),
-            tuple(merged.get("tools") or ()),
-            int(merged.get("maxSteps") or settings.max_steps),
-        )
-    return out
-
-
-def _builtin_instructions(name: str) -> str:
-    if name in BUILTIN:
-        return template(f"agents/{name}").safe_substitute().strip()
-    return f"You are {name}, an agent working on a task another agent gave you."
 
 
 def build_toolkit(registry: ToolRegistry, spec: SubagentDef, *, nested: bool) -> Toolkit:

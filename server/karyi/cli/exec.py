@@ -11,10 +11,9 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import IO, Any
-
-from rich.console import Console
+from typing import IO, TYPE_CHECKING, Any
 
 from karyi.agent.frontend.startup import (
     EXIT_FAILED,
@@ -28,7 +27,6 @@ from karyi.agent.review.approval import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.tool_context import tool_context
 from karyi.agent.turn.executor import Executed, run_calls
-from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty, with_runtime_tools
 from karyi.protocol import get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
@@ -36,6 +34,9 @@ from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
 from karyi.settings import Settings
 from karyi.tools.registry import Toolkit
+
+if TYPE_CHECKING:
+    from karyi.secrets.request import ValueAnswer, ValueRequest
 
 
 def _read_reply(source: str) -> str:
@@ -114,10 +115,30 @@ async def _exec_calls(
             toolkit = await with_runtime_tools(runtime, toolkit)
             calls = _parse(text, settings.dialect, toolkit)  # typed by their schemas
         lock = asyncio.Lock()
-        runtime.ask_value = TerminalValueAsker(tty, lock) if tty is not None else None
+        runtime.ask_value = _value_asker(tty, lock)
         ctx = tool_context(runtime, "exec")
-        err = Console(stderr=True, highlight=False, soft_wrap=True)
-        approver: Approver = approve_all if yes else TerminalApprover(tty, err, lock=lock)
+        approver = approve_all if yes else _terminal_approver(tty, lock)
         return await run_calls(calls, toolkit, ctx, approver)
     finally:
         await runtime.aclose()
+
+
+def _value_asker(
+    tty: IO[str] | None, lock: asyncio.Lock
+) -> Callable[[ValueRequest], Awaitable[ValueAnswer | None]] | None:
+    """How a call asks the user for a secret value: on the terminal, when there is one."""
+    if tty is None:
+        return None
+    from karyi.cli.ask import TerminalValueAsker  # rich's prompts: only with a terminal
+
+    return TerminalValueAsker(tty, lock)
+
+
+def _terminal_approver(tty: IO[str] | None, lock: asyncio.Lock) -> Approver:
+    """Each call that needs a yes asks on the terminal (`--yes` runs them all instead)."""
+    from rich.console import Console
+
+    from karyi.cli.ask import TerminalApprover
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    return TerminalApprover(tty, err, lock=lock)

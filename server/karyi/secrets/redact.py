@@ -25,6 +25,8 @@ from urllib.parse import quote, quote_plus
 
 from ahocorasick_rs import AhoCorasick, Implementation, MatchKind
 
+from karyi.secrets.byte_stream import BytesRedactor, ByteStreamRedactor
+
 if TYPE_CHECKING:
     from karyi.core.results import ToolResult
 
@@ -79,8 +81,10 @@ class Redactor:
             for form in encodings(value):
                 names.setdefault(form, name)
         forms = sorted(names)
+        self._forms = forms
         self._placeholders = [f"$KARYI{{{names[f]}}}" for f in forms]
         self._automaton = _automaton(forms) if forms else None
+        self._bytes: BytesRedactor | None = None
         self.longest = max(map(len, forms), default=0)
 
     def __bool__(self) -> bool:
@@ -180,6 +184,12 @@ class Redactor:
     def stream(self) -> StreamRedactor:
         """A redactor for text that arrives in pieces (a secret may straddle two pieces)."""
         return StreamRedactor(self)
+
+    def bytes_stream(self) -> ByteStreamRedactor:
+        """The same for UTF-8 bytes (a command's output file, `secrets/byte_stream.py`)."""
+        if self._bytes is None:
+            self._bytes = BytesRedactor(self._forms, self._placeholders)
+        return self._bytes.stream()
 
 
 def _automaton(forms: list[str]) -> AhoCorasick:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from karyi.secrets.redact import Redactor, StreamRedactor
+from karyi.secrets.byte_stream import ByteStreamRedactor
+from karyi.secrets.redact import Redactor
 
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor movement, erase
@@ -32,8 +33,9 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 """`_CONTROL` as bytes: ASCII, so deleting them never splits a UTF-8 character."""
 FILE_CAP = 1024 * 1024 * 1024
-"""The most characters of one command's output kept in its file: a command printing
-more is a runaway; a loud build's whole output is kept."""
+"""The most bytes of one command's output kept in its file: a command printing more is
+a runaway; a loud build's whole output is kept."""
+_CAPPED = b"\n[output file capped here]\n"
 
 
 def strip_ansi(text: str) -> str:
@@ -186,9 +188,9 @@ class OutputLog:
         self.limit = limit
         self.total = 0
         self._pending: list[str] = []
-        self._file: IO[str] | None = None
+        self._file: IO[bytes] | None = None
         self._written = 0
-        self._redact: StreamRedactor | None = redactor.stream() if redactor else None
+        self._redact: ByteStreamRedactor | None = redactor.bytes_stream() if redactor else None
         self._window = _Window(limit)
 
     def feed(self, text: str) -> None:
@@ -210,20 +212,21 @@ class OutputLog:
         if self._prepare is not None:
             self._prepare()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        self._file = open(self.path, "wb")  # noqa: SIM115 - closed in close()
         pending, self._pending = "".join(self._pending), []
         self._write(pending)
 
     def _write(self, text: str) -> None:
+        """Encode, redact (as bytes: half the cost of redacting text) and write `text`."""
         assert self._file is not None
-        if self._redact is not None:
-            text = self._redact.feed(text)
+        encoded = text.encode("utf-8", "surrogatepass")
+        data = self._redact.feed(encoded) if self._redact is not None else encoded
         if self._written >= FILE_CAP:
             return
-        if self._written + len(text) > FILE_CAP:
-            text = text[: FILE_CAP - self._written] + "\n[output file capped here]\n"
-        self._file.write(text)
-        self._written += len(text)
+        if self._written + len(data) > FILE_CAP:
+            data = data[: FILE_CAP - self._written] + _CAPPED
+        self._file.write(data)
+        self._written += len(data)
 
     @property
     def unreported(self) -> int:

@@ -45,6 +45,29 @@ async def wait_event(event: asyncio.Event, seconds: float) -> None:
             await event.wait()
 
 
+async def write_all(fd: int, data: bytes, limit: float) -> int:
+    """Write `data`, waiting for room; returns how many bytes went in before `limit`."""
+    loop = asyncio.get_running_loop()
+    view = memoryview(data)
+    done = 0
+    deadline = time.monotonic() + limit
+    while done < len(view):
+        try:
+            done += os.write(fd, view[done:])
+            continue
+        except BlockingIOError:
+            pass
+        ready = asyncio.Event()
+        loop.add_writer(fd, ready.set)
+        try:
+            await wait_event(ready, deadline - time.monotonic())
+        finally:
+            loop.remove_writer(fd)
+        if not ready.is_set():
+            break
+    return done
+
+
 def proc_info(pid: int) -> ProcInfo | None:
     """The process's state, parent, group and session; None when it is gone."""
     try:

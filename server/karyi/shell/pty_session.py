@@ -10,11 +10,12 @@ terminal: `read`, `python3 -i`, y/n prompts and Ctrl-C behave as they do for a p
 A call returns when the marker arrives (`done`), when the shell exits (`exited`), or,
 with the command still running, after the inactivity window, the call's timeout, or as
 soon as the foreground process is seen waiting for terminal input (`running`).
-Output is read by an event-loop reader (no thread blocks) and gathered into batches of up
-to `BATCH` bytes or `BATCH_DELAY` seconds; each batch is decoded, stripped of control
-sequences and fed to the command's `OutputLog` at once, so the work per read is a copy
-and the work per byte is done in large pieces (docs/architecture.md#the-terminal). A
-batch is handed on at once when it may hold a marker, and before any call returns.
+Output is read by an event-loop reader (no thread blocks; a wake-up reads all the
+terminal holds) and gathered into batches of up to `BATCH` bytes or `BATCH_DELAY`
+seconds; each batch is decoded, stripped of control sequences and fed to the command's
+`OutputLog` at once, so the work per read is a copy and the work per byte is done in
+large pieces (docs/architecture.md#the-terminal). A batch is handed on at once when it
+may hold a marker, and before any call returns.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from karyi.shell.output import OutputLog, TextDecoder
-from karyi.shell.procs import kill_tree, reading_terminal, wait_event
+from karyi.shell.procs import kill_tree, reading_terminal, wait_event, write_all
 from karyi.shell.pty_start import ShellStartError, configure_terminal, spawn_shell
 
 PROBE_AFTER = 0.3
@@ -149,21 +150,30 @@ class PtyShell:
     # -- reading ------------------------------------------------------------------------
 
     def _on_readable(self) -> None:
-        try:
-            data = os.read(self._master, 65536)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
+        """Read what the terminal holds: the kernel hands a pty's output over in pieces of
+        about 4 KiB, so we read again until it has no more (or a batch is full) rather
+        than go back to the event loop after each piece (a third of the reading cost)."""
         loop = asyncio.get_running_loop()
-        if not data:
-            loop.remove_reader(self._master)
-            self._drain()
-            self._changed.set()
+        got = marker = False
+        while len(self._inbox) < BATCH and not marker:
+            try:
+                data = os.read(self._master, 65536)
+            except BlockingIOError:
+                break
+            except OSError:
+                data = b""
+            if not data:
+                loop.remove_reader(self._master)
+                self._drain()
+                self._changed.set()
+                return
+            got = True
+            self._inbox += data
+            marker = b"\x1f" in data
+        if not got:
             return
         self._last_output = time.monotonic()
-        self._inbox += data
-        if b"\x1f" in data or len(self._inbox) >= BATCH:
+        if marker or len(self._inbox) >= BATCH:
             self._drain()
         elif self._batch_timer is None:
             self._batch_timer = loop.call_later(BATCH_DELAY, self._drain)
@@ -232,28 +242,6 @@ class PtyShell:
 
     # -- writing ------------------------------------------------------------------------
 
-    async def _write_all(self, fd: int, data: bytes, limit: float) -> int:
-        """Write `data`, waiting for room; returns how many bytes went in before `limit`."""
-        loop = asyncio.get_running_loop()
-        view = memoryview(data)
-        done = 0
-        deadline = time.monotonic() + limit
-        while done < len(view):
-            try:
-                done += os.write(fd, view[done:])
-                continue
-            except BlockingIOError:
-                pass
-            ready = asyncio.Event()
-            loop.add_writer(fd, ready.set)
-            try:
-                await wait_event(ready, deadline - time.monotonic())
-            finally:
-                loop.remove_writer(fd)
-            if not ready.is_set():
-                break
-        return done
-
     def _fresh_terminal(self) -> None:
         """Echo off (a crashed program may have left it on) and type-ahead discarded."""
         configure_terminal(self._slave)
@@ -303,8 +291,8 @@ class PtyShell:
         self._fresh_terminal()
         self.state = "busy"
         self._last_output = started = time.monotonic()
-        await self._write_all(self._pipe, script.encode("utf-8", "replace") + b"\0", 30.0)
-        await self._write_all(self._master, self._run_line, 5.0)
+        await write_all(self._pipe, script.encode("utf-8", "replace") + b"\0", 30.0)
+        await write_all(self._master, self._run_line, 5.0)
         return await self._collect(limits, started)
 
     async def send(
@@ -316,7 +304,7 @@ class PtyShell:
         self._drain()
         self._mirror = mirror
         started = time.monotonic()
-        sent = await self._write_all(self._master, data, min(limits.timeout, 5.0))
+        sent = await write_all(self._master, data, min(limits.timeout, 5.0))
         return sent, await self._collect(limits, started)
 
     async def wait(self, limits: Limits, mirror: Callable[[str], None] | None = None) -> Outcome:

@@ -79,7 +79,8 @@ class _Planned:
 
     tool: Tool
     ctx: ToolContext
-    output: RedactedOutput
+    output: RedactedOutput | None
+    """The call's live output, redacted; None when nobody listens (`karyi exec`)."""
     ticket: Ticket
     description: str
 
@@ -133,7 +134,11 @@ class CallBatch:
 
     def _plan(self, call: ToolCall) -> _Planned | _Failed:
         """Every check before a call may run: how it will run, or why it will not."""
-        output = RedactedOutput(self.ctx.secrets, lambda text: self.emit(ToolOutput(call.id, text)))
+        output = None
+        if self.emit is not _ignore:  # no listener: no live output to redact and pass on
+            output = RedactedOutput(
+                self.ctx.secrets, lambda text: self.emit(ToolOutput(call.id, text))
+            )
         ctx = dataclasses.replace(self.ctx, call_id=call.id, on_output=output, emit=self.emit)
         tool, failure = self._check(call)
         if failure is not None or tool is None:
@@ -235,7 +240,8 @@ class CallBatch:
         try:
             return await run_with_secrets(tool, params, ctx)
         finally:
-            plan.output.flush()
+            if plan.output is not None:
+                plan.output.flush()
 
     def _done(self, executed: Executed) -> Executed:
         seconds = max(0.0, executed.finished - executed.started)

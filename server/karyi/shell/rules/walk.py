@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from karyi.shell.rules.assignments import assigned, hijacks
+from karyi.shell.rules.grammar import load_bashlex
 from karyi.shell.rules.options import command_options
 from karyi.shell.rules.programs import (
     find_commands,
@@ -83,9 +84,7 @@ def _parse_into(line: str, out: Analysis, depth: int) -> None:
         return
     masked, arithmetic = mask_arithmetic(line)
     try:
-        import bashlex  # imported on the first judged command: it costs a tenth of a second
-
-        trees = bashlex.parse(masked)
+        trees = load_bashlex().parse(masked)  # loaded on the first judged command
     except Exception as exc:
         out.opaque.append(f"the line could not be checked ({type(exc).__name__}: {exc})")
         _fallback(line, out, depth)
