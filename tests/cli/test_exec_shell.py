@@ -55,16 +55,21 @@ echo started
     assert marked(mark) == []
 
 
-def test_secrets_from_the_store_are_used_and_redacted(ws_root: Path, tmp_path: Path) -> None:
+def store_deploy_key(config_dir: Path) -> None:
+    """`karyi var set DEPLOY_KEY` into the user store at `config_dir`, as a user would."""
     subprocess.run(
         [*KARYI, "var", "set", "DEPLOY_KEY"],
         input="dk-0123456789",
         text=True,
-        env={**os.environ, "KARYI_CONFIG_DIR": str(tmp_path)},
+        env={**os.environ, "KARYI_CONFIG_DIR": str(config_dir)},
         check=True,
         capture_output=True,
         start_new_session=True,
     )
+
+
+def test_secrets_from_the_store_are_used_and_redacted(ws_root: Path, tmp_path: Path) -> None:
+    store_deploy_key(tmp_path)
     reply = (
         "<tools><command>echo key=$KARYI{DEPLOY_KEY}; printf %s $KARYI{DEPLOY_KEY} | base64"
         "</command></tools>"
@@ -86,15 +91,7 @@ def test_a_loud_command_keeps_every_line_and_no_secret(ws_root: Path, tmp_path: 
     """6 MB through the terminal: lines of every length put the secret across the
     terminal's reads and the output's batches; the file holds every line, redacted, and
     the result the head and the tail (issue [fast-paths])."""
-    subprocess.run(
-        [*KARYI, "var", "set", "DEPLOY_KEY"],
-        input="dk-0123456789",
-        text=True,
-        env={**os.environ, "KARYI_CONFIG_DIR": str(tmp_path)},
-        check=True,
-        capture_output=True,
-        start_new_session=True,
-    )
+    store_deploy_key(tmp_path)
     p = exec_(ws_root, f"<tools><command>{LOUD}</command></tools>", tmp_path, "--yes", "--json")
     assert p.returncode == 0, p.stderr
     [item] = json.loads(p.stdout)

@@ -24,6 +24,18 @@ def _results(fake: FakeModelServer, n: int) -> str:
     return str(fake.requests[n].body["messages"][-1]["content"])
 
 
+def _pylance(main: Path, line: int, broken: bool) -> dict[str, Any]:
+    """The editor's answer: Pylance's undefined `greeting` at `line` when `broken`."""
+    found = {
+        "range": {"start": {"line": line, "character": 6}, "end": {"line": line, "character": 14}},
+        "severity": 1,
+        "message": '"greeting" is not defined',
+        "source": "Pylance",
+        "code": "reportUndefinedVariable",
+    }
+    return {"diagnostics": [{"uri": main.as_uri(), "diagnostics": [found] if broken else []}]}
+
+
 async def test_an_undefined_name_is_told_from_ruff_server(
     lsp: Start, fake_llm: FakeModelServer, editor: str
 ) -> None:
@@ -48,20 +60,7 @@ async def test_the_editors_own_diagnostics_reach_the_model(
     @client.feature("karyi/diagnostics")
     def answer(params: Any) -> dict[str, Any]:
         asked.append(plain(params))
-        broken = "greeting" in main.read_text()
-        found = [
-            {
-                "range": {
-                    "start": {"line": 0, "character": 6},
-                    "end": {"line": 0, "character": 14},
-                },
-                "severity": 1,
-                "message": '"greeting" is not defined',
-                "source": "Pylance",
-                "code": "reportUndefinedVariable",
-            }
-        ]
-        return {"diagnostics": [{"uri": main.as_uri(), "diagnostics": found if broken else []}]}
+        return _pylance(main, line=0, broken="greeting" in main.read_text())
 
     result = await request(client, "karyi/chat", {"message": "greet"})
     assert result.stopReason == "end_turn"
@@ -92,19 +91,7 @@ async def test_the_baseline_is_asked_before_the_preview_lines_reach_the_buffer(
     def answer(params: Any) -> dict[str, Any]:
         order.append("diagnostics")
         # the preview's `print(greeting)` is in the buffer while the proposal waits
-        broken = preview_shown or "greeting" in main.read_text()
-        found = [
-            {
-                "range": {
-                    "start": {"line": 1, "character": 6},
-                    "end": {"line": 1, "character": 14},
-                },
-                "severity": 1,
-                "message": '"greeting" is not defined',
-                "source": "Pylance",
-            }
-        ]
-        return {"diagnostics": [{"uri": main.as_uri(), "diagnostics": found if broken else []}]}
+        return _pylance(main, line=1, broken=preview_shown or "greeting" in main.read_text())
 
     chat = asyncio.ensure_future(request(client, "karyi/chat", {"message": "greet"}))
     awaiting = await wait_for_event(client, "toolAwaitingPermission")
