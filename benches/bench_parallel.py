@@ -24,14 +24,16 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from support.fake_model_server import FakeModelServer, Received
-from support.replies import Reply
+# The repository root, for tests.support: tests/ itself on the path would stand in
+# for packages named like its folders (tests/acp for the ACP SDK, tests/secrets for
+# the standard library's secrets).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from karyi.agent.background.batch import BatchTask, run_pool
 from karyi.agent.background.worktrees import git
 from karyi.settings import Settings, load_settings
+from tests.support.fake_model_server import FakeModelServer, Received
+from tests.support.replies import Reply
 
 TASKS = 12
 LATENCY = 0.5

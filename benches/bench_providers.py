@@ -20,16 +20,18 @@ from pathlib import Path
 import anthropic
 import openai
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from support.fake_model_server import FakeModelServer
-from support.replies import Reply
+# The repository root, for tests.support: tests/ itself on the path would stand in
+# for packages named like its folders (tests/acp for the ACP SDK, tests/secrets for
+# the standard library's secrets).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from karyi.llm.anthropic_api import AnthropicProvider
 from karyi.llm.base import Message, Request, StreamEvent, TextChunk
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.openai_compat import OpenAICompatProvider
 from karyi.llm.script import ScriptProvider, parse_script
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Reply
 
 DELTAS = 3000
 RUNS = 5

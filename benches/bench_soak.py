@@ -22,10 +22,13 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.client import BaseLanguageClient
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+# The repository root, for tests.support: tests/ itself on the path would stand in
+# for packages named like its folders (tests/acp for the ACP SDK, tests/secrets for
+# the standard library's secrets).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from support.fake_model_server import FakeModelServer
-from support.replies import Fault, Reply
+from tests.support.fake_model_server import FakeModelServer
+from tests.support.replies import Fault, Reply
 
 REPORT_EVERY = 1000
 PER_SESSION = 10

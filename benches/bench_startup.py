@@ -30,9 +30,12 @@ from pathlib import Path
 
 from bench_lsp import EMPTY_SERVER, start, stop
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+# The repository root, for tests.support: tests/ itself on the path would stand in
+# for packages named like its folders (tests/acp for the ACP SDK, tests/secrets for
+# the standard library's secrets).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from support.fake_model_server import FakeModelServer
+from tests.support.fake_model_server import FakeModelServer
 
 RUNS = 5
 SMOKE: dict[str, object] = {"RUNS": 1}

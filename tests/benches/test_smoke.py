@@ -61,3 +61,12 @@ def test_an_unknown_bench_is_refused() -> None:
     done = run("bench_nonexistent")
     assert done.returncode == 2
     assert "no such bench: bench_nonexistent" in done.stderr
+
+
+def test_no_bench_puts_the_tests_folder_on_the_path() -> None:
+    """tests/ on sys.path stands in for packages named like its folders (tests/acp for the
+    ACP SDK, tests/secrets for the standard library's, tests/packaging for `packaging`,
+    which broke Ray in bench_parallel: its smoke sizes skip Ray, so only this shows it)."""
+    for name in BENCHES:
+        text = (ROOT / "benches" / f"{name}.py").read_text()
+        assert '/ "tests")' not in text, f"{name} puts tests/ on sys.path: import tests.support"
