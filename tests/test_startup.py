@@ -38,6 +38,11 @@ NOT_BEFORE_NEEDED = {
         "jsonschema",
         "watchfiles",
     ],
+    # The agent host a language server builds at its first request: no model SDK before
+    # the first model call (the picker's model list imported openai: 520 modules, ~24 MB
+    # of the language server's memory).
+    "karyi.agent.host": ["openai", "anthropic", "mcp"],
+    "karyi.agent.models": ["openai", "anthropic", "mcp"],
     # `karyi run`: the agent stack, but no model SDK before the first model call, no
     # language-server client before the first diagnostics check, no web client, no
     # jsonschema before the first validation, no syntax highlighter before a diff is asked.

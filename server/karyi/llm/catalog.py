@@ -8,9 +8,8 @@ moment, not a hang, and its failure is a one-line reason, never an exception.
 
 from __future__ import annotations
 
-import openai
-
 from karyi.llm.endpoint import Endpoint
+from karyi.llm.tls import shared_tls_context
 
 LIST_TIMEOUT = 3.0
 """Seconds the picker waits for a server's model list."""
@@ -18,6 +17,8 @@ LIST_TIMEOUT = 3.0
 
 async def list_models(endpoint: Endpoint) -> tuple[list[str], str]:
     """The model ids `endpoint`'s server lists (sorted), and why none when it failed."""
+    import openai  # the SDK (hundreds of modules) loads when first asked, not with the host
+
     timeout = LIST_TIMEOUT
     client = openai.AsyncOpenAI(
         api_key=endpoint.api_key,
@@ -25,6 +26,7 @@ async def list_models(endpoint: Endpoint) -> tuple[list[str], str]:
         timeout=openai.Timeout(timeout, connect=timeout),
         max_retries=0,
         default_headers=dict(endpoint.headers) or None,
+        http_client=openai.DefaultAsyncHttpxClient(verify=shared_tls_context()),
     )
     try:
         page = await client.models.list()
