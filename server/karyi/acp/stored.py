@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from karyi.agent.frontend.keys import sign_out
-from karyi.agent.runtime import Runtime, key_environment
+from karyi.agent.model_keys import key_environment
+from karyi.agent.runtime import Runtime
 from karyi.agent.session.store import SessionStore
 from karyi.llm.base import Provider
 from karyi.llm.factory import missing_key

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from karyi.agent.model_keys import key_environment as key_environment
+from karyi.agent.model_keys import key_environment
 from karyi.agent.prompting.rules import RuleFile, rule_files, rules_text
 from karyi.agent.subagent_defs import definitions
 from karyi.agent.tool_context import tool_context

@@ -224,12 +224,11 @@ async def apply_task(ls: KaryiServer, raw: Any) -> ApplyResult:
             lambda: apply_reviewed(manager.book, task_id, accepted, texts)
         )
     ls.notify("karyi/taskUpdate", record.to_dict())
-    merge = result.to_dict()
     return {
         "task": record.to_dict(),
-        "merged": merge["merged"],
-        "conflicts": merge["conflicts"],
-        "notes": merge["notes"],
+        "merged": result.merged,
+        "conflicts": result.conflicts,
+        "notes": result.notes,
     }
 
 

@@ -9,10 +9,24 @@ and a continuation byte never does), so the result is the text redaction's, enco
 
 from __future__ import annotations
 
-from ahocorasick_rs import BytesAhoCorasick, Implementation, MatchKind
+from typing import Any
 
-DFA_BYTES = 50_000
-"""Total bytes of all forms up to which the automaton is a DFA (as `redact.DFA_CHARS`)."""
+from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation, MatchKind
+
+DFA_SIZE = 50_000
+"""Total length of all forms (characters or bytes) up to which an automaton is a DFA."""
+
+
+def automaton(forms: list[Any], kind: type[Any] = AhoCorasick) -> Any:
+    """An Aho-Corasick automaton over `forms` (str for `AhoCorasick`, bytes for
+    `BytesAhoCorasick`): a DFA while it stays small (the fastest scan), the crate's
+    choice beyond."""
+    small = sum(map(len, forms)) <= DFA_SIZE
+    return kind(
+        forms,
+        matchkind=MatchKind.LeftmostLongest,
+        implementation=Implementation.DFA if small else None,
+    )
 
 
 class BytesRedactor:
@@ -21,16 +35,7 @@ class BytesRedactor:
     def __init__(self, forms: list[str], placeholders: list[str]) -> None:
         raw = [form.encode("utf-8", "surrogatepass") for form in forms]
         self.placeholders = [p.encode("utf-8", "surrogatepass") for p in placeholders]
-        small = sum(map(len, raw)) <= DFA_BYTES
-        self.automaton = (
-            BytesAhoCorasick(
-                raw,
-                matchkind=MatchKind.LeftmostLongest,
-                implementation=Implementation.DFA if small else None,
-            )
-            if raw
-            else None
-        )
+        self.automaton: BytesAhoCorasick | None = automaton(raw, BytesAhoCorasick) if raw else None
         self.longest = max(map(len, raw), default=0)
 
     def redact(self, data: bytes) -> bytes:

@@ -23,17 +23,15 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote, quote_plus
 
-from ahocorasick_rs import AhoCorasick, Implementation, MatchKind
+from ahocorasick_rs import AhoCorasick
 
-from karyi.secrets.byte_stream import BytesRedactor, ByteStreamRedactor
+from karyi.secrets.byte_stream import BytesRedactor, ByteStreamRedactor, automaton
 
 if TYPE_CHECKING:
     from karyi.core.results import ToolResult
 
 MIN_LENGTH = 4
 MIN_ENCODED = 8
-DFA_CHARS = 50_000
-"""Total characters of all forms up to which the automaton is a DFA (about 1 MB)."""
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -83,7 +81,7 @@ class Redactor:
         forms = sorted(names)
         self._forms = forms
         self._placeholders = [f"$KARYI{{{names[f]}}}" for f in forms]
-        self._automaton = _automaton(forms) if forms else None
+        self._automaton: AhoCorasick | None = automaton(forms) if forms else None
         self._bytes: BytesRedactor | None = None
         self.longest = max(map(len, forms), default=0)
 
@@ -190,16 +188,6 @@ class Redactor:
         if self._bytes is None:
             self._bytes = BytesRedactor(self._forms, self._placeholders)
         return self._bytes.stream()
-
-
-def _automaton(forms: list[str]) -> AhoCorasick:
-    """A DFA while it stays small (the fastest scan), the crate's choice beyond."""
-    small = sum(map(len, forms)) <= DFA_CHARS
-    return AhoCorasick(
-        forms,
-        matchkind=MatchKind.LeftmostLongest,
-        implementation=Implementation.DFA if small else None,
-    )
 
 
 class StreamRedactor:

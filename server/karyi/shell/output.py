@@ -219,10 +219,10 @@ class OutputLog:
     def _write(self, text: str) -> None:
         """Encode, redact (as bytes: half the cost of redacting text) and write `text`."""
         assert self._file is not None
+        if self._written >= FILE_CAP:
+            return  # the file is full: nothing more is written, so nothing to encode
         encoded = text.encode("utf-8", "surrogatepass")
         data = self._redact.feed(encoded) if self._redact is not None else encoded
-        if self._written >= FILE_CAP:
-            return
         if self._written + len(data) > FILE_CAP:
             data = data[: FILE_CAP - self._written] + _CAPPED
         self._file.write(data)

@@ -120,8 +120,8 @@ class ProblemCheck:
         """For a live source, the diagnostics of the files the call names, before it runs
         and before the user is asked about it (a preview changes the editor's buffers).
         A file not on disk yet has none: nothing to ask or wait for."""
-        paths = [p for p in self.paths if self.source.covers(p) and p.exists()]
         if self.source.live:
+            paths = [p for p in self.paths if self.source.covers(p) and p.exists()]
             self.before = await self._bounded({p: "" for p in paths}) if paths else {}
             self.asked = True
 

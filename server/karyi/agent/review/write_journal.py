@@ -37,12 +37,11 @@ async def run_journaled(
 ) -> ToolResult:
     """`run` the call with a fresh write journal; hand the editor its deferred writes;
     tell the model what was really written, and the problems it added or fixed
-    (`agent/diagnostics/problems.py`); report what changed."""
+    (`agent/diagnostics/problems.py`; the caller starts `check` before the user is
+    asked); report what changed."""
     journal: list[WriteRecord] = []
     ahead = WriteAhead(ctx.workspace.root)
     ctx = dataclasses.replace(ctx, journal=journal, write_ahead=ahead)
-    if check is not None and not check.asked:
-        await check.start()
     try:
         result = await run(ctx)
     finally:

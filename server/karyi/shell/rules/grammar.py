@@ -42,8 +42,8 @@ def _saved(digest: str) -> tuple[dict[int, dict[str, int]], dict[int, dict[str, 
         return None
     if not isinstance(data, dict) or data.get("grammar") != digest:
         return None
-    action = {int(state): dict(row) for state, row in data["action"].items()}
-    goto = {int(state): dict(row) for state, row in data["goto"].items()}
+    action = {int(state): row for state, row in data["action"].items()}
+    goto = {int(state): row for state, row in data["goto"].items()}
     return action, goto
 
 
