@@ -24,7 +24,7 @@ def m_py(ws_root: Path) -> Path:
 
 
 async def test_agentxml_write_file_merges_the_issue_case(ctx: ToolContext, m_py: Path) -> None:
-    tool = REG.find("agentxml.write_file")
+    tool = REG.find("agentxml.write_file").loaded()
     assert isinstance(tool, MutatingTool)
     params = {"filePath": "m.py", "content": LAZY}
     preview = tool.preview(params, ctx) or ""

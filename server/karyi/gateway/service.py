@@ -32,7 +32,7 @@ MAX_LOADED = 64
 
 def runs_commands(tool: Tool) -> bool:
     """Tools that run shell commands or type into a terminal."""
-    return isinstance(tool, CommandTool | Input | Ctrl)
+    return isinstance(tool.loaded(), CommandTool | Input | Ctrl)
 
 
 def _session_key(user_id: str, session_id: str | None) -> str:

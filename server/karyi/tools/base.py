@@ -68,6 +68,11 @@ class Tool(ABC):
     def _validator(self) -> ParamValidator:
         return ParamValidator(self.parameters)
 
+    def loaded(self) -> Tool:
+        """The tool whose code answers calls: this one (a deferred tool imports its own
+        first, tools/deferred.py)."""
+        return self
+
     @property
     def title(self) -> str:
         """The name shown to users."""

@@ -30,7 +30,7 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, ToolResult
 from karyi.settings import Settings
 from karyi.shell.capture import Captured, capture
-from karyi.shell.manager import HIDDEN_ENV
+from karyi.shell.child_env import HIDDEN_ENV
 from karyi.tools.base import Confirmation, Tool
 from karyi.tools.context import ToolContext
 

@@ -2,7 +2,9 @@
 
 The one place that says so (see docs/tools.md). The tools themselves live in
 `tools/builtin/`, one module per feature (reading, writing, editing, searching, …),
-each profile's tool a face over that feature's one implementation. A profile lists
+each profile's tool a face over that feature's one implementation; a module is imported
+when one of its tools is first called, its declaration read from `catalogue.json` until
+then (tools/catalogue.py). A profile lists
 only tools that really exist. Tools that appear at run time (from a
 discovery command or MCP servers) are not here: a runtime registers them in profiles of
 their own (`DYNAMIC_PROFILES`).
@@ -10,45 +12,7 @@ their own (`DYNAMIC_PROFILES`).
 
 from __future__ import annotations
 
-from karyi.tools.base import Tool
-from karyi.tools.builtin.artifacts import (
-    CreateArtifact,
-    ReadArtifact,
-    RewriteArtifact,
-    UpdateArtifact,
-)
-from karyi.tools.builtin.commands.oneshot import GatewayShell, RunCommand, VecliShell
-from karyi.tools.builtin.commands.terminal import Command, Ctrl, Input
-from karyi.tools.builtin.edit.insert import InsertFileContent
-from karyi.tools.builtin.edit.pairs import EditTool
-from karyi.tools.builtin.edit.replace import ReplaceFileContent, VecliEdit
-from karyi.tools.builtin.file_operations import (
-    CopyFile,
-    CreateDirectory,
-    DeleteDirectory,
-    DeleteFile,
-    GetFileInfo,
-    MoveFile,
-)
-from karyi.tools.builtin.grep import Grep
-from karyi.tools.builtin.listing import Glob, ListFile, Ls
-from karyi.tools.builtin.memory import SaveMemory
-from karyi.tools.builtin.read.batch import ReadTool
-from karyi.tools.builtin.read.many import ReadManyFiles
-from karyi.tools.builtin.read.single import GatewayReadFile, ReadFile, VecliReadFile
-from karyi.tools.builtin.subagents import CallSubagent
-from karyi.tools.builtin.system import GetEnvVariable, GetSystemInfo, SetEnvVariable
-from karyi.tools.builtin.todos import TodoWrite
-from karyi.tools.builtin.values import GetValue
-from karyi.tools.builtin.web_fetch import VecliWebFetch, WebFetch
-from karyi.tools.builtin.web_search import SearchWeb, VecliWebSearch, WebSearch
-from karyi.tools.builtin.write import (
-    AgentxmlWriteFile,
-    AppendFile,
-    CreateFile,
-    UpdateFile,
-    VecliWriteFile,
-)
+from karyi.tools.deferred import deferred
 from karyi.tools.registry import Toolkit, ToolRegistry
 
 PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway")
@@ -69,59 +33,76 @@ DYNAMIC_PROFILES = ("discovered", "mcp")
 """Profiles a runtime fills at run time: discovery-command tools and MCP servers' tools."""
 
 
+BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
+    "karyi": (
+        "commands.terminal:Command",
+        "edit.pairs:EditTool",
+        "read.batch:ReadTool",
+        "values:GetValue",
+        "commands.terminal:Input",
+        "commands.terminal:Ctrl",
+        "todos:TodoWrite",
+    ),
+    "agentxml": (
+        "read.single:ReadFile",
+        "write:AgentxmlWriteFile",
+        "listing:ListFile",
+        "file_operations:DeleteFile",
+        "file_operations:CopyFile",
+        "file_operations:MoveFile",
+        "file_operations:CreateDirectory",
+        "file_operations:DeleteDirectory",
+        "file_operations:GetFileInfo",
+        "edit.replace:ReplaceFileContent",
+        "write:AppendFile",
+        "edit.insert:InsertFileContent",
+        "system:GetSystemInfo",
+        "system:GetEnvVariable",
+        "system:SetEnvVariable",
+        "web_search:SearchWeb",
+        "commands.oneshot:RunCommand",
+    ),
+    "research": (
+        "subagents:CallSubagent",
+        "web_search:WebSearch",
+        "web_fetch:WebFetch",
+        "artifacts:CreateArtifact",
+        "artifacts:ReadArtifact",
+        "artifacts:UpdateArtifact",
+        "artifacts:RewriteArtifact",
+    ),
+    "vecli": (
+        "listing:Ls",
+        "read.single:VecliReadFile",
+        "write:VecliWriteFile",
+        "grep:Grep",
+        "listing:Glob",
+        "edit.replace:VecliEdit",
+        "read.many:ReadManyFiles",
+        "commands.oneshot:VecliShell",
+        "web_fetch:VecliWebFetch",
+        "web_search:VecliWebSearch",
+        "memory:SaveMemory",
+    ),
+    "gateway": (
+        "read.single:GatewayReadFile",
+        "write:CreateFile",
+        "write:UpdateFile",
+        "commands.oneshot:GatewayShell",
+    ),
+}
+"""Each profile's built-in tools, in prompt order, as `module:Class` under
+`karyi.tools.builtin`: imported when a call first needs one (tools/deferred.py)."""
+
+
 def builtin_registry() -> ToolRegistry:
-    """A registry holding every built-in tool."""
+    """A registry holding every built-in tool, each imported on its first call."""
     reg = ToolRegistry()
     for profile in PROFILES:
         reg.declare(profile)
-    tools: dict[str, list[Tool]] = {
-        "karyi": [Command(), EditTool(), ReadTool(), GetValue(), Input(), Ctrl(), TodoWrite()],
-        "agentxml": [
-            ReadFile(),
-            AgentxmlWriteFile(),
-            ListFile(),
-            DeleteFile(),
-            CopyFile(),
-            MoveFile(),
-            CreateDirectory(),
-            DeleteDirectory(),
-            GetFileInfo(),
-            ReplaceFileContent(),
-            AppendFile(),
-            InsertFileContent(),
-            GetSystemInfo(),
-            GetEnvVariable(),
-            SetEnvVariable(),
-            SearchWeb(),
-            RunCommand(),
-        ],
-        "research": [
-            CallSubagent(),
-            WebSearch(),
-            WebFetch(),
-            CreateArtifact(),
-            ReadArtifact(),
-            UpdateArtifact(),
-            RewriteArtifact(),
-        ],
-        "vecli": [
-            Ls(),
-            VecliReadFile(),
-            VecliWriteFile(),
-            Grep(),
-            Glob(),
-            VecliEdit(),
-            ReadManyFiles(),
-            VecliShell(),
-            VecliWebFetch(),
-            VecliWebSearch(),
-            SaveMemory(),
-        ],
-        "gateway": [GatewayReadFile(), CreateFile(), UpdateFile(), GatewayShell()],
-    }
-    for profile, items in tools.items():
-        for tool in items:
-            reg.register(profile, tool)
+    for profile, places in BUILTIN_TOOLS.items():
+        for place in places:
+            reg.register(profile, deferred(place))
     return reg
 
 

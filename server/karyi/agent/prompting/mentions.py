@@ -17,7 +17,6 @@ from pathlib import Path
 
 from karyi.agent.diagnostics.problems import ProblemSource, render_all
 from karyi.core.errors import ToolFailure
-from karyi.tools.builtin.web_fetch import fetch_page, render_page
 from karyi.tools.context import ToolContext
 from karyi.workspace.ripgrep import list_files
 
@@ -158,6 +157,8 @@ async def _folder(m: Mention, s: MentionSources) -> str:
 
 
 async def _url(m: Mention, s: MentionSources) -> str:
+    from karyi.tools.builtin.web_fetch import fetch_page, render_page  # the web client
+
     fetched, page = await fetch_page(m.arg, s.ctx)
     text, _facts = render_page(fetched, page, min(MAX_BLOCK, s.ctx.settings.web.max_chars))
     return text

@@ -18,16 +18,17 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from karyi.agent.events import Event, ToolDraft
 from karyi.protocol.base import StreamParser
 from karyi.protocol.calls import PartialCall, ToolCall
-from karyi.tools.builtin.mutating import MutatingTool
-from karyi.tools.builtin.write import WholeFileTool
 from karyi.tools.context import ToolContext
 from karyi.tools.registry import Toolkit
 from karyi.workspace.editor import PlannedWrite
+
+if TYPE_CHECKING:
+    from karyi.tools.builtin.mutating import MutatingTool
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,12 @@ class Drafts:
         partial = parser.partial()
         if partial is None:
             return
-        tool = self.toolkit.get(partial.name)
+        found = self.toolkit.get(partial.name)
+        if found is None or not found.changes_files:
+            return
+        from karyi.tools.builtin.mutating import MutatingTool  # with the first draft
+
+        tool = found.loaded()  # a built-in tool's code, imported on its first draft
         if not isinstance(tool, MutatingTool):
             return
         writes = self._writes(tool, partial)
@@ -105,6 +111,8 @@ class Drafts:
         except Exception as exc:  # not complete enough yet: show nothing
             log.debug("no draft for %s yet: %s", partial.name, exc)
             return []
+        from karyi.tools.builtin.write import WholeFileTool
+
         if isinstance(tool, WholeFileTool):
             writes = [_aligned(w, written) for w in writes]
         return [w for w in writes if w.after != w.before]
