@@ -33,7 +33,6 @@ from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.secrets.store import SecretStore, config_dir
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
-from karyi.shell.manager import ShellManager
 from karyi.tools.base import Tool
 from karyi.tools.builtin.subagents import configured
 from karyi.tools.discovery import DiscoveryError, discover
@@ -58,6 +57,7 @@ if TYPE_CHECKING:
     from karyi.agent.turn.loop import Agent
     from karyi.agent.turn.spec import AgentSpec
     from karyi.llm.base import Provider
+    from karyi.shell.manager import ShellManager
     from karyi.tools.context import ToolContext
     from karyi.tools.mcp.manager import McpManager
     from karyi.tools.mcp.status import ServerStatus
@@ -116,6 +116,8 @@ class Runtime:
     def shell(self) -> ShellManager:
         """The shells of this workspace's sessions (started on first use)."""
         if self._shell is None:
+            from karyi.shell.manager import ShellManager  # with the first command
+
             self._shell = ShellManager(self.workspace, self.settings, self.vault)
         return self._shell
 

@@ -1,8 +1,6 @@
 """Shell sessions: a persistent terminal per agent session, one-shot commands, command
-output for the model, process cleanup, and the command permission rules (docs/security.md)."""
+output for the model, process cleanup, and the command permission rules (docs/security.md).
 
-from karyi.shell.manager import OneShotResult, ShellManager
-from karyi.shell.rules import CommandRules
-from karyi.shell.terminal import TerminalResult
-
-__all__ = ["CommandRules", "OneShotResult", "ShellManager", "TerminalResult"]
+Import the module you need (`karyi.shell.manager`, `karyi.shell.rules`, …): this package
+imports none of them, so a front end that only captures a hook's output does not load
+the terminal and the rules."""

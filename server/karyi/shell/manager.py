@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from karyi.core.errors import ErrorCode, ToolFailure
-from karyi.llm.families import FAMILIES
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
+from karyi.shell.child_env import FIXED_ENV, HIDDEN_ENV
 from karyi.shell.oneshot import OneShotOutcome, run_oneshot
 from karyi.shell.output import OutputLog, Report
 from karyi.shell.procs import kill_tree
@@ -44,10 +44,6 @@ from karyi.workspace.workspace import Workspace
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 TMP_DIR = Path(".karyi") / "tmp"
-FIXED_ENV = {"TERM": "dumb", "PAGER": "cat", "GIT_PAGER": "cat", "KARYI_AGENT_SHELL": "1"}
-"""Set for every command: no pagers, no full-screen terminal features."""
-HIDDEN_ENV = ("KARYI_API_KEY", *sorted({f.key_env for f in FAMILIES.values() if f.key_env}))
-"""Karyi's own model credentials never reach a command."""
 
 
 @dataclass(frozen=True)
