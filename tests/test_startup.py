@@ -99,7 +99,15 @@ NOT_BEFORE_NEEDED = {
         "pygments",
         "jsonschema",
         "bashlex",
+        "watchfiles",
+        "wcmatch",
+        "pathspec",
+        "karyi.agent.prompting.system_prompt",
+        "karyi.tools.builtin.commands",
     ],
+    # A workspace: the file layer and the document store; the watcher's library, the
+    # globbing of searches and the .gitignore matcher load when first used.
+    "karyi.workspace.workspace": ["watchfiles", "wcmatch", "pathspec", "karyi.workspace.ripgrep"],
 }
 
 
@@ -145,9 +153,10 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
-def test_building_the_agent_starts_no_language_server_client(tmp_path: Path) -> None:
+def test_building_the_agent_loads_no_tool_and_no_language_server_client(tmp_path: Path) -> None:
     """`karyi run` builds its agent before the first model request; Karyi's own
-    language-server clients (pygls, lsprotocol) wait for the first diagnostics check."""
+    language-server clients (pygls, lsprotocol) wait for the first diagnostics check, each
+    built-in tool for its first call, the file watcher's library for the first watch."""
     env = {
         **os.environ,
         "KARYI_CONFIG_DIR": str(tmp_path / "config"),
@@ -165,6 +174,12 @@ def test_building_the_agent_starts_no_language_server_client(tmp_path: Path) -> 
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     assert "karyi.agent.runtime" in loaded
     assert not {"pygls", "lsprotocol", "lsprotocol.types"} & loaded
+    # The built-in tools are known by their catalogue entries (docs/tools.md#the-catalogue);
+    # only the subagent tool, which the runtime configures, and the memory tool's small
+    # module, whose file the project rules read, are imported.
+    tools = {m for m in loaded if m.startswith("karyi.tools.builtin.")}
+    assert tools == {"karyi.tools.builtin.subagents", "karyi.tools.builtin.memory"}
+    assert not {"watchfiles", "wcmatch"} & loaded
 
 
 NEW_SESSION_PROBE = """

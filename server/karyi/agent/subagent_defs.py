@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from karyi.agent.prompting.system_prompt import template
 from karyi.core.typed_json import to_json
 from karyi.settings import Settings
 
@@ -83,5 +82,7 @@ def definitions(settings: Settings) -> dict[str, SubagentDef]:
 
 def _builtin_instructions(name: str) -> str:
     if name in BUILTIN:
+        from karyi.agent.prompting.system_prompt import template  # not for `karyi exec`
+
         return template(f"agents/{name}").safe_substitute().strip()
     return f"You are {name}, an agent working on a task another agent gave you."

@@ -23,9 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote, quote_plus
 
-from ahocorasick_rs import AhoCorasick
-
-from karyi.secrets.byte_stream import BytesRedactor, ByteStreamRedactor, automaton
+from karyi.secrets.byte_stream import Automaton, BytesRedactor, ByteStreamRedactor, automaton
 
 if TYPE_CHECKING:
     from karyi.core.results import ToolResult
@@ -81,7 +79,7 @@ class Redactor:
         forms = sorted(names)
         self._forms = forms
         self._placeholders = [f"$KARYI{{{names[f]}}}" for f in forms]
-        self._automaton: AhoCorasick | None = automaton(forms) if forms else None
+        self._automaton: Automaton | None = automaton(forms) if forms else None
         self._bytes: BytesRedactor | None = None
         self.longest = max(map(len, forms), default=0)
 

@@ -10,14 +10,18 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pathspec import GitIgnoreSpec
+if TYPE_CHECKING:
+    from pathspec import GitIgnoreSpec
 
 ALWAYS_IGNORED = frozenset({".git"})
 
 
 @lru_cache(maxsize=1024)
 def _spec(gitignore: str, mtime_ns: int) -> GitIgnoreSpec | None:
+    from pathspec import GitIgnoreSpec  # with the first .gitignore read
+
     try:
         with open(gitignore, encoding="utf-8", errors="replace") as fh:
             return GitIgnoreSpec.from_lines(fh.read().splitlines())

@@ -35,12 +35,12 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
-
-from watchfiles import Change, watch
+from typing import TYPE_CHECKING, Protocol
 
 from karyi.workspace.ignore import GitIgnore
-from karyi.workspace.ripgrep import find_files
+
+if TYPE_CHECKING:
+    from watchfiles import Change
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +78,8 @@ class NativeWatch:
     returns and a change right after it is never missed."""
 
     def __init__(self, paths: list[str], recursive: bool, stop: threading.Event) -> None:
+        from watchfiles import watch  # with the first watch, not with every workspace
+
         self._changes = watch(
             *paths,
             watch_filter=None,
@@ -133,6 +135,8 @@ async def watched_directories(root: Path) -> list[Path]:
             d = d.rpartition("/")[0]
         return False
 
+    from karyi.workspace.ripgrep import find_files  # the watcher's first listing
+
     await find_files(root, keep=note, ordered=False)
     return [root / d if d else root for d in sorted(dirs)]
 
@@ -178,6 +182,8 @@ class Watcher:
 
     def accepts(self, change: Change, raw: str) -> bool:
         """False for skipped directories and git-ignored paths."""
+        from watchfiles import Change  # loaded by the first watch already
+
         path = Path(raw)
         try:
             rel = path.relative_to(self.root)
@@ -247,6 +253,8 @@ class Watcher:
 
     async def _watch(self, backend: Backend, stop: threading.Event) -> list[Path]:
         """Pass changes on until stopped ([]) or new directories need a watch (them)."""
+        from watchfiles import Change
+
         while not stop.is_set():
             raw = await asyncio.to_thread(backend.watch, DEBOUNCE_MS, STEP_MS, TIMEOUT_MS, stop)
             if isinstance(raw, str):
@@ -286,6 +294,8 @@ class Watcher:
 
 def _subdirectories(tops: list[Path], accepts: Callable[[Change, str], bool]) -> list[Path]:
     """`tops` and the directories below them that `accepts` lets in."""
+    from watchfiles import Change
+
     out: list[Path] = []
     for top in tops:
         for current, dirs, _files in os.walk(top):

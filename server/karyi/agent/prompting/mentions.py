@@ -18,7 +18,6 @@ from pathlib import Path
 from karyi.agent.diagnostics.problems import ProblemSource, render_all
 from karyi.core.errors import ToolFailure
 from karyi.tools.context import ToolContext
-from karyi.workspace.ripgrep import list_files
 
 MAX_BLOCK = 20_000
 MAX_PROBLEM_FILES = 300
@@ -93,6 +92,8 @@ async def expand(text: str, sources: MentionSources) -> str:
 async def _problems(_m: Mention, s: MentionSources) -> str:
     if s.problems is None:
         return "(no diagnostics source: diagnostics.source is off)"
+    from karyi.workspace.ripgrep import list_files  # with the first @problems
+
     files: list[Path] = []
     for folder in s.ctx.workspace.folders:
         rels = await list_files(folder)
@@ -148,6 +149,8 @@ def _git_diff(folder: Path) -> str:
 
 
 async def _folder(m: Mention, s: MentionSources) -> str:
+    from karyi.workspace.ripgrep import list_files  # with the first @folder
+
     folder = s.ctx.workspace.resolve(m.arg, param="@folder")
     rels = await list_files(folder)
     shown = s.ctx.workspace.display(folder)
