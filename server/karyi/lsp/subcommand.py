@@ -1,7 +1,7 @@
 """`karyi lsp`: the language server's subcommand, registered by the launcher `karyi.main`.
 
 The server is imported only when the command runs, and nothing else of karyi before it
-answers `initialize`: an editor waits for it (see benches/bench_lsp.py).
+answers `initialize`: an editor waits for it (benches/bench_startup.py measures it).
 """
 
 from __future__ import annotations
