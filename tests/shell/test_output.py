@@ -5,7 +5,10 @@ from __future__ import annotations
 import tracemalloc
 from pathlib import Path
 
+import pytest
+
 from karyi.secrets.redact import Redactor
+from karyi.shell import output
 from karyi.shell.output import OutputLog, TextDecoder, collapse_cr, strip_ansi
 
 
@@ -76,6 +79,20 @@ def test_the_file_is_redacted_even_across_pieces(tmp_path: Path) -> None:
         log.feed(piece)
     log.close()
     assert (tmp_path / "out.log").read_text() == "x" * 60 + "pass=$KARYI{PW}\nend\n"
+
+
+def test_nothing_is_written_after_the_cap_mark(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the redactor held back at the end (a secret's start) obeys the cap too."""
+    monkeypatch.setattr(output, "FILE_CAP", 100)
+    log = OutputLog(tmp_path / "out.log", 10, Redactor({"PW": "correct-horse-battery"}))
+    pieces = ["x" * 95 + "\n", "more output, then a cut secret: correct-hor"]
+    for piece in pieces:
+        log.feed(piece)
+    log.close()
+    written = (tmp_path / "out.log").read_bytes()
+    assert written == "".join(pieces).encode()[:100] + b"\n[output file capped here]\n"
 
 
 def test_memory_stays_bounded_whatever_the_output_size(tmp_path: Path) -> None:

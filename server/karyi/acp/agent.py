@@ -38,7 +38,7 @@ from karyi.acp.capabilities import (
     LOGIN_METHOD,
     initialize_response,
 )
-from karyi.acp.errors import could_not_open, invalid
+from karyi.acp.errors import invalid
 from karyi.acp.mcp import ClientServer
 from karyi.acp.opening import Openings
 from karyi.acp.prompts import Block
@@ -346,13 +346,9 @@ class KaryiAgent:
     async def _open_new(self, where: Where, session_id: str) -> AcpSession:
         """The background half of `session/new`: the agent stack, the runtime, then every
         config option (`config_option_update`) before the session takes requests."""
-        try:
-            await agent_stack.load()  # before any import of it here: not on the event loop
-            session = await self._build(where, None, session_id)
-        except RequestError:
-            raise
-        except Exception as exc:
-            raise could_not_open(session_id, exc) from None
+        # A failure here is told by `Openings.wait` to every request for the session.
+        await agent_stack.load()  # before any import of it here: not on the event loop
+        session = await self._build(where, None, session_id)
         from karyi.acp.config_options import options_update
 
         try:

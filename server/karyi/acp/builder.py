@@ -12,14 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp import RequestError
 from acp.interfaces import Client
 from acp.schema import ClientCapabilities
 
 from karyi.acp.capabilities import shows_booleans
 from karyi.acp.editor import client_editor
 from karyi.acp.elicitation import FormAsker
-from karyi.acp.errors import invalid
+from karyi.acp.errors import could_not_open, invalid
 from karyi.acp.mcp import settings_entries
 from karyi.acp.session import AcpSession
 from karyi.acp.stored import lenient_provider
@@ -68,7 +67,7 @@ def build_session(
         raise invalid("sessionId", f"no stored session {session_id!r} in {where.root}") from None
     except Exception as exc:
         runtime.close()
-        raise RequestError.internal_error({"message": f"karyi could not start: {exc}"}) from None
+        raise could_not_open(session_id or new_id or "", exc) from None
     if editor is not None:
         editor.session_id = live.id
     terminals = None

@@ -222,7 +222,11 @@ class OutputLog:
         if self._written >= FILE_CAP:
             return  # the file is full: nothing more is written, so nothing to encode
         encoded = text.encode("utf-8", "surrogatepass")
-        data = self._redact.feed(encoded) if self._redact is not None else encoded
+        self._put(self._redact.feed(encoded) if self._redact is not None else encoded)
+
+    def _put(self, data: bytes | bytearray) -> None:
+        """Write redacted `data`, up to the file's cap and the mark that says so."""
+        assert self._file is not None
         if self._written + len(data) > FILE_CAP:
             data = data[: FILE_CAP - self._written] + _CAPPED
         self._file.write(data)
@@ -245,6 +249,6 @@ class OutputLog:
         if self._file is None or self._closed:
             return
         self._closed = True
-        if self._redact is not None:
-            self._file.write(self._redact.flush())
+        if self._redact is not None and self._written < FILE_CAP:  # nothing past the mark
+            self._put(self._redact.flush())
         self._file.close()
