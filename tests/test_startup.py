@@ -19,6 +19,22 @@ import pytest
 MODEL_SDKS = ["openai", "anthropic", "httpx2", "mcp"]
 AGENT_STACK = ["karyi.agent.runtime", "karyi.agent.host", "karyi.acp.session", "karyi.settings"]
 LSP_TYPES = ["lsprotocol.types", "pygls"]
+LSP_HANDLER_MODULES = [
+    f"karyi.lsp.{name}"
+    for name in (
+        "agent_host",
+        "background_tasks",
+        "chat",
+        "code_actions",
+        "documents",
+        "editor_commands",
+        "history",
+        "lifecycle",
+        "models",
+        "own_diagnostics",
+        "toolinfo",
+    )
+]
 
 NOT_BEFORE_NEEDED = {
     # `karyi --help` and argument parsing: no front end's implementation at all.
@@ -27,15 +43,26 @@ NOT_BEFORE_NEEDED = {
     "karyi.acp.server": [*MODEL_SDKS, *AGENT_STACK, *LSP_TYPES, "jsonschema", "watchfiles"],
     # The language server: pygls; the agent host is built on the first request.
     "karyi.lsp.server": [*MODEL_SDKS, *AGENT_STACK, "acp", "pydantic", "jsonschema"],
-    # Everything `karyi lsp` imports before `initialize` is answered (every handler's
-    # module): the settings it reads, but no model or MCP SDK, no agent host, no watcher.
+    # Everything `karyi lsp` imports before `initialize` is answered: pygls, lsprotocol and
+    # the method table, none of the handlers' modules (each loads with its first call), so
+    # none of the agent stack, settings, workspace, dialects or the SDKs behind them.
     "karyi.lsp.features": [
         *MODEL_SDKS,
-        "karyi.agent.runtime",
-        "karyi.agent.host",
+        *LSP_HANDLER_MODULES,
+        "karyi.agent",
+        "karyi.settings",
+        "karyi.workspace",
+        "karyi.protocol",
+        "karyi.tools",
+        "karyi.llm",
+        "karyi.core",
+        "karyi.lsp.params",
+        "karyi.lsp.wire",
         "acp",
         "pydantic",
         "jsonschema",
+        "lxml",
+        "platformdirs",
         "watchfiles",
     ],
     # The agent host a language server builds at its first request: no model SDK before
@@ -189,3 +216,62 @@ def test_the_acp_session_new_answer_needs_nothing_of_the_agent_stack(tmp_path: P
     assert answer["modes"]["currentModeId"] == "act"
     assert [m["id"] for m in answer["modes"]["availableModes"]] == ["act", "plan"]
     assert [(o["id"], o["currentValue"]) for o in answer["configOptions"]] == [("mode", "act")]
+
+
+INITIALIZE_PROBE = """
+import json, sys
+from pathlib import Path
+from karyi.lsp.features import create_server
+
+class Sent:
+    def __init__(self):
+        self.messages = []
+
+    def write(self, data):
+        self.messages.append(json.loads(data))
+
+    def close(self):
+        pass
+
+server = create_server()
+sent = Sent()
+protocol = server.protocol
+protocol.set_writer(sent, include_headers=False)
+request = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "processId": None, "capabilities": {}, "rootUri": Path(sys.argv[1]).as_uri(),
+    "initializationOptions": {"karyi": {"ui": True}}}}
+# what pygls's reader does with each message it reads (pygls/io_.py)
+protocol.handle_message(json.loads(json.dumps(request), object_hook=protocol.structure_message))
+print(json.dumps({"answer": sent.messages, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_the_language_server_answers_initialize_with_only_its_own_handler(
+    tmp_path: Path,
+) -> None:
+    """pygls answers `initialize` having imported lifecycle.py and nothing else of the
+    handlers (each module loads with its first call), and the capabilities still declare
+    the options of the handlers not loaded yet."""
+    done = subprocess.run(
+        [sys.executable, "-c", INITIALIZE_PROBE, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    probe = json.loads(done.stdout.splitlines()[-1])
+    loaded = set(probe["modules"])
+    assert "karyi.lsp.lifecycle" in loaded
+    unneeded = [m for m in NOT_BEFORE_NEEDED["karyi.lsp.features"] if m != "karyi.lsp.lifecycle"]
+    assert [m for m in unneeded if m in loaded] == []
+    [answer] = probe["answer"]
+    capabilities = answer["result"]["capabilities"]
+    assert answer["id"] == 1
+    assert capabilities["codeActionProvider"] == {"codeActionKinds": ["quickfix", "refactor"]}
+    assert capabilities["diagnosticProvider"] == {
+        "identifier": "karyi",
+        "interFileDependencies": False,
+        "workspaceDiagnostics": False,
+    }
+    from karyi.lsp.features import COMMANDS
+
+    assert capabilities["executeCommandProvider"] == {"commands": list(COMMANDS)}

@@ -17,7 +17,7 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from karyi.lsp.features import COMMANDS, FEATURES
-from karyi.lsp.params import plain
+from karyi.lsp.plain import plain
 from tests.lsp.conftest import Start, request
 
 NOTIFICATIONS = {

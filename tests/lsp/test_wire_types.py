@@ -44,7 +44,8 @@ def test_every_request_has_a_result_type_and_its_handler_returns_it() -> None:
     requests = {method for method, cls in METHODS.values() if cls is not None}
     assert set(RESULTS) == requests
     for method, result in RESULTS.items():
-        returns = typing.get_type_hints(FEATURES[method], include_extras=True)["return"]
+        handler = FEATURES[method].load()
+        returns = typing.get_type_hints(handler, include_extras=True)["return"]
         assert returns == result, f"{method} is declared {result}, its handler returns {returns}"
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import logging
 import re
 from collections.abc import Sequence
@@ -78,6 +77,8 @@ class Image:
     @property
     def sha256(self) -> str:
         """The bytes' hash (identifies a picture in logs and tests without its content)."""
+        import hashlib  # not at start-up: the launcher imports this module (its log filter)
+
         return hashlib.sha256(self.data).hexdigest()
 
     def base64(self) -> str:

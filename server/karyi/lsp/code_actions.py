@@ -4,7 +4,8 @@ A diagnostic on the requested lines offers "Fix with Karyi": those the client se
 the context, and those Karyi's own language servers report (lsp/own_diagnostics.py),
 since a client may send a server only the diagnostics it published itself. A selection
 offers explaining it and writing tests for it. Each action runs one of the commands in
-`editor_commands.py`.
+`editor_commands.py`. The kinds offered (quick fix, refactor) are declared in the
+capabilities by features.py, which does not import this module before it is needed.
 """
 
 from __future__ import annotations
@@ -14,11 +15,6 @@ from lsprotocol import types
 from karyi.lsp.own_diagnostics import own_diagnostics
 from karyi.lsp.params import lsp_json
 from karyi.lsp.server import KaryiServer
-
-OPTIONS = types.CodeActionOptions(
-    code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Refactor]
-)
-"""The code action kinds the server declares in its capabilities."""
 
 SELECTION_TASKS = (
     ("Ask Karyi to explain this", "karyi.explainSelection"),

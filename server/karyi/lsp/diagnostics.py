@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from karyi.lsp.editor_context import uri_path
-from karyi.lsp.params import plain
+from karyi.lsp.plain import plain
 from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:

@@ -1,106 +1,100 @@
 """Every method and command the Karyi language server serves, in one table.
 
-Each handler is a module-level function in the feature module it belongs to (lifecycle,
-documents, chat, history, toolinfo, commands, code_actions); `create_server` registers
-them on a `KaryiServer` through pygls's public `feature` and `command` decorators. The
-methods are described in docs/protocol.md ("The language server").
+Each handler is a module-level function in the feature module it belongs to, named here
+as `module:function` (a `Handler`, lsp/handler.py); `create_server` registers them on a
+`KaryiServer` through pygls's public `feature` and `command` decorators. The methods are
+described in docs/protocol.md ("The language server").
 
-Only this module imports the feature modules; they import `karyi_server.py`, never this.
-Nothing here loads the agent stack: `karyi lsp` answers `initialize` before it is built.
+No feature module is imported here: each is imported the first time one of its
+handlers is called, so `karyi lsp` answers `initialize` having loaded pygls, lsprotocol
+and `lifecycle.py` only (docs/architecture.md#the-front-ends). The capability options a
+method declares live here too, for the same reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from lsprotocol import types
 
-from karyi.lsp import (
-    background_tasks,
-    chat,
-    code_actions,
-    documents,
-    editor_commands,
-    history,
-    lifecycle,
-    models,
-    own_diagnostics,
-    toolinfo,
-)
+from karyi.lsp.handler import Handler
 from karyi.lsp.server import KaryiServer
 
-Handler = Callable[..., Any]
-
 FEATURES: dict[str, Handler] = {
-    # lifecycle.py: start-up, the editor's settings and folders, shutdown
-    types.INITIALIZE: lifecycle.initialize,
-    types.INITIALIZED: lifecycle.initialized,
-    types.WORKSPACE_DID_CHANGE_CONFIGURATION: lifecycle.configuration_changed,
-    types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS: lifecycle.folders_changed,
-    types.SHUTDOWN: lifecycle.shutdown,
-    # documents.py: the editor's buffers
-    types.TEXT_DOCUMENT_DID_OPEN: documents.opened,
-    types.TEXT_DOCUMENT_DID_CHANGE: documents.changed,
-    types.TEXT_DOCUMENT_DID_CLOSE: documents.closed,
+    # lifecycle.py: `initialize`, answered before the agent stack is loaded
+    types.INITIALIZE: Handler("lifecycle:initialize", sync=True),
+    # agent_host.py: the host built after it, the editor's settings and folders, shutdown
+    types.INITIALIZED: Handler("agent_host:initialized"),
+    types.WORKSPACE_DID_CHANGE_CONFIGURATION: Handler("agent_host:configuration_changed"),
+    types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS: Handler("agent_host:folders_changed"),
+    types.SHUTDOWN: Handler("agent_host:shutdown"),
+    # documents.py: the editor's buffers, applied in the order they come
+    types.TEXT_DOCUMENT_DID_OPEN: Handler("documents:opened", sync=True),
+    types.TEXT_DOCUMENT_DID_CHANGE: Handler("documents:changed", sync=True),
+    types.TEXT_DOCUMENT_DID_CLOSE: Handler("documents:closed", sync=True),
     # chat.py: turns and what the client answers during one
-    "karyi/chat": chat.chat,
-    "karyi/cancel": chat.cancel,
-    "karyi/confirmTool": chat.confirm_tool,
-    "karyi/fileDiffs": chat.file_diffs,
-    "karyi/provideValue": chat.provide_value,
-    "karyi/terminalInput": chat.terminal_input,
-    "karyi/setMode": chat.set_mode,
+    "karyi/chat": Handler("chat:chat"),
+    "karyi/cancel": Handler("chat:cancel"),
+    "karyi/confirmTool": Handler("chat:confirm_tool"),
+    "karyi/fileDiffs": Handler("chat:file_diffs"),
+    "karyi/provideValue": Handler("chat:provide_value"),
+    "karyi/terminalInput": Handler("chat:terminal_input"),
+    "karyi/setMode": Handler("chat:set_mode"),
     # models.py: the model picker
-    "karyi/models": models.models,
-    "karyi/modelState": models.model_state_of,
-    "karyi/setModel": models.set_model,
+    "karyi/models": Handler("models:models"),
+    "karyi/modelState": Handler("models:model_state_of"),
+    "karyi/setModel": Handler("models:set_model"),
     # history.py: sessions and checkpoints
-    "karyi/sessions": history.sessions,
-    "karyi/loadSession": history.load_session,
-    "karyi/deleteSession": history.delete_session,
-    "karyi/checkpoints": history.checkpoints,
-    "karyi/restoreCheckpoint": history.restore_checkpoint,
+    "karyi/sessions": Handler("history:sessions"),
+    "karyi/loadSession": Handler("history:load_session"),
+    "karyi/deleteSession": Handler("history:delete_session"),
+    "karyi/checkpoints": Handler("history:checkpoints"),
+    "karyi/restoreCheckpoint": Handler("history:restore_checkpoint"),
     # toolinfo.py: tools, MCP servers, project rules
-    "karyi/tools": toolinfo.tools,
-    "karyi/restartMcpServer": toolinfo.restart_mcp_server,
-    "karyi/rules": toolinfo.rules,
-    "karyi/commands": toolinfo.slash_commands,
+    "karyi/tools": Handler("toolinfo:tools"),
+    "karyi/restartMcpServer": Handler("toolinfo:restart_mcp_server"),
+    "karyi/rules": Handler("toolinfo:rules"),
+    "karyi/commands": Handler("toolinfo:slash_commands"),
     # background_tasks.py: agents in their own worktrees (docs/parallel.md)
-    "karyi/startTask": background_tasks.start_task,
-    "karyi/tasks": background_tasks.tasks,
-    "karyi/task": background_tasks.task,
-    "karyi/answerTask": background_tasks.answer_task,
-    "karyi/stopTask": background_tasks.stop_task,
-    "karyi/applyTask": background_tasks.apply_task,
-    "karyi/reviewTask": background_tasks.review_task,
-    "karyi/keepTask": background_tasks.keep_task,
-    "karyi/discardTask": background_tasks.discard_task,
+    "karyi/startTask": Handler("background_tasks:start_task"),
+    "karyi/tasks": Handler("background_tasks:tasks"),
+    "karyi/task": Handler("background_tasks:task"),
+    "karyi/answerTask": Handler("background_tasks:answer_task"),
+    "karyi/stopTask": Handler("background_tasks:stop_task"),
+    "karyi/applyTask": Handler("background_tasks:apply_task"),
+    "karyi/reviewTask": Handler("background_tasks:review_task"),
+    "karyi/keepTask": Handler("background_tasks:keep_task"),
+    "karyi/discardTask": Handler("background_tasks:discard_task"),
     # code_actions.py: the tasks offered where they fit
-    types.TEXT_DOCUMENT_CODE_ACTION: code_actions.code_actions,
+    types.TEXT_DOCUMENT_CODE_ACTION: Handler("code_actions:code_actions"),
     # own_diagnostics.py: what Karyi's own language servers report, pulled by the client
-    types.TEXT_DOCUMENT_DIAGNOSTIC: own_diagnostics.pull,
+    types.TEXT_DOCUMENT_DIAGNOSTIC: Handler("own_diagnostics:pull"),
 }
 """LSP method -> handler; a handler takes the server and the params."""
 
 FEATURE_OPTIONS: dict[str, Any] = {
-    types.TEXT_DOCUMENT_CODE_ACTION: code_actions.OPTIONS,
-    types.TEXT_DOCUMENT_DIAGNOSTIC: own_diagnostics.OPTIONS,
+    types.TEXT_DOCUMENT_CODE_ACTION: types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Refactor]
+    ),
+    types.TEXT_DOCUMENT_DIAGNOSTIC: types.DiagnosticOptions(
+        identifier="karyi", inter_file_dependencies=False, workspace_diagnostics=False
+    ),
 }
-"""The capability options a method declares in the `initialize` result."""
+"""The capability options a method declares in the `initialize` result: the code action
+kinds code_actions.py offers, and the pull diagnostics of own_diagnostics.py."""
 
 COMMANDS: dict[str, Handler] = {
-    # commands.py: `workspace/executeCommand` for clients without Karyi's UI
-    "karyi.chat": editor_commands.chat,
-    "karyi.newChat": editor_commands.new_chat,
-    "karyi.explainSelection": editor_commands.explain_selection,
-    "karyi.fixDiagnostics": editor_commands.fix_diagnostics,
-    "karyi.writeTests": editor_commands.write_tests,
-    "karyi.init": editor_commands.init,
-    "karyi.cancel": editor_commands.cancel,
-    "karyi.setMode": editor_commands.set_mode,
-    "karyi.acceptAll": editor_commands.accept_all,
-    "karyi.rejectAll": editor_commands.reject_all,
+    # editor_commands.py: `workspace/executeCommand` for clients without Karyi's UI
+    "karyi.chat": Handler("editor_commands:chat"),
+    "karyi.newChat": Handler("editor_commands:new_chat"),
+    "karyi.explainSelection": Handler("editor_commands:explain_selection"),
+    "karyi.fixDiagnostics": Handler("editor_commands:fix_diagnostics"),
+    "karyi.writeTests": Handler("editor_commands:write_tests"),
+    "karyi.init": Handler("editor_commands:init"),
+    "karyi.cancel": Handler("editor_commands:cancel"),
+    "karyi.setMode": Handler("editor_commands:set_mode"),
+    "karyi.acceptAll": Handler("editor_commands:accept_all"),
+    "karyi.rejectAll": Handler("editor_commands:reject_all"),
 }
 """`workspace/executeCommand` command -> handler; a handler takes the server and the
 command's arguments."""
@@ -110,7 +104,7 @@ def create_server() -> KaryiServer:
     """A server with every method and command of the tables registered."""
     server = KaryiServer()
     for method, handler in FEATURES.items():
-        server.feature(method, FEATURE_OPTIONS.get(method))(handler)
+        server.feature(method, FEATURE_OPTIONS.get(method))(handler.stand_in())
     for name, handler in COMMANDS.items():
-        server.command(name)(handler)
+        server.command(name)(handler.stand_in())
     return server

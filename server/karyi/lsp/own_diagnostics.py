@@ -6,6 +6,7 @@ default, `diagnostics.servers`; agent/diagnostics/lsp_clients.py). What they rep
 a document is served to the editor through the `textDocument/diagnostic` pull (so
 Neovim 0.11, which sends each server only its own diagnostics in a code action's
 context, has some to send) and offered as "Fix with Karyi" whatever the context holds.
+The pull capability is declared by features.py.
 """
 
 from __future__ import annotations
@@ -14,11 +15,6 @@ from lsprotocol import types
 
 from karyi.lsp.documents import doc_path
 from karyi.lsp.server import KaryiServer
-
-OPTIONS = types.DiagnosticOptions(
-    identifier="karyi", inter_file_dependencies=False, workspace_diagnostics=False
-)
-"""The pull-diagnostics capability the server declares."""
 
 
 async def own_diagnostics(ls: KaryiServer, uri: str) -> list[types.Diagnostic]:

@@ -2,7 +2,7 @@
 derived from their types (`lsp/wire/params.py`).
 
 pygls hands custom params over as nested `Object` namedtuples; they are turned back
-into plain dicts and validated, so a malformed request gets a JSON-RPC "invalid
+into plain dicts (lsp/plain.py) and validated, so a malformed request gets a JSON-RPC "invalid
 params" error that names the field and what was expected — the same wording as tool
 parameter errors.
 """
@@ -10,12 +10,12 @@ parameter errors.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
 from karyi.core.typed_schema import method_schema, object_schema
+from karyi.lsp.plain import plain
 from karyi.lsp.wire.params import METHODS, Range
 
 if TYPE_CHECKING:
@@ -40,17 +40,6 @@ def _validator(method: str) -> ParamValidator:
 
     schema = {"type": "object", "additionalProperties": False, **schemas()[method]}
     return ParamValidator(schema, noun="field")
-
-
-def plain(value: Any) -> Any:
-    """pygls `Object`s (namedtuples) and lists back to dicts and lists."""
-    if hasattr(value, "_asdict"):
-        return {k: plain(v) for k, v in value._asdict().items()}
-    if isinstance(value, Mapping):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    return value
 
 
 @functools.cache

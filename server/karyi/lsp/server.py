@@ -1,7 +1,7 @@
 """The Karyi language server's type and state: a pygls server whose state is one AgentHost.
 
 Every feature module's handlers take this server as their first argument; the table in
-`server.py` registers them. This module imports no feature, so features can import it.
+`features.py` registers them. This module imports no feature, so features can import it.
 """
 
 from __future__ import annotations
