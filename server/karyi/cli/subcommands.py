@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TypeAlias
 
 from karyi.agent.frontend.startup import add_settings_options
+from karyi.core.collector import fewer_collections
 
 #: What `ArgumentParser.add_subparsers` returns: the launcher's list of subcommands.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -224,7 +225,8 @@ def _lazy(module: str) -> Callable[[argparse.Namespace], int]:
     """The subcommand `karyi.cli.MODULE.cmd_MODULE`, imported only when it runs."""
 
     def command(args: argparse.Namespace) -> int:
-        run = getattr(importlib.import_module(f"karyi.cli.{module}"), f"cmd_{module}")
+        with fewer_collections():  # the modules it loads live as long as the command
+            run = getattr(importlib.import_module(f"karyi.cli.{module}"), f"cmd_{module}")
         return int(run(args))
 
     return command

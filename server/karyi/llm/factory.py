@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Protocol
 
+from karyi.core.collector import fewer_collections
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.families import FAMILIES, Family, context_window, family
@@ -173,10 +174,11 @@ def create_provider(
     endpoint = endpoint_for(settings, env)
     if sleep is not None:
         endpoint = replace(endpoint, retry=replace(endpoint.retry, sleep=sleep))
-    if fam.api == "anthropic":
-        from karyi.llm.anthropic_api import AnthropicProvider
+    with fewer_collections():  # the first model SDK loaded lives as long as the process
+        if fam.api == "anthropic":
+            from karyi.llm.anthropic_api import AnthropicProvider
 
-        return AnthropicProvider(endpoint)
-    from karyi.llm.openai_compat import OpenAICompatProvider
+            return AnthropicProvider(endpoint)
+        from karyi.llm.openai_compat import OpenAICompatProvider
 
-    return OpenAICompatProvider(endpoint)
+        return OpenAICompatProvider(endpoint)

@@ -7,11 +7,9 @@ answers `initialize`: an editor waits for it (benches/bench_startup.py measures 
 from __future__ import annotations
 
 import argparse
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from karyi.agent.frontend.startup import EXIT_OK, UsageError
+from karyi.core.collector import fewer_collections
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,29 +25,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=cmd_lsp)
 
 
-YOUNG_THRESHOLD = 5000
-"""Allocations between two collections of the youngest generation while the server is
-imported (Python's default is 700)."""
-
-
-@contextmanager
-def _fewer_collections() -> Iterator[None]:
-    """Collect less often while pygls and lsprotocol are imported: their hundred thousand
-    objects (~570 attrs classes) live as long as the server, and the collector walked
-    them ~120 times and once in full on the way, ~37 ms of a ~330 ms start-up; ~20 ms
-    with this (measured with `gc.callbacks`; the memory after the host is built is the
-    same to 0.3 MB, unlike pausing the collector, which left ~9 MB more)."""
-    threshold = gc.get_threshold()
-    gc.set_threshold(YOUNG_THRESHOLD, *threshold[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-
-
 def cmd_lsp(args: argparse.Namespace) -> int:
     """Run the language server on stdio or TCP."""
-    with _fewer_collections():
+    with fewer_collections():  # pygls and lsprotocol live as long as the server
         from karyi.lsp.features import create_server
 
         server = create_server()
