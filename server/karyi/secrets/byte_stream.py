@@ -45,13 +45,16 @@ class Automaton:
     is not kept). When two overlap, which one wins depends on forms of other groups, so
     one automaton over every form, built then, decides for that text: a secret is never
     missed, and overlapping secrets in one output are rare.
+
+    Only bytes are grouped: a str automaton converts the whole text at each scan, which
+    costs more than the prefilter saves (ASCII text is scanned as bytes, redact.py).
     """
 
     def __init__(self, forms: list[Any], kind: type[Any]) -> None:
         self._forms = forms
         self._kind = kind
         count = -(-len(forms) // GROUP)
-        if 1 < count <= MAX_GROUPS:
+        if kind is BytesAhoCorasick and 1 < count <= MAX_GROUPS:
             self._groups = [
                 (first, _built(forms[first : first + GROUP], kind))
                 for first in range(0, len(forms), GROUP)

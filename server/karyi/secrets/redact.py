@@ -90,6 +90,10 @@ class Redactor:
         """(form, start, end) of every secret in `text`, leftmost-longest, in order."""
         if self._automaton is None or not text:
             return []
+        if text.isascii():  # character offsets are byte offsets: scan the bytes, ~10x faster
+            automaton = self._bytes_redactor().automaton
+            assert automaton is not None
+            return automaton.find_matches_as_indexes(text.encode("ascii"))
         try:
             return self._automaton.find_matches_as_indexes(text)
         except UnicodeEncodeError:  # a lone surrogate (an undecodable file name)
@@ -183,9 +187,12 @@ class Redactor:
 
     def bytes_stream(self) -> ByteStreamRedactor:
         """The same for UTF-8 bytes (a command's output file, `secrets/byte_stream.py`)."""
+        return self._bytes_redactor().stream()
+
+    def _bytes_redactor(self) -> BytesRedactor:
         if self._bytes is None:
             self._bytes = BytesRedactor(self._forms, self._placeholders)
-        return self._bytes.stream()
+        return self._bytes
 
 
 class StreamRedactor:
