@@ -13,6 +13,8 @@ import asyncio
 import importlib
 import threading
 
+from karyi.core.collector import fewer_collections
+
 MODULES = (
     "karyi.settings",
     "karyi.agent.runtime",
@@ -49,7 +51,7 @@ class AgentStack:
             await asyncio.to_thread(self._import)
 
     def _import(self) -> None:
-        with self._lock:
+        with self._lock, fewer_collections():
             for name in self.modules:
                 importlib.import_module(name)
             self._loaded = True

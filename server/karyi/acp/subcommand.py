@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from karyi.agent.frontend.startup import EXIT_OK
+from karyi.core.collector import fewer_collections
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,7 +25,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def cmd_acp(args: argparse.Namespace) -> int:
     """Serve ACP until the client closes stdin."""
-    from karyi.acp.server import serve
+    with fewer_collections():  # the ACP SDK's schema models live as long as the agent
+        from karyi.acp.server import serve
 
     serve({"model": args.model, "profile": args.profile})
     return EXIT_OK
