@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from karyi.agent.frontend.startup import EXIT_OK
-from karyi.core.collector import fewer_collections
+from karyi.core.collector import paused
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,7 +25,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def cmd_acp(args: argparse.Namespace) -> int:
     """Serve ACP until the client closes stdin."""
-    with fewer_collections():  # the ACP SDK's schema models live as long as the agent
+    with paused():  # the ACP SDK's schema models live as long as the agent (~700 garbage)
         from karyi.acp.server import serve
 
     serve({"model": args.model, "profile": args.profile})

@@ -28,6 +28,7 @@ from karyi.agent.runtime import Runtime
 from karyi.agent.tool_context import tool_context
 from karyi.agent.turn.executor import Executed, run_calls
 from karyi.cli.common import open_tty, with_runtime_tools
+from karyi.core.collector import resume
 from karyi.protocol import get_dialect
 from karyi.protocol.calls import ToolCall, events_calls
 from karyi.protocol.jsonscan import JsonSlip, loads_lenient
@@ -118,6 +119,7 @@ async def _exec_calls(
         runtime.ask_value = _value_asker(tty, lock)
         ctx = tool_context(runtime, "exec")
         approver = approve_all if yes else _terminal_approver(tty, lock)
+        resume()  # start-up is over (cli/subcommands.py paused the collector)
         return await run_calls(calls, toolkit, ctx, approver)
     finally:
         await runtime.aclose()

@@ -16,7 +16,15 @@ from typing import IO
 
 from rich.console import Console
 
-from karyi.agent.events import EventStream
+from karyi.agent.events import (
+    Event,
+    EventStream,
+    TextDelta,
+    ToolPending,
+    TurnError,
+    TurnFinished,
+    UsageUpdate,
+)
 from karyi.agent.frontend.startup import (
     EXIT_FAILED,
     EXIT_OK,
@@ -33,6 +41,7 @@ from karyi.agent.turn.loop import Agent
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
 from karyi.cli.view import TerminalView
+from karyi.core.collector import resume
 from karyi.core.images import Image, ImageError, checked_count, image_from_file
 from karyi.llm.base import ProviderError
 
@@ -66,6 +75,7 @@ async def _run_turn(
     except SessionNotFound as exc:
         raise UsageError(str(exc)) from None
     events = EventStream()
+    events.subscribe(_resume_when_answered)
     if args.json:
         events.subscribe(
             lambda e: print(json.dumps(e.to_dict(), ensure_ascii=False, default=str), flush=True)
@@ -99,6 +109,17 @@ async def _run_turn(
     if result.stop_reason == "cancelled":
         return 130
     return EXIT_OK if result.stop_reason in ("end_turn", "final_answer") else EXIT_FAILED
+
+
+ANSWERED = (TextDelta, ToolPending, UsageUpdate, TurnError, TurnFinished)
+"""Events that say the first model request went out: start-up is over."""
+
+
+def _resume_when_answered(event: Event) -> None:
+    """Collect again once the model answers (cli/subcommands.py paused the collector so
+    that the first request goes out sooner; core/collector.py)."""
+    if isinstance(event, ANSWERED):
+        resume()
 
 
 PLAN_PROMPT = "Plan ready. /act carries it out, /edit edits it first, text asks more; Enter ends: "

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TypeAlias
 
 from karyi.agent.frontend.startup import add_settings_options
-from karyi.core.collector import fewer_collections
+from karyi.core.collector import fewer_collections, paused
 
 #: What `ArgumentParser.add_subparsers` returns: the launcher's list of subcommands.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -33,7 +33,7 @@ def add_exec_parser(sub: Subparsers) -> None:
     p.add_argument(
         "reply", nargs="?", default="-", metavar="FILE|-", help="the reply (default: stdin)"
     )
-    p.set_defaults(func=_lazy("exec"))
+    p.set_defaults(func=_lazy("exec", pause=True))
 
 
 def add_run_parser(sub: Subparsers) -> None:
@@ -63,7 +63,7 @@ def add_run_parser(sub: Subparsers) -> None:
         "asked whether to carry it out); act: the default",
     )
     p.add_argument("task", nargs="+", help='what to do (or "-" to read it from stdin)')
-    p.set_defaults(func=_lazy("run"))
+    p.set_defaults(func=_lazy("run", pause=True))
 
 
 def add_tools_parser(sub: Subparsers) -> None:
@@ -221,12 +221,24 @@ def _workspace(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workspace", metavar="DIR", help="the repository (default: .)")
 
 
-def _lazy(module: str) -> Callable[[argparse.Namespace], int]:
-    """The subcommand `karyi.cli.MODULE.cmd_MODULE`, imported only when it runs."""
+def _lazy(module: str, *, pause: bool = False) -> Callable[[argparse.Namespace], int]:
+    """The subcommand `karyi.cli.MODULE.cmd_MODULE`, imported only when it runs; with
+    `pause`, the collector waits until the command says its start-up is over
+    (core/collector.py)."""
 
     def command(args: argparse.Namespace) -> int:
+        if pause:
+            with paused():  # until the command's start-up is over: it calls `resume`
+                return int(_command(module)(args))
         with fewer_collections():  # the modules it loads live as long as the command
-            run = getattr(importlib.import_module(f"karyi.cli.{module}"), f"cmd_{module}")
+            run = _command(module)
         return int(run(args))
 
     return command
+
+
+def _command(module: str) -> Callable[[argparse.Namespace], int]:
+    found: Callable[[argparse.Namespace], int] = getattr(
+        importlib.import_module(f"karyi.cli.{module}"), f"cmd_{module}"
+    )
+    return found
