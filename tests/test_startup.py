@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,7 +46,8 @@ NOT_BEFORE_NEEDED = {
     "karyi.lsp.server": [*MODEL_SDKS, *AGENT_STACK, "acp", "pydantic", "jsonschema"],
     # Everything `karyi lsp` imports before `initialize` is answered: pygls, lsprotocol and
     # the method table, none of the handlers' modules (each loads with its first call), so
-    # none of the agent stack, settings, workspace, dialects or the SDKs behind them.
+    # none of the agent stack, settings, workspace, dialects or the SDKs behind them (of
+    # core, `initialize` reads its options with core/plain_json.py only).
     "karyi.lsp.features": [
         *MODEL_SDKS,
         *LSP_HANDLER_MODULES,
@@ -55,7 +57,11 @@ NOT_BEFORE_NEEDED = {
         "karyi.protocol",
         "karyi.tools",
         "karyi.llm",
-        "karyi.core",
+        "karyi.core.schema",
+        "karyi.core.typed_json",
+        "karyi.core.typed_schema",
+        "karyi.core.results",
+        "karyi.core.images",
         "karyi.lsp.params",
         "karyi.lsp.wire",
         "acp",
@@ -111,11 +117,17 @@ NOT_BEFORE_NEEDED = {
 }
 
 
+def probe(code: str, *args: str, env: dict[str, str] | None = None) -> Any:
+    """The JSON a fresh interpreter running `code` prints last."""
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True, env=env
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
 def imported_by(module: str) -> set[str]:
     """Every module a fresh interpreter holds after `import module`."""
-    probe = f"import json, sys; import {module}; print(json.dumps(sorted(sys.modules)))"
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    return set(json.loads(done.stdout))
+    return set(probe(f"import json, sys; import {module}; print(json.dumps(sorted(sys.modules)))"))
 
 
 @pytest.mark.parametrize("module", sorted(NOT_BEFORE_NEEDED))
@@ -164,14 +176,7 @@ def test_building_the_agent_loads_no_tool_and_no_language_server_client(tmp_path
         "OPENAI_API_KEY": "sk-x",
     }
     (tmp_path / "ws").mkdir()
-    done = subprocess.run(
-        [sys.executable, "-c", AGENT_PROBE, str(tmp_path / "ws")],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=env,
-    )
-    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    loaded = set(probe(AGENT_PROBE, str(tmp_path / "ws"), env=env))
     assert "karyi.agent.runtime" in loaded
     assert not {"pygls", "lsprotocol", "lsprotocol.types"} & loaded
     # The built-in tools are known by their catalogue entries (docs/tools.md#the-catalogue);
@@ -201,17 +206,11 @@ asyncio.run(main())
 def test_the_acp_session_new_answer_needs_nothing_of_the_agent_stack(tmp_path: Path) -> None:
     """`session/new` answers at once: its id, the modes and the mode option, with none of
     the agent stack imported (the runtime opens after, docs/acp.md#start-up)."""
-    done = subprocess.run(
-        [sys.executable, "-c", NEW_SESSION_PROBE, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    probe = json.loads(done.stdout.splitlines()[-1])
+    found = probe(NEW_SESSION_PROBE, str(tmp_path))
     from karyi.acp.stack import MODULES
 
-    assert not {*MODULES, *AGENT_STACK, *MODEL_SDKS} & set(probe["modules"])
-    answer = probe["answer"]
+    assert not {*MODULES, *AGENT_STACK, *MODEL_SDKS} & set(found["modules"])
+    answer = found["answer"]
     assert len(answer["sessionId"]) == 12
     assert answer["modes"]["currentModeId"] == "act"
     assert [m["id"] for m in answer["modes"]["availableModes"]] == ["act", "plan"]
@@ -252,18 +251,12 @@ def test_the_language_server_answers_initialize_with_only_its_own_handler(
     """pygls answers `initialize` having imported lifecycle.py and nothing else of the
     handlers (each module loads with its first call), and the capabilities still declare
     the options of the handlers not loaded yet."""
-    done = subprocess.run(
-        [sys.executable, "-c", INITIALIZE_PROBE, str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    probe = json.loads(done.stdout.splitlines()[-1])
-    loaded = set(probe["modules"])
+    found = probe(INITIALIZE_PROBE, str(tmp_path))
+    loaded = set(found["modules"])
     assert "karyi.lsp.lifecycle" in loaded
     unneeded = [m for m in NOT_BEFORE_NEEDED["karyi.lsp.features"] if m != "karyi.lsp.lifecycle"]
     assert [m for m in unneeded if m in loaded] == []
-    [answer] = probe["answer"]
+    [answer] = found["answer"]
     capabilities = answer["result"]["capabilities"]
     assert answer["id"] == 1
     assert capabilities["codeActionProvider"] == {"codeActionKinds": ["quickfix", "refactor"]}

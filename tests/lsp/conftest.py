@@ -14,7 +14,7 @@ import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from karyi.lsp.wire.results import RESULTS
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply

@@ -11,7 +11,7 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from karyi.agent.background.worktrees import branch_exists, git
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from tests.agent.test_background import command_reply, edit_reply, model
 from tests.lsp.conftest import Start, request
 

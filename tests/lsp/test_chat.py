@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from tests.lsp.conftest import READ, Start, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from tests.lsp.conftest import Start, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply

@@ -11,7 +11,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from tests.lsp.conftest import TWO_HUNKS, FakeEditor, Start, edit_reply, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply

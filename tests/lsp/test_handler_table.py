@@ -56,8 +56,8 @@ def test_the_tables_register_a_stand_in_per_line() -> None:
 
 
 def test_a_stand_in_returns_and_raises_what_its_handler_does() -> None:
-    plain = Handler("plain:plain", sync=True).stand_in()
-    assert plain({"a": (1, 2)}) == {"a": [1, 2]}
+    to_path = Handler("editor_context:uri_path", sync=True).stand_in()
+    assert to_path("file:///tmp/a%20b.py") == "/tmp/a b.py"
     folders = Handler("lifecycle:workspace_folders", sync=True).stand_in()
     with pytest.raises(AttributeError):
         folders(None)  # not an InitializeParams: the handler's own error, unchanged

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from tests.lsp.conftest import Start, request
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply

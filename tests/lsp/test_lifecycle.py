@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from tests.lsp.conftest import Start, request, wait_for_event
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.procs import host_pid, marked, running

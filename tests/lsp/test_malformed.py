@@ -16,8 +16,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from karyi.core.plain_json import plain
 from karyi.lsp.features import COMMANDS, FEATURES
-from karyi.lsp.plain import plain
 from tests.lsp.conftest import Start, request
 
 NOTIFICATIONS = {

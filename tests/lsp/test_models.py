@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from tests.lsp.conftest import Start, request
 from tests.support.fake_model_server import FakeModelServer
 

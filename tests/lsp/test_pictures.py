@@ -8,7 +8,7 @@ import base64
 import pytest
 from pygls.exceptions import JsonRpcInvalidParams
 
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from tests.lsp.conftest import Start, request
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.pictures import png

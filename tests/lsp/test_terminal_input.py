@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from karyi.lsp.plain import plain
+from karyi.core.plain_json import plain
 from tests.lsp.conftest import Start, request
 from tests.lsp.test_edits import sid
 from tests.support.fake_model_server import FakeModelServer

@@ -15,13 +15,13 @@ from lsprotocol import types
 
 from karyi.agent.host import AgentHost
 from karyi.agent.runtime import Runtime
+from karyi.core.plain_json import plain
 from karyi.lsp.approvals import ask_with_message_request
 from karyi.lsp.background_tasks import start_recovery
 from karyi.lsp.diagnostics import EditorProblems
 from karyi.lsp.documents import doc_path
 from karyi.lsp.editor_context import uri_path
 from karyi.lsp.edits import LspEditor
-from karyi.lsp.plain import plain
 from karyi.lsp.server import KaryiServer
 from karyi.settings import Settings, load_settings
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
+from karyi.core.plain_json import plain
 from karyi.lsp.params import RANGE
-from karyi.lsp.plain import plain
 
 _TASK = "{uri, range?, diagnostics?, sessionId?, newSession?}"
 EXPECTED: dict[str, str] = {

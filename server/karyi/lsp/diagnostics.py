@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from karyi.core.plain_json import plain
 from karyi.lsp.editor_context import uri_path
-from karyi.lsp.plain import plain
 from karyi.lsp.server import KaryiServer
 
 if TYPE_CHECKING:

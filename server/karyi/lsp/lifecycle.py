@@ -14,8 +14,8 @@ from typing import Any
 
 from lsprotocol import types
 
+from karyi.core.plain_json import plain
 from karyi.lsp.editor_context import uri_path
-from karyi.lsp.plain import plain
 from karyi.lsp.server import KaryiServer
 
 log = logging.getLogger(__name__)

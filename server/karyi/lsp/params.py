@@ -2,7 +2,7 @@
 derived from their types (`lsp/wire/params.py`).
 
 pygls hands custom params over as nested `Object` namedtuples; they are turned back
-into plain dicts (lsp/plain.py) and validated, so a malformed request gets a JSON-RPC "invalid
+into plain dicts (core/plain_json.py) and validated, so a malformed request gets a JSON-RPC "invalid
 params" error that names the field and what was expected — the same wording as tool
 parameter errors.
 """
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
+from karyi.core.plain_json import plain
 from karyi.core.typed_schema import method_schema, object_schema
-from karyi.lsp.plain import plain
 from karyi.lsp.wire.params import METHODS, Range
 
 if TYPE_CHECKING:

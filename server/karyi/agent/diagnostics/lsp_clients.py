@@ -28,22 +28,12 @@ from pygls.lsp.client import LanguageClient
 from pygls.protocol import LanguageServerProtocol
 
 from karyi.agent.diagnostics.problems import Problem
+from karyi.core.plain_json import plain
 
 log = logging.getLogger(__name__)
 
 MAX_STARTS = 3
 STOP_SECONDS = 2.0
-
-
-def _plain(value: Any) -> Any:
-    """pygls's `Object`s (namedtuples) back to dicts and lists."""
-    if hasattr(value, "_asdict"):
-        return {k: _plain(v) for k, v in value._asdict().items()}
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 class _RawResults(LanguageServerProtocol):
@@ -152,7 +142,7 @@ class ServerClient:
             types.INITIALIZE,
             _initialize_params(self.root),
         )
-        capabilities = (_plain(result) or {}).get("capabilities") or {}
+        capabilities = (plain(result) or {}).get("capabilities") or {}
         self._pull = bool(capabilities.get("diagnosticProvider"))
         client.initialized(types.InitializedParams())
         self._client = client
@@ -202,7 +192,7 @@ class ServerClient:
                 types.TEXT_DOCUMENT_DIAGNOSTIC,
                 types.DocumentDiagnosticParams(types.TextDocumentIdentifier(uri)),
             )
-            items = (_plain(report) or {}).get("items")
+            items = (plain(report) or {}).get("items")
             if items is None:  # "unchanged": what it reported last time
                 return self._pushed.get(uri, (None, []))[1]
             raw = [dict(d) for d in items]
