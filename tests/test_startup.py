@@ -187,6 +187,32 @@ def test_building_the_agent_loads_no_tool_and_no_language_server_client(tmp_path
     assert not {"watchfiles", "wcmatch"} & loaded
 
 
+RUNTIME_PROBE = """
+import asyncio, json, sys
+from pathlib import Path
+from karyi.agent.runtime import Runtime
+from karyi.settings import load_settings
+
+async def main():
+    root = Path(sys.argv[1])
+    runtime = Runtime.open(root, load_settings(root))
+    await runtime.aclose()
+
+asyncio.run(main())
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_a_runtime_without_an_agent_reads_no_prompt(tmp_path: Path) -> None:
+    """`karyi exec` opens a runtime and runs calls: the subagents are listed by their
+    descriptions, and no prompt template (nor the prompt builder) is loaded."""
+    env = {**os.environ, "KARYI_CONFIG_DIR": str(tmp_path / "config")}
+    (tmp_path / "ws").mkdir()
+    loaded = set(probe(RUNTIME_PROBE, str(tmp_path / "ws"), env=env))
+    assert "karyi.agent.runtime" in loaded
+    assert "karyi.agent.prompting.system_prompt" not in loaded
+
+
 NEW_SESSION_PROBE = """
 import asyncio, json, sys
 from karyi.acp.agent import KaryiAgent

@@ -12,6 +12,7 @@ from karyi.agent.turn.executor import CallBatch, run_calls, with_note
 from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
 from karyi.tools.context import ToolContext
+from karyi.tools.deferred import deferred
 from karyi.tools.registry import Toolkit
 from tests.support.steps import GATES, LOG, STARTED, c
 
@@ -70,3 +71,19 @@ def test_the_users_note_goes_first_wherever_a_dialect_shows_the_model_text() -> 
     shaped = with_note(ToolResult.ok("ok", data={"ok": True}), "The user said: fine")
     assert shaped.data == {"note": "The user said: fine", "ok": True}
     assert with_note(ToolResult.ok("ok"), "n").data is None
+
+
+async def test_a_tool_that_cannot_be_loaded_fails_its_call_not_the_turn(
+    ctx: ToolContext,
+) -> None:
+    """A built-in tool whose module is missing (a broken installation) answers its call
+    with `tool_error`; the other calls of the reply still run."""
+    info = deferred("system:GetSystemInfo")
+    broken = type("Broken", (type(info),), {"place": "gone:Nope"})()
+    kit = Toolkit("t", {"get_system_info": broken, "info": info})
+    done = await run_calls([c(0, "get_system_info"), c(1, "info")], kit, ctx, approve_all)
+    result = done[0].result
+    assert not result.success
+    assert result.error is not None and result.error.code == "tool_error"
+    assert "get_system_info could not be loaded" in result.error.message
+    assert done[1].result.success

@@ -6,8 +6,6 @@ import json
 import subprocess
 import sys
 
-from karyi.core.errors import ErrorCode
-from karyi.tools.base import Tool
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.catalogue import CATALOGUE, build, declaration, tool_class
 from karyi.tools.context import ToolContext
@@ -59,14 +57,3 @@ def test_what_only_some_tools_have_comes_from_the_real_tool() -> None:
     tool = deferred("write:VecliWriteFile")
     assert isinstance(tool.loaded(), MutatingTool)
     assert tool.path_params == tool.loaded().path_params  # type: ignore[attr-defined]
-
-
-async def test_a_tool_that_cannot_be_loaded_fails_its_call_not_the_turn(
-    ctx: ToolContext,
-) -> None:
-    broken = type("Broken", (type(deferred("system:GetSystemInfo")),), {"place": "gone:Nope"})
-    tool: Tool = broken()
-    result = await tool.run({}, ctx)
-    assert not result.success
-    assert result.error is not None and result.error.code == ErrorCode.TOOL_ERROR
-    assert "get_system_info could not be loaded" in result.error.message

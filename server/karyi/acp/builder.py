@@ -48,7 +48,10 @@ def build_session(
 ) -> AcpSession:
     """A stored session (`session_id`) or a new one (with the id `new_id`); RequestError
     saying why when it cannot be opened (nothing is left running then)."""
-    runtime = _runtime(where, wiring.flags)
+    try:
+        runtime = _runtime(where, wiring.flags)
+    except Exception as exc:  # settings or the workspace that cannot be read
+        raise could_not_open(session_id or new_id or "", exc) from None
     elicitation = wiring.caps.elicitation
     if elicitation is not None and elicitation.form is not None:
         runtime.ask_value = FormAsker(wiring.client)  # plain values only (elicitation.py)

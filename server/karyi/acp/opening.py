@@ -64,7 +64,8 @@ class Openings:
             del self._tasks[session_id]
 
     async def settle(self) -> None:
-        """Wait for every opening still running (at the end of the connection)."""
+        """Wait for every opening still running (at the end of the connection, and at
+        `logout`, which signs out sessions still opening too)."""
         for task in list(self._tasks.values()):
             with contextlib.suppress(Exception):
                 await asyncio.shield(task)

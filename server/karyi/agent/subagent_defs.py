@@ -46,12 +46,21 @@ class SubagentDef:
 
     name: str
     description: str
-    instructions: str
+    written: str | None
+    """The settings' `instructions`; None: the built-in ones (read when first asked)."""
     model: str | None
     dialect: str | None
     profile: str | None
     tools: tuple[str, ...]
     max_steps: int
+
+    @property
+    def instructions(self) -> str:
+        """What the agent is told it is; a built-in agent's template is read only when
+        one is run (a runtime lists the agents at start, `karyi exec` runs none)."""
+        if self.written is not None:
+            return self.written
+        return _builtin_instructions(self.name)
 
 
 def definitions(settings: Settings) -> dict[str, SubagentDef]:
@@ -64,13 +73,11 @@ def definitions(settings: Settings) -> dict[str, SubagentDef]:
         merged = {**BUILTIN.get(name, {}), **configured.get(name, {})}
         if merged.get("enabled") is False:
             continue
-        instructions = merged.get("instructions")
-        if instructions is None:
-            instructions = _builtin_instructions(name)
+        written = merged.get("instructions")
         out[name] = SubagentDef(
             name,
             str(merged.get("description") or ""),
-            str(instructions),
+            None if written is None else str(written),
             merged.get("model"),
             merged.get("dialect"),
             merged.get("profile"),
@@ -82,7 +89,7 @@ def definitions(settings: Settings) -> dict[str, SubagentDef]:
 
 def _builtin_instructions(name: str) -> str:
     if name in BUILTIN:
-        from karyi.agent.prompting.system_prompt import template  # not for `karyi exec`
+        from karyi.agent.prompting.system_prompt import template
 
         return template(f"agents/{name}").safe_substitute().strip()
     return f"You are {name}, an agent working on a task another agent gave you."

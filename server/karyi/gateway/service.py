@@ -32,7 +32,8 @@ MAX_LOADED = 64
 
 def runs_commands(tool: Tool) -> bool:
     """Tools that run shell commands or type into a terminal."""
-    return isinstance(tool.loaded(), CommandTool | Input | Ctrl)
+    # Each of them runs programs: asking that first imports no other tool's code.
+    return tool.runs_programs and isinstance(tool.loaded(), CommandTool | Input | Ctrl)
 
 
 def _session_key(user_id: str, session_id: str | None) -> str:

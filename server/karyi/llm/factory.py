@@ -174,7 +174,7 @@ def create_provider(
     endpoint = endpoint_for(settings, env)
     if sleep is not None:
         endpoint = replace(endpoint, retry=replace(endpoint.retry, sleep=sleep))
-    with fewer_collections():  # the first model SDK loaded lives as long as the process
+    with fewer_collections():  # the SDK the first provider imports lives as long as the process
         if fam.api == "anthropic":
             from karyi.llm.anthropic_api import AnthropicProvider
 

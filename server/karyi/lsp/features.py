@@ -6,8 +6,9 @@ as `module:function` (a `Handler`, lsp/handler.py); `create_server` registers th
 described in docs/protocol.md ("The language server").
 
 No feature module is imported here: each is imported the first time one of its
-handlers is called, so `karyi lsp` answers `initialize` having loaded pygls, lsprotocol
-and `lifecycle.py` only (docs/architecture.md#the-front-ends). The capability options a
+handlers is called, so `karyi lsp` answers `initialize` having loaded pygls, lsprotocol,
+this table with its server type and stand-ins, and `lifecycle.py` with the two helpers it
+reads the options with (docs/architecture.md#the-front-ends). The capability options a
 method declares live here too, for the same reason.
 """
 

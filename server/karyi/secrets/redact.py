@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+import functools
 import json
 import logging
 import re
@@ -79,34 +80,37 @@ class Redactor:
         forms = sorted(names)
         self._forms = forms
         self._placeholders = [f"$KARYI{{{names[f]}}}" for f in forms]
-        self._automaton: Automaton | None = automaton(forms) if forms else None
         self._bytes: BytesRedactor | None = None
         self.longest = max(map(len, forms), default=0)
 
     def __bool__(self) -> bool:
-        return self._automaton is not None
+        return bool(self._forms)
+
+    @functools.cached_property
+    def _text_automaton(self) -> Automaton:
+        """For text that is not ASCII, built when such a text first comes."""
+        return automaton(self._forms)
 
     def matches(self, text: str) -> list[tuple[int, int, int]]:
         """(form, start, end) of every secret in `text`, leftmost-longest, in order."""
-        if self._automaton is None or not text:
+        if not self._forms or not text:
             return []
         if text.isascii():  # character offsets are byte offsets: scan the bytes, ~10x faster
             automaton = self._bytes_redactor().automaton
             assert automaton is not None
             return automaton.find_matches_as_indexes(text.encode("ascii"))
         try:
-            return self._automaton.find_matches_as_indexes(text)
+            return self._text_automaton.find_matches_as_indexes(text)
         except UnicodeEncodeError:  # a lone surrogate (an undecodable file name)
             return self._matches_between_surrogates(text)
 
     def _matches_between_surrogates(self, text: str) -> list[tuple[int, int, int]]:
-        assert self._automaton is not None
         found: list[tuple[int, int, int]] = []
         start = 0
         for m in [*_SURROGATE.finditer(text), None]:
             end = m.start() if m is not None else len(text)
             if end > start:
-                for form, s, e in self._automaton.find_matches_as_indexes(text[start:end]):
+                for form, s, e in self._text_automaton.find_matches_as_indexes(text[start:end]):
                     found.append((form, start + s, start + e))
             start = end + 1
         return found
@@ -131,7 +135,7 @@ class Redactor:
 
     def redact_data(self, value: Any) -> Any:
         """A copy of JSON-like `value` (strings, lists, tuples, dicts) with secrets replaced."""
-        if self._automaton is None:
+        if not self._forms:
             return value
         if isinstance(value, str):
             return self.redact(value)
@@ -145,7 +149,7 @@ class Redactor:
         """`value` with secrets replaced in every string it holds: JSON-like data and
         frozen dataclasses (an event, a call, a planned write), field by field; anything
         else is kept as it is. Unchanged parts are returned as they were."""
-        if self._automaton is None:
+        if not self._forms:
             return value
         if isinstance(value, str):
             return self.redact(value)
@@ -167,7 +171,7 @@ class Redactor:
 
     def redact_result(self, result: ToolResult) -> ToolResult:
         """A copy of `result` with every text field, its data and metadata redacted."""
-        if self._automaton is None:
+        if not self._forms:
             return result
         error = result.error
         if error is not None:

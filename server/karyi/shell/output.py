@@ -190,6 +190,7 @@ class OutputLog:
         self._pending: list[str] = []
         self._file: IO[bytes] | None = None
         self._written = 0
+        self._capped = False
         self._redact: ByteStreamRedactor | None = redactor.bytes_stream() if redactor else None
         self._window = _Window(limit)
 
@@ -219,7 +220,7 @@ class OutputLog:
     def _write(self, text: str) -> None:
         """Encode, redact (as bytes: half the cost of redacting text) and write `text`."""
         assert self._file is not None
-        if self._written >= FILE_CAP:
+        if self._capped:
             return  # the file is full: nothing more is written, so nothing to encode
         encoded = text.encode("utf-8", "surrogatepass")
         self._put(self._redact.feed(encoded) if self._redact is not None else encoded)
@@ -227,8 +228,12 @@ class OutputLog:
     def _put(self, data: bytes | bytearray) -> None:
         """Write redacted `data`, up to the file's cap and the mark that says so."""
         assert self._file is not None
-        if self._written + len(data) > FILE_CAP:
-            data = data[: FILE_CAP - self._written] + _CAPPED
+        if self._capped or not data:
+            return
+        room = FILE_CAP - self._written
+        if len(data) > room:  # the first byte past the cap: what fits, then the mark
+            data = data[:room] + _CAPPED
+            self._capped = True
         self._file.write(data)
         self._written += len(data)
 
@@ -249,6 +254,6 @@ class OutputLog:
         if self._file is None or self._closed:
             return
         self._closed = True
-        if self._redact is not None and self._written < FILE_CAP:  # nothing past the mark
+        if self._redact is not None:
             self._put(self._redact.flush())
         self._file.close()

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-import inspect
 import json
-import pkgutil
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +64,9 @@ def declarations() -> dict[str, Declaration]:
 
 def tool_classes() -> dict[str, type[Tool]]:
     """Every concrete tool class of the built-in package, by place (imports them all)."""
+    import inspect  # the catalogue's writer and its test only
+    import pkgutil
+
     package = importlib.import_module(PACKAGE)
     found: dict[str, type[Tool]] = {}
     for info in pkgutil.walk_packages(package.__path__, f"{PACKAGE}."):

@@ -3,7 +3,9 @@
 The registry holds one per built-in tool: prompts, toolkits and listings read the
 declaration (name, description, schema, permission, flags) from the catalogue
 (tools/catalogue.py); the first call that validates, describes, previews or runs it
-imports the tool's module and hands every question to the real tool from then on.
+imports the tool's module and hands every question to the real tool from then on. The
+executor asks for the real tool first (`Tool.loaded`), so a module that cannot be
+imported fails its call, not the turn (agent/turn/executor.py).
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from karyi.core.errors import ErrorCode
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.tools.base import Confirmation, Tool
 from karyi.tools.catalogue import declarations, tool_class
@@ -73,11 +74,7 @@ class DeferredTool(Tool):
         return await self.loaded().execute(params, ctx)
 
     async def run(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        try:
-            tool = self.loaded()
-        except Exception as exc:  # a broken installation: the turn goes on
-            return ToolResult.fail(ErrorCode.TOOL_ERROR, f"{self.name} could not be loaded: {exc}")
-        return await tool.run(params, ctx)
+        return await self.loaded().run(params, ctx)
 
 
 @functools.cache

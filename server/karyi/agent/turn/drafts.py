@@ -73,7 +73,11 @@ class Drafts:
             return
         from karyi.tools.builtin.mutating import MutatingTool  # with the first draft
 
-        tool = found.loaded()  # a built-in tool's code, imported on its first draft
+        try:
+            tool = found.loaded()  # a built-in tool's code, imported on its first draft
+        except Exception as exc:  # its call will say why; no draft meanwhile
+            log.debug("no draft for %s: %s", partial.name, exc)
+            return
         if not isinstance(tool, MutatingTool):
             return
         writes = self._writes(tool, partial)

@@ -160,10 +160,15 @@ class CallBatch:
         if not call.ok:
             code = call.error_code or ErrorCode.MALFORMED_CALL
             return None, ToolResult.fail(code, str(call.error))
-        tool = self.toolkit.get(call.name)
-        if tool is None:
+        found = self.toolkit.get(call.name)
+        if found is None:
             message = self.toolkit.unknown_message(call.name)
             return None, ToolResult.fail(ErrorCode.UNKNOWN_TOOL, message)
+        try:
+            tool = found.loaded()  # a built-in tool's code, imported with its first call
+        except Exception as exc:  # a broken installation: the call fails, the turn goes on
+            message = f"{call.name} could not be loaded: {exc}"
+            return None, ToolResult.fail(ErrorCode.TOOL_ERROR, message)
         problem = tool.validate(call.params)
         if problem:
             message = f"{tool.name}: {problem}"
