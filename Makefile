@@ -62,7 +62,7 @@ bench: $(STAMP)
 # its settings schema from the settings model (settings/model.py), and the settings
 # reference of docs/settings.md from the same model.
 protocol: $(STAMP)
-	$(BIN)/python -m karyi.lsp.wire.typescript > $(EXT)/src/protocol.gen.ts
+	$(BIN)/python -m karyi.lsp.wire.typescript > $(EXT)/src/protocol/protocol.gen.ts
 	$(BIN)/python -m karyi.settings.editor_schema $(EXT)/package.json
 	$(BIN)/python -m karyi.settings.reference docs/settings.md
 

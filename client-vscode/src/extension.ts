@@ -1,18 +1,18 @@
 /** Activation: the server, the chat view, the Agents view, inline previews, the terminal, the status bar, the commands. */
 import * as vscode from 'vscode';
-import { registerAgentCommands } from './agents/actions';
-import { AgentsView } from './agents/view';
-import { ChatController } from './chat/controller';
-import { ChatViewProvider, VIEW_ID } from './chat/view';
+import { registerAgentCommands } from './features/agents/actions';
+import { AgentsView } from './views/agents/tree';
+import { ChatController } from './features/chat/controller';
+import { ChatViewProvider, VIEW_ID } from './views/chat/provider';
 import { registerCommands } from './commands';
-import { ChangesView } from './preview/changesView';
-import { PreviewManager } from './preview/manager';
-import { WritingPreview } from './preview/writing';
-import { saveSynced } from './saver';
-import { Secrets } from './secrets';
+import { ChangesView } from './views/changes/tree';
+import { PreviewManager } from './features/preview/manager';
+import { WritingPreview } from './features/preview/writing';
+import { saveSynced } from './server/saver';
+import { Secrets } from './server/secrets';
 import { KaryiServer } from './server';
-import { StatusItem } from './status';
-import { AgentTerminal } from './terminal';
+import { StatusItem } from './features/status';
+import { AgentTerminal } from './features/terminal';
 
 export interface KaryiApi {
   server: KaryiServer;

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_extension_types_are_generated_from_the_server_types() -> None:
-    checked_in = (ROOT / "client-vscode" / "src" / "protocol.gen.ts").read_text()
+    checked_in = (ROOT / "client-vscode" / "src" / "protocol" / "protocol.gen.ts").read_text()
     assert checked_in == typescript(), "run `make protocol` and commit protocol.gen.ts"
 
 

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { ChatState } from '../../chat/state';
+import type { ChatState } from '../../shared/chat/state';
 import type { KaryiApi } from '../../extension';
 import type { ConfirmParams, FileProposal, Hunk, TurnUpdate } from '../../protocol';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatCost, formatElapsed, notice, statusIcon, taskRow } from '../../agents/rows';
-import { startedNote, TASK_COMMAND, taskFromChat } from '../../agents/fromChat';
+import { formatCost, formatElapsed, notice, statusIcon, taskRow } from '../../features/agents/rows';
+import { startedNote, TASK_COMMAND, taskFromChat } from '../../shared/fromChat';
 import type { TaskRecord } from '../../protocol';
 
 function task(over: Partial<TaskRecord> = {}): TaskRecord {

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { envDir, envPython, MARKER, readBundle, readyEnv, removeOthers } from '../../bundled/environment';
-import { choosePython, parseProbe, pathCandidates, type Probed, pythonNames } from '../../bundled/python';
-import { isDefaultCommand } from '../../config';
+import { envDir, envPython, MARKER, readBundle, readyEnv, removeOthers } from '../../server/bundled/environment';
+import { choosePython, parseProbe, pathCandidates, type Probed, pythonNames } from '../../server/bundled/python';
+import { isDefaultCommand } from '../../server/config';
 
 const SUPPORTED = ['3.11', '3.12', '3.13', '3.14'];
 

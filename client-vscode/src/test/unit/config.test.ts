@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rankPaths } from '../../chat/rank';
-import { parseFromWebview } from '../../chat/messages';
-import { compareVersions, resolveServerCommand, serverSettings } from '../../config';
+import { rankPaths } from '../../shared/rank';
+import { parseFromWebview } from '../../shared/chat/messages';
+import { compareVersions, resolveServerCommand, serverSettings } from '../../server/config';
 
 const base = { args: ['lsp', '--stdio'], extensionPath: '/repo/client-vscode', workspaceFolders: ['/ws'], home: '/home/u', pathEnv: '/usr/bin:/bin' };
 

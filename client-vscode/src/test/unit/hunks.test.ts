@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allDecided, applyEdits, confirmation, hunkLines, mapRange, mapRangeThrough } from '../../preview/hunks';
+import { allDecided, applyEdits, confirmation, hunkLines, mapRange, mapRangeThrough } from '../../features/preview/hunks';
 
 const r = (sl: number, sc: number, el: number, ec: number) => ({ start: { line: sl, character: sc }, end: { line: el, character: ec } });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dataUrl, imageFrom, MAX_IMAGE_BYTES, sniff } from '../../chat/images';
-import { emptyState, reduce, storable } from '../../chat/state';
-import { modelLabel } from '../../webview/models';
+import { dataUrl, imageFrom, MAX_IMAGE_BYTES, sniff } from '../../shared/images';
+import { emptyState, reduce, storable } from '../../shared/chat/state';
+import { modelLabel } from '../../views/chat/webview/models';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 

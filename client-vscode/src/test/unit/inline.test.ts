@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyEdits, mapRange, type TextChange } from '../../preview/hunks';
-import { acceptEdit, coveredLines, decidedText, handBackEdits, type HunkText, type Placed, placeHunks, rejectEdit } from '../../preview/inline';
+import { applyEdits, mapRange, type TextChange } from '../../features/preview/hunks';
+import { acceptEdit, coveredLines, decidedText, handBackEdits, type HunkText, type Placed, placeHunks, rejectEdit } from '../../features/preview/inline';
 
 const r = (sl: number, sc: number, el: number, ec: number) => ({ start: { line: sl, character: sc }, end: { line: el, character: ec } });
 

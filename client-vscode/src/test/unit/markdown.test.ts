@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import createDOMPurify from 'dompurify';
 import { JSDOM } from 'jsdom';
-import { createRenderer } from '../../webview/markdown';
+import { createRenderer } from '../../views/chat/webview/markdown';
 
 const { window } = new JSDOM('');
 const render = createRenderer(createDOMPurify(window as unknown as Window & typeof globalThis));

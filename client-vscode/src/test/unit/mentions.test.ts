@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { complete, isSpecial } from '../../chat/mentions';
+import { complete, isSpecial } from '../../shared/mentions';
 
 const FILES = ['README.md', 'src/app.py', 'src/util/dates.py', 'tests/test_app.py'];
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { IDLE_MS, QUIET_MS, settled } from '../../settle';
+import { IDLE_MS, QUIET_MS, settled } from '../../server/settle';
 
 test('diagnostics settle after a quiet spell once they changed', () => {
   assert.equal(settled(100, 0, 5000), false);

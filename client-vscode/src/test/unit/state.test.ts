@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Action, type ChatState, emptyState, reduce, turnState } from '../../chat/state';
+import { type Action, type ChatState, emptyState, reduce, turnState } from '../../shared/chat/state';
 import type { TurnEvent } from '../../protocol';
 
 const S = 'sess1';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Action, emptyState, reduce } from '../../chat/state';
+import { type Action, emptyState, reduce } from '../../shared/chat/state';
 import type { TurnEvent } from '../../protocol';
-import { endOf, isMasked, mask, unmask } from '../../syncMask';
+import { endOf, isMasked, mask, unmask } from '../../server/syncMask';
 
 const up = (event: TurnEvent): Action => ({ kind: 'update', update: { sessionId: 's', turnId: 't', event } });
 const file = { uri: 'file:///w/a.py', path: 'a.py', created: false, added: 2, removed: 1, hunks: [] };

@@ -1,4 +1,4 @@
-"""`client-vscode/src/protocol.gen.ts` from the server's types: the custom methods'
+"""`client-vscode/src/protocol/protocol.gen.ts` from the server's types: the custom methods'
 parameters and names (params.py), the agent's events as `karyi/turnUpdate` carries them
 (agent/events.py) and what the server sends back (results.py). `make protocol` writes
 it; a test fails when it is not current."""

@@ -1,0 +1,148 @@
+/** The sidebar chat: a webview view with a strict CSP (nonce), talking typed messages. */
+import * as crypto from 'node:crypto';
+import * as vscode from 'vscode';
+import { WorkspaceFiles } from '../../features/chat/workspaceFiles';
+import type { ChatController, SendOptions } from '../../features/chat/controller';
+import { type EditorContextInfo, parseFromWebview, type ToWebview } from '../../shared/chat/messages';
+
+export const VIEW_ID = 'karyi.chat';
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly files = new WorkspaceFiles();
+  private readonly disposables: vscode.Disposable[] = [];
+  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+  private queue: ToWebview[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly chat: ChatController,
+  ) {
+    chat.attach((m) => this.post(m));
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor((e) => {
+        if (e && e.document.uri.scheme === 'file') this.lastEditor = e;
+        this.postSelection();
+      }),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.textEditor.document.uri.scheme === 'file') this.lastEditor = e.textEditor;
+        this.postSelection();
+      }),
+    );
+  }
+
+  post(m: ToWebview): void {
+    if (this.view) void this.view.webview.postMessage(m);
+    else if (m.type !== 'action' && m.type !== 'state') this.queue.push(m);
+  }
+
+  /** Show the chat (and focus its input unless `preserveFocus`). */
+  async reveal(preserveFocus = false): Promise<void> {
+    if (this.view) this.view.show(preserveFocus);
+    else await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
+    if (!preserveFocus) this.post({ type: 'focus' });
+  }
+
+  /** The selection of the last file editor as chat context. */
+  selectionContext(): SendOptions | undefined {
+    const e = this.lastEditor;
+    if (!e || e.selection.isEmpty || e.document.isClosed) return undefined;
+    const s = e.selection;
+    const rel = vscode.workspace.asRelativePath(e.document.uri, false);
+    return {
+      context: {
+        uri: e.document.uri.toString(),
+        selection: { start: { line: s.start.line, character: s.start.character }, end: { line: s.end.line, character: s.end.character } },
+        text: e.document.getText(s),
+      },
+      contextLabel: `${rel}:${s.start.line + 1}-${s.end.line + 1}`,
+    };
+  }
+
+  private postSelection(): void {
+    const sel = this.selectionContext();
+    const info: EditorContextInfo = { label: sel?.contextLabel };
+    this.post({ type: 'selection', context: info });
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
+    view.webview.html = this.html(view.webview);
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((raw) => {
+        const m = parseFromWebview(raw);
+        if (!m) return;
+        if (m.type === 'ready') {
+          this.chat.sync();
+          this.postSelection();
+          for (const q of this.queue.splice(0)) void view.webview.postMessage(q);
+          return;
+        }
+        void this.chat.handle(m, this.files, () => this.selectionContext());
+      }),
+      view.onDidDispose(() => {
+        this.view = undefined;
+      }),
+    );
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = crypto.randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      `img-src ${webview.cspSource} data:`,
+      `font-src ${webview.cspSource}`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Karyi</title>
+</head>
+<body>
+<div id="app">
+  <header>
+    <button id="model" class="link model" title="Pick the model for the next message"></button>
+    <span id="status"></span>
+    <button id="history" class="link" title="Sessions">History</button>
+    <button id="checkpoints" class="link" title="Restore files from a checkpoint">Checkpoints</button>
+    <button id="new" class="link" title="New chat">New</button>
+  </header>
+  <div id="rules" hidden></div>
+  <div id="panel" hidden></div>
+  <section id="todos" aria-label="Task list" hidden></section>
+  <main id="log" role="log" aria-live="polite"></main>
+  <div id="composer">
+    <div id="completions" role="listbox" hidden></div>
+    <div id="mode" class="mode" role="radiogroup" aria-label="Mode">
+      <button id="mode-plan" role="radio" title="Plan: Karyi only reads and searches, then answers with a plan">Plan</button>
+      <button id="mode-act" role="radio" title="Act: Karyi reads, edits and runs commands">Act</button>
+    </div>
+    <details id="plan" hidden open><summary>Plan for the next message (edit it freely)</summary><textarea id="plan-text" rows="6" aria-label="Plan"></textarea></details>
+    <div id="chips"></div>
+    <div id="attachments" aria-label="Pictures to send" hidden></div>
+    <div class="row">
+      <textarea id="input" rows="1" placeholder="Ask Karyi… (@ to mention a file, @problems, @diff…)" aria-label="Message"></textarea>
+      <button id="send" class="primary">Send</button>
+    </div>
+  </div>
+</div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
