@@ -26,8 +26,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
   const secrets = new Secrets(context.secrets);
   const server = new KaryiServer(context, secrets);
   const chat = new ChatController(server, context.workspaceState);
-  const previews = new PreviewManager(chat);
+  const previews = new PreviewManager((params) => chat.confirm(params));
   chat.edits = previews;
+  const fileStates = previews.onDidChangeFileState((change) => chat.dispatch({ kind: 'fileState', ...change }));
   const proposing = (key: string) => previews.pending().some((c) => c.files.some((f) => f.key === key && !f.gone));
   const writing = new WritingPreview((doc) => server.resync(doc), proposing);
   previews.writing = chat.writing = writing;
@@ -40,6 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
     server,
     chat,
     previews,
+    fileStates,
     writing,
     new ChangesView(previews),
     view,

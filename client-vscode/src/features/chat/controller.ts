@@ -1,8 +1,9 @@
 /**
  * The chat's state and what the user does with it: sending messages (with the
- * selection and @files as context), stopping, permissions, secure values, sessions
- * and checkpoints. The transcript lives here, so it survives a reloaded view and a
- * restarted server (and is kept in the workspace state across windows).
+ * selection and @files as context), stopping, permissions, sessions and checkpoints
+ * (secure values: values.ts; the chat panel's messages: handlers.ts). The transcript
+ * lives here, so it survives a reloaded view and a restarted server (and is kept in
+ * the workspace state across windows).
  */
 import * as vscode from 'vscode';
 import {
@@ -19,12 +20,11 @@ import {
   type TaskRecord,
   type TurnUpdate,
 } from '../../protocol';
-import { startedNote, TASK_COMMAND, taskFromChat } from '../../shared/fromChat';
 import type { KaryiServer } from '../../server';
-import { WorkspaceFiles } from './workspaceFiles';
-import { isSpecial } from '../../shared/mentions';
-import type { FromWebview, PermissionChoice, ToWebview } from '../../shared/chat/messages';
-import { type Action, type ChatState, emptyState, reduce, storable, type ToolCard, turnState, valueCallId } from '../../shared/chat/state';
+import type { PermissionChoice, ToWebview } from '../../shared/chat/messages';
+import { type Action, type ChatState, emptyState, reduce, storable, type ToolCard, valueCallId } from '../../shared/chat/state';
+import { startedNote, TASK_COMMAND } from '../../shared/fromChat';
+import { askValue } from './values';
 
 export interface EditDecider {
   acceptAll(callId?: string): Promise<void>;
@@ -64,7 +64,7 @@ export class ChatController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly server: KaryiServer,
+    readonly server: KaryiServer,
     private readonly memento: vscode.Memento,
   ) {
     const saved = memento.get<ChatState>(STATE_KEY);
@@ -108,7 +108,7 @@ export class ChatController implements vscode.Disposable {
     this.dispatch({ kind: 'update', update: u });
     this.writing?.onUpdate(u);
     if (u.event.type === 'toolAwaitingPermission' && u.event.confirmation?.files?.length) this.edits?.open(u.sessionId, u);
-    if (u.event.type === 'valueRequested') void this.askValue(valueCallId(u.event), false);
+    if (u.event.type === 'valueRequested') void askValue(this, valueCallId(u.event), false);
     if (u.event.type === 'toolDone') this.edits?.forget(u.event.call.id);
   }
 
@@ -209,7 +209,7 @@ export class ChatController implements vscode.Disposable {
 
   /** `/task TEXT` in the input: a background task, not a turn (it may start while a turn
    * runs); a bare `/task` asks for it as the palette does. */
-  private async startTask(task: string): Promise<void> {
+  async startTask(task: string): Promise<void> {
     const record = await vscode.commands.executeCommand<TaskRecord | undefined>('karyi.agents.start', task || undefined);
     if (record) this.dispatch({ kind: 'notice', level: 'info', text: startedNote(record) });
   }
@@ -274,48 +274,6 @@ export class ChatController implements vscode.Disposable {
     if (card?.files?.length) this.edits?.forget(callId);
   }
 
-  /** Ask for a secure value in a password box (never shown in the chat). */
-  async askValue(callId: string, save: boolean): Promise<void> {
-    const card = this.card(callId);
-    const v = card?.value;
-    if (!v || v.answered || !this.state.sessionId) return;
-    const value = await vscode.window.showInputBox({
-      title: `Karyi needs ${v.key}`,
-      prompt: [v.reason, v.note].filter(Boolean).join(' — ') || `A value for ${v.key}. It is passed to the tool and never shown to the model.`,
-      password: true,
-      ignoreFocusOut: true,
-      placeHolder: v.exists ? 'Leave empty to use the saved value' : undefined,
-    });
-    if (value === undefined) return; // dismissed: the card keeps its buttons
-    if (this.card(callId)?.value?.answered) return;
-    await this.provideValue(callId, v.key, value || (v.exists ? undefined : ''), save);
-  }
-
-  private async provideValue(callId: string, key: string, value: string | undefined, save: boolean): Promise<void> {
-    const sessionId = this.state.sessionId;
-    if (!sessionId) return;
-    const params: Record<string, unknown> = { sessionId, key, save };
-    if (value !== undefined) params.value = value;
-    try {
-      await this.server.request(Methods.provideValue, params);
-      this.dispatch({ kind: 'valueAnswered', callId, answer: value === undefined ? 'refused' : 'given' });
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Karyi: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  async refuseValue(callId: string): Promise<void> {
-    const v = this.card(callId)?.value;
-    if (!v || !this.state.sessionId) return;
-    const params = { sessionId: this.state.sessionId, key: v.key, value: null };
-    try {
-      await this.server.request(Methods.provideValue, params);
-      this.dispatch({ kind: 'valueAnswered', callId, answer: 'refused' });
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Karyi: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
   async sessions(): Promise<SessionInfo[]> {
     const r = await this.server.request(Methods.sessions, {});
     return r.sessions.sort((a, b) => b.updated - a.updated);
@@ -342,107 +300,6 @@ export class ChatController implements vscode.Disposable {
   async restoreCheckpoint(checkpointId: string): Promise<void> {
     const r = await this.server.request(Methods.restoreCheckpoint, { checkpointId });
     this.dispatch({ kind: 'notice', level: 'info', text: `Restored checkpoint ${r.restored}; your files before the restore are in checkpoint ${r.undoCheckpoint}.` });
-  }
-
-  /** Messages from the webview. */
-  async handle(m: FromWebview, files: WorkspaceFiles, selectionContext: () => SendOptions | undefined): Promise<void> {
-    try {
-      switch (m.type) {
-        case 'ready':
-          this.sync();
-          void this.showRules();
-          void this.refreshModel();
-          break;
-        case 'send': {
-          const task = taskFromChat(m.text);
-          if (task !== undefined) {
-            await this.startTask(task);
-            break;
-          }
-          const sel = m.withSelection ? selectionContext() : undefined;
-          const context: ChatContext = { ...(sel?.context ?? {}) };
-          // @problems, @diff, @folder:… stay in the text: the server expands them.
-          const fileUris = m.mentions.filter((p) => !isSpecial(p)).map((p) => WorkspaceFiles.toUri(p)).filter((u): u is string => !!u);
-          if (fileUris.length) context.files = fileUris;
-          const labels = [sel?.contextLabel, ...m.mentions.map((p) => `@${p}`)].filter(Boolean);
-          await this.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined, plan: m.plan, images: m.images });
-          break;
-        }
-        case 'setMode':
-          await this.setMode(m.mode);
-          break;
-        case 'listModels':
-          this.post({ type: 'models', list: await this.models() });
-          break;
-        case 'setModel':
-          await this.setModel(m.model);
-          break;
-        case 'listCommands':
-          this.post({ type: 'commands', items: await this.slashCommands() });
-          break;
-        case 'stop':
-          // The host's state is ahead of the webview's: a proposal it already shows in the
-          // editor is never thrown away by an Escape the webview sent before it knew.
-          if (m.key === 'escape' && turnState(this.state) === 'awaiting') break;
-          await this.stop();
-          break;
-        case 'newChat':
-          this.newChat();
-          break;
-        case 'permission':
-          await this.permission(m.callId, m.choice, m.feedback);
-          break;
-        case 'edits':
-          if (m.action === 'acceptAll') await this.edits?.acceptAll(m.callId);
-          else if (m.action === 'rejectAll') await this.edits?.rejectAll(m.callId);
-          else await this.edits?.reveal(m.callId, m.path);
-          break;
-        case 'value':
-          if (m.action === 'refuse') await this.refuseValue(m.callId);
-          else await this.askValue(m.callId, m.action === 'enterAndSave');
-          break;
-        case 'completeFiles':
-          this.post({ type: 'files', requestId: m.requestId, items: await files.complete(m.query) });
-          break;
-        case 'listSessions':
-          this.post({ type: 'sessions', sessions: await this.sessions(), current: this.state.sessionId });
-          break;
-        case 'loadSession':
-          await this.loadSession(m.sessionId);
-          break;
-        case 'deleteSession':
-          await this.deleteSession(m.sessionId);
-          this.post({ type: 'sessions', sessions: await this.sessions(), current: this.state.sessionId });
-          break;
-        case 'listCheckpoints':
-          this.post({ type: 'checkpoints', checkpoints: await this.checkpoints() });
-          break;
-        case 'restoreCheckpoint':
-          await this.restoreCheckpoint(m.checkpointId);
-          break;
-        case 'command': {
-          const ids = {
-            restartServer: 'karyi.restartServer',
-            setApiKey: 'karyi.setApiKey',
-            openSettings: 'karyi.openSettings',
-            showLog: 'karyi.showServerLog',
-            showTerminal: 'karyi.showTerminal',
-          } as const;
-          await vscode.commands.executeCommand(ids[m.command]);
-          break;
-        }
-        case 'openFile': {
-          const uri = WorkspaceFiles.toUri(m.path);
-          if (uri) await vscode.window.showTextDocument(vscode.Uri.parse(uri), { preview: true });
-          break;
-        }
-        case 'copy':
-          await vscode.env.clipboard.writeText(m.text);
-          break;
-      }
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Karyi: ${err instanceof Error ? err.message : String(err)}`);
-    }
   }
 
   dispose(): void {

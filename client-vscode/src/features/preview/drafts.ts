@@ -12,7 +12,7 @@ export async function editProposal(m: PreviewManager, callId: string, key: strin
   const f = found?.[1];
   if (!found || !f) return;
   const source = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.key);
-  const draft = await vscode.workspace.openTextDocument({ content: m.proposedText(f), language: source?.languageId });
+  const draft = await vscode.workspace.openTextDocument({ content: m.documents.proposedText(f), language: source?.languageId });
   f.draft = draft;
   await vscode.window.showTextDocument(draft, { viewColumn: vscode.ViewColumn.Beside, preview: false });
   m.lensChanged.fire();

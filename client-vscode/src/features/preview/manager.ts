@@ -9,27 +9,38 @@
  * `karyi/applyTask`); the server applies the accepted hunks (docs/vscode.md, "Inline diffs").
  */
 import * as vscode from 'vscode';
-import type { ChatController, EditDecider } from '../chat/controller';
-import type { FileState } from '../../shared/chat/state';
 import type { FileProposal, TurnUpdate } from '../../protocol';
-import { allDecided, applyEdits, confirmation, type FileDecision, type HunkState, mapRangeThrough } from './hunks';
+import { saveSynced } from '../../server/saver';
+import type { FileState } from '../../shared/chat/state';
+import { fileState, PendingCalls } from './calls';
+import { allDecided, confirmation, type FileDecision, type HunkState, mapRangeThrough } from './hunks';
 import { heldVersions, InlineBuffer } from './inlineBuffer';
 import { hunkAfter, hunkAt, pendingHunks, revealHunk } from './navigate';
-import { saveSynced } from '../../server/saver';
 import { lensesFor } from './lenses';
-import { PreviewPainter } from './painter';
-import { PROPOSAL_SCHEME } from './scheme';
 import { type CallView, type FileView, fileViews, type ReviewAnswer } from './model';
+import { PreviewPainter } from './painter';
+import { ProposalDocuments } from './proposals';
+import { PROPOSAL_SCHEME } from './scheme';
 
-export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly calls = new Map<string, CallView>();
+/** A file's state in the chat's card changed (the chat subscribes: it does not import this). */
+export interface FileStateChange {
+  callId: string;
+  path: string;
+  state: FileState;
+  note?: string;
+}
+
+export class PreviewManager implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly calls = new PendingCalls();
   readonly lensChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensChanged.event;
-  private readonly proposalChanged = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.proposalChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly painter = new PreviewPainter();
   readonly inline = new InlineBuffer();
+  readonly documents = new ProposalDocuments((callId) => this.calls.get(callId), this.inline);
+  private readonly fileStateChanged = new vscode.EventEmitter<FileStateChange>();
+  /** Fires when a file of a pending call is decided, closed or gone (the chat's card shows it). */
+  readonly onDidChangeFileState = this.fileStateChanged.event;
   private readonly shown = new Map<string, Promise<void>>();
   private readonly answers = new Map<string, ReviewAnswer>();
   private readonly changed = new vscode.EventEmitter<void>();
@@ -38,7 +49,9 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   /** Edits still being written (writing.ts): a proposal waits until their lines are out. */
   writing: { settled(): Promise<void> } | undefined;
 
-  constructor(private readonly chat: ChatController) {
+  /** `confirm` answers a turn's call (`karyi/confirmTool`, the chat's); a review's answer
+   * goes to the function given with it (`openReview`). */
+  constructor(private readonly confirm: ReviewAnswer) {
     this.disposables.push(
       vscode.workspace.onDidChangeTextDocument((e) => this.onEdit(e)),
       vscode.window.onDidChangeVisibleTextEditors(() => this.paintAll()),
@@ -46,8 +59,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
       vscode.window.tabGroups.onDidChangeTabs((e) => this.onTabs(e)),
       vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => this.onDeleted(u))),
       vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: PROPOSAL_SCHEME }, { scheme: 'untitled' }], this),
-      vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this),
-      this.painter, this.lensChanged, this.proposalChanged, this.changed,
+      this.documents, this.painter, this.lensChanged, this.fileStateChanged, this.changed,
     );
   }
 
@@ -108,39 +120,10 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   }
 
   proposalUri(call: CallView, f: FileView): vscode.Uri {
-    return vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: '/' + f.proposal.path, query: call.callId });
-  }
-
-  /** The proposed text: the current buffer with every hunk not rejected applied. */
-  proposedText(f: FileView): string {
-    if (f.modified !== undefined) return f.modified;
-    if (f.proposal.created) return f.proposal.proposed;
-    const inline = this.inline.proposed(f);
-    if (inline !== undefined) return inline;
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.key);
-    if (!doc) return f.proposal.proposed;
-    const hunks = f.hunks.filter((h) => h.state !== 'rejected').map((h) => ({ range: h.range, newText: h.newText }));
-    return applyEdits(doc.getText(), hunks);
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const call = this.calls.get(uri.query);
-    const f = call?.files.find((x) => '/' + x.proposal.path === uri.path);
-    if (f && uri.fragment === 'original') return this.inline.original(f) ?? '';
-    return f ? this.proposedText(f) : '(this proposal is no longer pending)';
+    return ProposalDocuments.uri(call, f);
   }
 
   // ---- painting ------------------------------------------------------------------------
-
-  private fileViews(uri: vscode.Uri): [CallView, FileView][] {
-    const key = uri.toString();
-    const out: [CallView, FileView][] = [];
-    for (const call of this.calls.values()) {
-      if (call.sent) continue;
-      for (const f of call.files) if (f.key === key && !f.gone) out.push([call, f]);
-    }
-    return out;
-  }
 
   private paintAll(): void {
     for (const editor of vscode.window.visibleTextEditors) this.paint(editor);
@@ -148,32 +131,32 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   }
 
   private paint(editor: vscode.TextEditor): void {
-    const files = this.fileViews(editor.document.uri).map(([, f]) => f);
+    const files = this.calls.filesOf(editor.document.uri).map(([, f]) => f);
     for (const f of files) f.closed = false;
     this.painter.paint(editor, files);
   }
 
   private updateContext(): void {
     const uri = vscode.window.activeTextEditor?.document.uri;
-    const active = !!uri && (this.fileViews(uri).length > 0 || (uri.scheme === PROPOSAL_SCHEME && this.calls.has(uri.query)));
+    const active = !!uri && (this.calls.filesOf(uri).length > 0 || (uri.scheme === PROPOSAL_SCHEME && this.calls.has(uri.query)));
     void vscode.commands.executeCommand('setContext', 'karyi.previewActive', active);
     void vscode.commands.executeCommand('setContext', 'karyi.hasPendingEdits', [...this.calls.values()].some((c) => !c.sent));
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    return lensesFor(doc, [...this.calls.values()], this.fileViews(doc.uri));
+    return lensesFor(doc, [...this.calls.values()], this.calls.filesOf(doc.uri));
   }
 
   // ---- following the user ------------------------------------------------------------
 
   private onEdit(e: vscode.TextDocumentChangeEvent): void {
     if (!e.contentChanges.length) return;
-    const views = this.fileViews(e.document.uri);
+    const views = this.calls.filesOf(e.document.uri);
     if (!views.length) return;
     for (const [call, f] of views) {
       if (f.inline) {
         this.inline.follow(f, e.contentChanges.map((c) => ({ range: c.range, text: c.text })));
-        this.proposalChanged.fire(this.proposalUri(call, f));
+        this.documents.fire(call, f);
         continue;
       }
       for (const h of f.hunks) {
@@ -181,7 +164,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
         h.range = m.range;
         h.touched ||= m.touched;
       }
-      this.proposalChanged.fire(this.proposalUri(call, f));
+      this.documents.fire(call, f);
     }
     for (const editor of vscode.window.visibleTextEditors) if (editor.document === e.document) this.paint(editor);
     this.lensChanged.fire();
@@ -193,7 +176,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
       if (!(input instanceof vscode.TabInputText)) continue;
       const stillOpen = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === input.uri.toString()));
       if (stillOpen) continue;
-      for (const [call, f] of this.fileViews(input.uri)) {
+      for (const [call, f] of this.calls.filesOf(input.uri)) {
         f.closed = true;
         this.setFileState(call, f, 'closed', 'the preview was closed; the decision is still yours (Show, or the buttons here)');
       }
@@ -201,7 +184,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   }
 
   private onDeleted(uri: vscode.Uri): void {
-    for (const [call, f] of this.fileViews(uri)) {
+    for (const [call, f] of this.calls.filesOf(uri)) {
       f.gone = true;
       this.setFileState(call, f, 'gone', 'the file was deleted while its edit was previewed; nothing of it will be applied');
       void vscode.window.showWarningMessage(`Karyi: ${f.proposal.path} was deleted while its proposed edit was open; that part of the edit is rejected.`);
@@ -214,22 +197,11 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
 
   /** The pending call `callId` and its file `key` (drafts.ts too). */
   find(callId: string, key?: string): [CallView, FileView | undefined] | undefined {
-    const call = this.calls.get(callId);
-    if (!call || call.sent) return undefined;
-    return [call, key ? call.files.find((f) => f.key === key) : undefined];
-  }
-
-  private fileState(f: FileView): FileState {
-    if (f.gone) return 'gone';
-    if (f.modified !== undefined) return 'edited';
-    const states = new Set(f.hunks.map((h) => h.state));
-    if (states.has('pending')) return f.closed ? 'closed' : 'pending';
-    if (states.size === 1) return states.has('accepted') ? 'accepted' : 'rejected';
-    return 'partial';
+    return this.calls.find(callId, key);
   }
 
   setFileState(call: CallView, f: FileView, state?: FileState, note?: string): void {
-    this.chat.dispatch({ kind: 'fileState', callId: call.callId, path: f.proposal.path, state: state ?? this.fileState(f), note });
+    this.fileStateChanged.fire({ callId: call.callId, path: f.proposal.path, state: state ?? fileState(f), note });
   }
 
   async decideHunk(callId: string, key: string, hunkId: string, state: HunkState): Promise<void> {
@@ -249,16 +221,16 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   async decideAtCursor(state: HunkState): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return;
-    const ref = hunkAt(pendingHunks(this.fileViews(editor.document.uri)), editor.selection.active.line);
+    const ref = hunkAt(pendingHunks(this.calls.filesOf(editor.document.uri)), editor.selection.active.line);
     if (!ref) return;
     await this.decideHunk(ref[0].callId, ref[1].key, ref[2].id, state);
-    revealHunk(editor, hunkAt(pendingHunks(this.fileViews(editor.document.uri)), editor.selection.active.line));
+    revealHunk(editor, hunkAt(pendingHunks(this.calls.filesOf(editor.document.uri)), editor.selection.active.line));
   }
 
   /** Move the cursor to the next (or previous) pending hunk of the active editor. */
   goToHunk(direction: 1 | -1): void {
     const editor = vscode.window.activeTextEditor;
-    if (editor) revealHunk(editor, hunkAfter(pendingHunks(this.fileViews(editor.document.uri)), editor.selection.active.line, direction));
+    if (editor) revealHunk(editor, hunkAfter(pendingHunks(this.calls.filesOf(editor.document.uri)), editor.selection.active.line, direction));
   }
 
   async decideFile(callId: string, key: string, state: HunkState): Promise<void> {
@@ -275,18 +247,10 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     await this.maybeSend(found[0]);
   }
 
-  private targets(callId?: string): CallView[] {
-    if (callId) {
-      const c = this.calls.get(callId);
-      return c && !c.sent ? [c] : [];
-    }
-    return [...this.calls.values()].filter((c) => !c.sent);
-  }
-
   async acceptAll(callId?: string): Promise<void> {
-    const calls = this.targets(callId);
+    const calls = this.calls.targets(callId);
     if (!calls.length && callId) {
-      await this.chat.confirm({ toolCallId: callId, outcome: 'allowOnce' });
+      await this.confirm({ toolCallId: callId, outcome: 'allowOnce' });
       return;
     }
     for (const call of calls) {
@@ -296,9 +260,9 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
   }
 
   async rejectAll(callId?: string, feedback?: string): Promise<void> {
-    const calls = this.targets(callId);
+    const calls = this.calls.targets(callId);
     if (!calls.length && callId) {
-      await this.chat.confirm({ toolCallId: callId, outcome: 'reject', feedback });
+      await this.confirm({ toolCallId: callId, outcome: 'reject', feedback });
       return;
     }
     for (const call of calls) {
@@ -335,7 +299,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
     const documents = heldVersions(held);
     const params = { toolCallId: call.callId, ...answer, feedback: answer.outcome === 'reject' ? feedback?.trim() || undefined : undefined, ...(documents.length ? { documents } : {}) };
     const own = this.answers.get(call.callId);
-    const ok = own ? await own(params) : await this.chat.confirm(params);
+    const ok = own ? await own(params) : await this.confirm(params);
     if (ok && own) this.forget(call.callId);
     if (!ok) {
       call.sent = false;
@@ -399,7 +363,7 @@ export class PreviewManager implements EditDecider, vscode.CodeLensProvider, vsc
 
   /** Every call still waiting for the user (the Changes view). */
   pending(): CallView[] {
-    return [...this.calls.values()].filter((c) => !c.sent);
+    return this.calls.pending();
   }
 
   dispose(): void {

@@ -3,6 +3,7 @@ import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { WorkspaceFiles } from '../../features/chat/workspaceFiles';
 import type { ChatController, SendOptions } from '../../features/chat/controller';
+import { handleMessage } from '../../features/chat/handlers';
 import { type EditorContextInfo, parseFromWebview, type ToWebview } from '../../shared/chat/messages';
 
 export const VIEW_ID = 'karyi.chat';
@@ -81,7 +82,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           for (const q of this.queue.splice(0)) void view.webview.postMessage(q);
           return;
         }
-        void this.chat.handle(m, this.files, () => this.selectionContext());
+        void handleMessage(m, { chat: this.chat, files: this.files, selectionContext: () => this.selectionContext(), post: (x) => this.post(x) });
       }),
       view.onDidDispose(() => {
         this.view = undefined;
