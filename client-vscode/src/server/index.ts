@@ -3,23 +3,13 @@
  * demand, its log in an output channel; custom notifications re-emitted as events.
  * A server that cannot start, is too old or dies gets a clear message with a fix.
  */
-import * as os from 'node:os';
 import * as vscode from 'vscode';
-import {
-  CloseAction,
-  ErrorAction,
-  LanguageClient,
-  type LanguageClientOptions,
-  type ServerOptions,
-  State,
-  TransportKind,
-} from 'vscode-languageclient/node';
-import { bundledServer, isExecutable } from './bundled';
-import { compareVersions, isDefaultCommand, MIN_SERVER_VERSION, resolveServerCommand, serverSettings } from './config';
-import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
+import { LanguageClient, State } from 'vscode-languageclient/node';
 import { Methods, type Results, type TaskRecord, type TerminalOutput, type TurnUpdate } from '../protocol';
+import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
 import type { Secrets } from './secrets';
-import { isMasked, unmask } from './syncMask';
+import { clientOptions, findCommand, serverOptions, versionProblem } from './start';
+import { unmask } from './syncMask';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
 
@@ -70,67 +60,43 @@ export class KaryiServer implements vscode.Disposable {
     return this.starting;
   }
 
+  /** Start the server in named steps (start.ts); false, with the reason shown, when it cannot. */
   private async doStart(): Promise<boolean> {
     this.setState('starting');
     const cfg = vscode.workspace.getConfiguration('karyi');
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const setting = cfg.get<string>('server.command', 'karyi');
-    const args = cfg.get<string[]>('server.args', ['lsp', '--stdio']);
-    // The extension's own environment (docs/install.md) unless the setting names a server.
-    const bundled = isDefaultCommand(setting) ? await bundledServer(this.context, this.output, args) : undefined;
-    if (bundled && !bundled.ok) return this.failed(bundled.message);
-    const resolved =
-      bundled?.command ??
-      resolveServerCommand({ setting, args, extensionPath: this.context.extensionPath, workspaceFolders: folders, home: os.homedir(), pathEnv: process.env.PATH ?? '', isExecutable });
-    if (!resolved) {
-      const msg =
-        `Karyi: the server "${cfg.get('server.command') || 'karyi'}" was not found. ` +
-        'Install the Karyi extension built for your platform (it brings its server), or `pipx install` the wheel of `make dist`, or set `karyi.server.command` to its path (docs/install.md).';
-      this.output.appendLine(msg);
-      this.setState('failed', msg);
-      void this.offerFix(msg);
+    const resolved = await findCommand(this.context, this.output, cfg, folders);
+    if (typeof resolved === 'string') return this.failed(resolved);
+    this.output.appendLine(`Starting ${resolved.command} ${resolved.args.join(' ')} (from ${resolved.source})`);
+    const onClosed = () => {
+      if (!this.stopping) this.crashed();
+    };
+    const client = new LanguageClient('karyi', 'Karyi', await serverOptions(resolved, cfg, folders, this.secrets), clientOptions(cfg, this.output, onClosed));
+    this.client = client;
+    this.listen(client);
+    try {
+      await client.start();
+    } catch (err) {
+      this.client = undefined;
+      const why = err instanceof Error ? err.message : String(err);
+      return this.failed(`Karyi: the server (${resolved.command}) could not start: ${why}. Run \`make install\` in the Karyi repository or set \`karyi.server.command\`; the server log has details.`);
+    }
+    const info = client.initializeResult?.serverInfo;
+    this.serverVersion = info?.version ?? '';
+    const tooOld = versionProblem(info, resolved.command);
+    if (tooOld) {
+      await this.stop();
+      this.setState('failed', tooOld);
+      void this.offerFix(tooOld);
       return false;
     }
-    this.output.appendLine(`Starting ${resolved.command} ${resolved.args.join(' ')} (from ${resolved.source})`);
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...cfg.get<Record<string, string>>('server.env', {}) };
-    const key = await this.secrets.apiKey();
-    if (key) env.KARYI_API_KEY = key;
-    const serverOptions: ServerOptions = {
-      run: { command: resolved.command, args: resolved.args, transport: TransportKind.stdio, options: { env, cwd: folders[0] } },
-      debug: { command: resolved.command, args: resolved.args, transport: TransportKind.stdio, options: { env, cwd: folders[0] } },
-    };
-    const inspect = (k: string) => cfg.inspect(k);
-    const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ scheme: 'file' }],
-      outputChannel: this.output,
-      initializationOptions: { karyi: { ui: true, diagnostics: true }, settings: serverSettings(inspect) },
-      errorHandler: {
-        error: () => ({ action: ErrorAction.Continue }),
-        closed: () => {
-          if (!this.stopping) this.crashed();
-          return { action: CloseAction.DoNotRestart, handled: true };
-        },
-      },
-      initializationFailedHandler: (error) => {
-        this.output.appendLine(`initialize failed: ${String(error)}`);
-        return false;
-      },
-      middleware: {
-        // A document showing an edit still being written keeps its changes from the
-        // server until the draft is out again (server/syncMask.ts, `resync`).
-        didChange: (event, next) => (isMasked(event.document.uri.toString()) ? Promise.resolve() : next(event)),
-        workspace: {
-          configuration: (params, token, next) => {
-            const fresh = vscode.workspace.getConfiguration('karyi');
-            return params.items.map((item) =>
-              item.section === 'karyi' ? serverSettings((k) => fresh.inspect(k)) : null,
-            );
-          },
-        },
-      },
-    };
-    const client = new LanguageClient('karyi', 'Karyi', serverOptions, clientOptions);
-    this.client = client;
+    this.output.appendLine(`Karyi server ${this.serverVersion} is running.`);
+    this.setState('running');
+    return true;
+  }
+
+  /** The server's notifications and requests to the editor, as this object's events. */
+  private listen(client: LanguageClient): void {
     // The server's workspace/executeCommand tasks are this extension's own commands
     // (same ids, shown in the chat view): keep the client from registering them too.
     const exec = client.getFeature('workspace/executeCommand') as unknown as { initialize(): void; register(): void };
@@ -140,29 +106,6 @@ export class KaryiServer implements vscode.Disposable {
     client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => editorDiagnostics(p));
     client.onNotification(Methods.taskUpdate, (t: TaskRecord) => this.taskUpdates.fire(t));
     client.onNotification(Methods.terminalOutput, (p: TerminalOutput) => this.terminalOutputs.fire(p));
-    try {
-      await client.start();
-    } catch (err) {
-      this.client = undefined;
-      const why = err instanceof Error ? err.message : String(err);
-      const msg = `Karyi: the server (${resolved.command}) could not start: ${why}. Run \`make install\` in the Karyi repository or set \`karyi.server.command\`; the server log has details.`;
-      this.output.appendLine(msg);
-      this.setState('failed', msg);
-      void this.offerFix(msg);
-      return false;
-    }
-    const info = client.initializeResult?.serverInfo;
-    this.serverVersion = info?.version ?? '';
-    if (info?.name !== 'karyi' || compareVersions(this.serverVersion || '0', MIN_SERVER_VERSION) < 0) {
-      const msg = `Karyi: the server at ${resolved.command} is ${info?.name ?? 'unknown'} ${this.serverVersion || '(no version)'}; this extension needs karyi ≥ ${MIN_SERVER_VERSION}. Update it (\`pipx upgrade karyi-agent\` or \`make install\`) or point \`karyi.server.command\` at a newer one.`;
-      await this.stop();
-      this.setState('failed', msg);
-      void this.offerFix(msg);
-      return false;
-    }
-    this.output.appendLine(`Karyi server ${this.serverVersion} is running.`);
-    this.setState('running');
-    return true;
   }
 
   /** A start that cannot go on: the message in the log, the state and a notification. */
@@ -208,7 +151,6 @@ export class KaryiServer implements vscode.Disposable {
     return this.start();
   }
 
-  /** Send a request; a clear error when the server is not running. */
   /** Bring the server up to `doc` after its changes were masked (server/syncMask.ts). */
   async resync(doc: vscode.TextDocument): Promise<void> {
     const change = unmask(doc.uri.toString(), doc.getText());
