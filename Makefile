@@ -29,7 +29,8 @@ lint: $(STAMP) $(EXT_STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy --strict client-vscode/scripts
 	$(BIN)/lint-imports --no-cache
-	node $(EXT)/scripts/check-cycles.mjs
+	node $(EXT)/scripts/check-structure.mjs
+	node --test $(EXT)/scripts/check-structure.test.mjs
 
 test: lint vscode-test acp-ts editors faults
 	$(BIN)/python -m pytest -q
