@@ -16,6 +16,7 @@ export { TASKS } from './tasks';
 /** Every command of the tables above, by id. */
 export const COMMANDS: Commands = { ...CHAT_COMMANDS, ...TASK_COMMANDS, ...EDIT_COMMANDS, ...SERVER_COMMANDS };
 
+/** Register every command of the tables; the disposables unregister them. */
 export function registerCommands(p: Parts): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, run]) => vscode.commands.registerCommand(id, (...args: unknown[]) => run(p, ...args)));
 }

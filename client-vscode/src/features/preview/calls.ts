@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import type { FileState } from '../../shared/chat/state';
 import type { CallView, FileView } from './model';
 
+/** The previewed calls by id (a Map), with the lookups the manager needs. */
 export class PendingCalls extends Map<string, CallView> {
   /** The files of calls not yet answered that show `uri` (and still exist). */
   filesOf(uri: vscode.Uri): [CallView, FileView][] {

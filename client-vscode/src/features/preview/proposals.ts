@@ -9,6 +9,7 @@ import type { InlineBuffer } from './inlineBuffer';
 import type { CallView, FileView } from './model';
 import { PROPOSAL_SCHEME } from './scheme';
 
+/** Serves the `karyi-proposal:` scheme from the calls the preview shows. */
 export class ProposalDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
