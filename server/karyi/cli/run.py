@@ -17,13 +17,13 @@ from typing import IO
 from rich.console import Console
 
 from karyi.agent.events import (
+    Error,
     Event,
     EventStream,
-    TextDelta,
+    Text,
     ToolPending,
-    TurnError,
     TurnFinished,
-    UsageUpdate,
+    Usage,
 )
 from karyi.agent.frontend.startup import (
     EXIT_FAILED,
@@ -109,7 +109,7 @@ async def _run_turn(
     return EXIT_OK if result.stop_reason in ("end_turn", "final_answer") else EXIT_FAILED
 
 
-ANSWERED = (TextDelta, ToolPending, UsageUpdate, TurnError, TurnFinished)
+ANSWERED = (Text, ToolPending, Usage, Error, TurnFinished)
 """Events that say the first model request went out: start-up is over."""
 
 
