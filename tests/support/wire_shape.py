@@ -1,7 +1,7 @@
 """Whether a JSON value has the shape a wire type declares: the keys the generated
 TypeScript names (lsp/wire/ts_types.py reads them the same way), each of its kind,
 and no other key. tests/lsp check every custom request's result against
-`karyi.lsp.wire.results.RESULTS` with it."""
+`karyi.lsp.wire.results.result_types()` with it."""
 
 from __future__ import annotations
 
