@@ -14,11 +14,14 @@ elements). A class with `closed = True` takes no other fields; one whose `rest` 
 from __future__ import annotations
 
 import functools
-import types
 import typing
 from typing import Any, Literal
 
 import attrs
+
+from karyi.core.type_walk import camel, is_union, members, without_none
+
+__all__ = ["camel", "is_union", "without_none"]  # settings/ and typed_json read them here
 
 JSON = dict[str, Any]
 
@@ -32,12 +35,6 @@ _CONSTRAINTS = {
     "exclusive_minimum": "exclusiveMinimum",
     "description": "description",
 }
-
-
-def camel(name: str) -> str:
-    """`session_id` -> `sessionId`."""
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 def method_schema(cls: type) -> JSON:
@@ -63,18 +60,17 @@ def rest_field(cls: type) -> str | None:
 
 
 def _members(cls: type) -> JSON:
-    hints = typing.get_type_hints(cls)
     properties: JSON = {}
     required: list[str] = []
     out: JSON = {"properties": properties}
-    for field in attrs.fields(cls):
-        schema = value_schema(hints[field.name], dict(field.metadata))
-        if field.name == rest_field(cls):
+    for member in members(cls, camel_keys=True):  # core/type_walk.py
+        schema = value_schema(member.hint, dict(member.metadata))
+        if member.name == rest_field(cls):
             out["additionalProperties"] = schema["additionalProperties"]
             continue
-        properties[camel(field.name)] = schema
-        if field.default is attrs.NOTHING:
-            required.append(camel(field.name))
+        properties[member.key] = schema
+        if not member.optional:
+            required.append(member.key)
     if required:
         out["required"] = required
     return out
@@ -101,17 +97,6 @@ def value_schema(hint: Any, meta: dict[str, Any]) -> JSON:
             out["additionalProperties"] = value_schema(args[1], {})
     out.update({_CONSTRAINTS[k]: v for k, v in meta.items() if k in _CONSTRAINTS})
     return out
-
-
-def is_union(hint: Any) -> bool:
-    """Whether `hint` is `A | B` (either spelling)."""
-    return typing.get_origin(hint) in (typing.Union, types.UnionType)
-
-
-def without_none(hint: Any) -> Any:
-    """`X | None` -> `X` (a union of the rest when there are several)."""
-    rest = [a for a in typing.get_args(hint) if a is not type(None)]
-    return rest[0] if len(rest) == 1 else typing.Union[tuple(rest)]  # noqa: UP007
 
 
 def _base(hint: Any) -> str:
