@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from pathlib import Path
 
 from lsprotocol import types
@@ -34,8 +35,9 @@ def _release(pipe: Path) -> None:
 
 
 def _built(client: object) -> bool:
+    """The server logged `karyi <version>: workspace <root>, model <model>`: its host is in."""
     messages = getattr(client, "log_messages", [])
-    return any(m.message.startswith("karyi ") and "workspace" in m.message for m in messages)
+    return any(re.match(r"karyi \S+: workspace ", m.message) for m in messages)
 
 
 async def test_notifications_are_handled_while_the_host_is_built(
