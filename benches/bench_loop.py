@@ -17,7 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from karyi.agent.events import StepStarted
+from karyi.agent.events import Step
 from karyi.agent.review.approval import approve_all
 from karyi.agent.session.conversation import Conversation
 from karyi.agent.session.store import SessionStore
@@ -66,7 +66,7 @@ async def run_turn(root: Path, steps: int, calls: int) -> list[float]:
     )
     marks: list[float] = []
     agent.events.subscribe(
-        lambda e: marks.append(time.perf_counter()) if isinstance(e, StepStarted) else None
+        lambda e: marks.append(time.perf_counter()) if isinstance(e, Step) else None
     )
     await agent.run("go")
     store.close()

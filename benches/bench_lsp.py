@@ -114,7 +114,7 @@ async def through_lsp(root: Path) -> list[float]:
 
 
 async def in_process(root: Path) -> list[float]:
-    from karyi.agent.events import StepStarted
+    from karyi.agent.events import Step
     from karyi.agent.review.approval import approve_all
     from karyi.agent.runtime import Runtime
     from karyi.settings import Settings
@@ -124,7 +124,7 @@ async def in_process(root: Path) -> list[float]:
     agent = runtime.agent(runtime.conversation(), approver=approve_all)
     marks: list[float] = []
     agent.events.subscribe(
-        lambda e: marks.append(time.perf_counter()) if isinstance(e, StepStarted) else None
+        lambda e: marks.append(time.perf_counter()) if isinstance(e, Step) else None
     )
     await agent.run("read it")
     await runtime.aclose()

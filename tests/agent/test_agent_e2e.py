@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from karyi.agent.events import Event, TextDelta
+from karyi.agent.events import Event, Text
 from karyi.agent.review.approval import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.conversation import Conversation
@@ -215,9 +215,7 @@ async def test_extended_thinking_with_tools_over_the_anthropic_api(
     sent = r.sent(2)
     assert [b["type"] for b in sent[1]["content"]] == ["thinking", "text", "tool_use"]
     assert sent[3]["content"][0]["thinking"] == "Now fix and run it."
-    thought = "".join(
-        e.text for e in r.events if isinstance(e, TextDelta) and e.channel == "thinking"
-    )
+    thought = "".join(e.text for e in r.events if isinstance(e, Text) and e.channel == "thinking")
     assert thought == "I should read main.py first.Now fix and run it."  # shown as thinking
 
     # A session resumed from the store sends the same signed blocks back.

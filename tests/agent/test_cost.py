@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from karyi.agent.events import Event, Notice, TurnError, TurnFinished, UsageUpdate
+from karyi.agent.events import Error, Event, Notice, TurnFinished, Usage
 from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.conversation import Conversation
@@ -56,7 +56,7 @@ async def test_usage_carries_the_turn_and_session_cost(
     first = await agent.run("a")
     assert first.cost == pytest.approx(50 * 0.001 + 50 * 0.0001 + 10 * 0.002)
     await agent.run("b")
-    usage = [e for e in seen if isinstance(e, UsageUpdate)]
+    usage = [e for e in seen if isinstance(e, Usage)]
     assert [u.turn_cost for u in usage] == pytest.approx([0.075, 0.24])
     assert [u.session_cost for u in usage] == pytest.approx([0.075, 0.315])
     done = [e for e in seen if isinstance(e, TurnFinished)]
@@ -76,8 +76,8 @@ async def test_a_turn_stops_at_its_cost_limit_with_the_work_kept(
     result = await agent.run("read it")
     assert result.stop_reason == "cost_limit" and result.cost == pytest.approx(1.2)
     assert len(fake_llm.requests) == 1
-    (error,) = [e for e in seen if isinstance(e, TurnError)]
-    assert error == TurnError(
+    (error,) = [e for e in seen if isinstance(e, Error)]
+    assert error == Error(
         "cost_limit",
         "Stopped: this turn cost $1.2000, over agent.maxCostPerTurn ($1). "
         "The work so far is kept; say 'continue' to let the agent go on.",
@@ -104,7 +104,7 @@ async def test_without_a_price_the_limit_cannot_apply_and_the_user_is_told_once(
         "no price is known for openai:test-model: agent.maxCostPerTurn cannot apply; "
         "set its prices in settings `prices` (docs/workflow.md#cost)"
     ]
-    assert all(e.turn_cost is None for e in seen if isinstance(e, UsageUpdate))
+    assert all(e.turn_cost is None for e in seen if isinstance(e, Usage))
 
 
 async def test_a_subagents_cost_counts_in_the_turn_that_ran_it(

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from karyi.agent.events import Event
-from karyi.lsp.wire.ts_types import members
+from karyi.core.type_walk import members
 from karyi.lsp.wire.typescript import FORMS
 from tests.support.sample_events import sample_events
 

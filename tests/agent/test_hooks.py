@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest_asyncio
 
-from karyi.agent.events import Event, HookRan
+from karyi.agent.events import Event, Hook
 from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
 from karyi.settings import Settings
@@ -69,7 +69,7 @@ async def test_a_before_tool_hook_blocks_a_command_and_the_model_is_told(
     sent = json.loads(payload.read_text())
     assert sent["event"] == "beforeTool" and sent["tool"] == "command"
     assert sent["params"] == {"command": "rm -rf build"} and sent["cwd"] == str(ws_root)
-    (ran,) = [e for e in seen if isinstance(e, HookRan)]
+    (ran,) = [e for e in seen if isinstance(e, Hook)]
     assert (ran.event, ran.status, ran.exit_code) == ("beforeTool", "blocked", 2)
 
 
@@ -100,7 +100,7 @@ async def test_a_failing_or_slow_hook_is_reported_and_the_call_runs(
     )
     fake_llm.script(READ, Reply(text="ok"))
     _, seen = await turn(rt, "read it")
-    ran = [e for e in seen if isinstance(e, HookRan)]
+    ran = [e for e in seen if isinstance(e, Hook)]
     assert [(e.status, e.exit_code, e.stderr) for e in ran] == [
         ("failed", 1, "broken"),
         ("failed", None, "did not finish within 0.2s and was stopped"),
@@ -134,7 +134,7 @@ async def test_turn_end_hooks_see_the_answer_and_secrets_never_leave(
     _, seen = await turn(rt, "what is $KARYI{TOKEN}?")
     sent = json.loads(payload.read_text())
     assert sent["stopReason"] == "end_turn" and SECRET not in payload.read_text()
-    (ran,) = [e for e in seen if isinstance(e, HookRan)]
+    (ran,) = [e for e in seen if isinstance(e, Hook)]
     assert ran.event == "turnEnd" and ran.stdout == "token $KARYI{TOKEN}"
 
 

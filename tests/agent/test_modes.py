@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from karyi.agent.events import Event, ModeChanged, ToolDone, TurnStarted
+from karyi.agent.events import Event, Mode, ToolDone, TurnStarted
 from karyi.agent.prompting.modes import UnknownMode
 from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
@@ -65,9 +65,9 @@ async def test_plan_mode_refuses_an_edit_and_the_act_turn_carries_the_plan(
     assert Conversation.resume(runtime.store, conv.id).mode == "plan"
 
     agent.set_mode("act", plan="1. change the greeting to hello, world")
-    assert [e for e in seen if isinstance(e, ModeChanged)] == [
-        ModeChanged(conv.id, "plan", ""),
-        ModeChanged(conv.id, "act", "1. change the greeting to hello, world"),
+    assert [e for e in seen if isinstance(e, Mode)] == [
+        Mode(conv.id, "plan", ""),
+        Mode(conv.id, "act", "1. change the greeting to hello, world"),
     ]
     await agent.run("go")
     asked = fake_llm.requests[2].body["messages"]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from karyi.agent.events import Event, SubagentEvent, ToolDone, ToolRunning
+from karyi.agent.events import Event, Subagent, ToolDone, ToolRunning
 from karyi.agent.review.approval import ApprovalRequest, Approver, Decision, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.subagent_defs import definitions
@@ -81,7 +81,7 @@ async def test_explore_answers_through_its_own_loop(
     # its grep result reached it, and its answer reached the parent
     assert "src/main.py" in json.dumps(fake_llm.requests[2].body["messages"][-1])
     assert "It is printed by src/main.py line 1." in json.dumps(fake_llm.requests[3].body)
-    nested = [e for e in events if isinstance(e, SubagentEvent)]
+    nested = [e for e in events if isinstance(e, Subagent)]
     assert {e.agent for e in nested} == {"explore"} and {e.call_id for e in nested} == {"call_1"}
     grep_done = [e.event for e in nested if isinstance(e.event, ToolDone)]
     assert [(d.call.name, d.call.id, d.result.success) for d in grep_done] == [
@@ -139,7 +139,7 @@ async def test_cancelling_the_parent_cancels_the_subagent(
     running = asyncio.Event()
 
     def watch(event: Event) -> None:
-        if isinstance(event, SubagentEvent) and isinstance(event.event, ToolRunning):
+        if isinstance(event, Subagent) and isinstance(event.event, ToolRunning):
             running.set()
 
     parent = agent(runtime, events)
@@ -149,9 +149,7 @@ async def test_cancelling_the_parent_cancels_the_subagent(
     parent.cancel()
     result = await task
     assert result.stop_reason == "cancelled"
-    done = [
-        e.event for e in events if isinstance(e, SubagentEvent) and isinstance(e.event, ToolDone)
-    ]
+    done = [e.event for e in events if isinstance(e, Subagent) and isinstance(e.event, ToolDone)]
     assert done and done[0].result.error is not None
     assert done[0].result.error.code == "cancelled"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest_asyncio
 
-from karyi.agent.events import Event, TodosUpdated
+from karyi.agent.events import Event, Todos
 from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.conversation import Conversation
@@ -41,12 +41,12 @@ async def test_todo_write_is_stored_and_announced_in_order(
     agent.events.subscribe(seen.append)
     result = await agent.run("fix it")
     assert result.final_answer == "All done."
-    lists = [e.items for e in seen if isinstance(e, TodosUpdated)]
+    lists = [e.items for e in seen if isinstance(e, Todos)]
     assert lists == [
         (TodoItem("1", "Read", "in_progress"), TodoItem("2", "Fix", "pending")),
         (TodoItem("1", "Read", "done"), TodoItem("2", "Fix", "done")),
     ]
-    assert TodosUpdated(lists[0]).to_dict() == {
+    assert Todos(lists[0]).to_dict() == {
         "type": "todos",
         "items": [
             {"id": "1", "text": "Read", "status": "in_progress"},

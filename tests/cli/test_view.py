@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from karyi.agent.events import SubagentEvent, ToolDone
+from karyi.agent.events import Subagent, ToolDone
 
 
 def test_the_terminal_shows_nested_calls_indented() -> None:
@@ -18,8 +18,8 @@ def test_the_terminal_shows_nested_calls_indented() -> None:
     out, err = io.StringIO(), io.StringIO()
     view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))
     call = ToolCall(0, "grep", {"pattern": "x"}, "call_1/call_1")
-    view(SubagentEvent("explore", "call_1", ToolQueued(call, "Search for x")))
-    view(SubagentEvent("explore", "call_1", ToolDone(call, ToolResult.ok("found"), "auto", 0.1)))
+    view(Subagent("explore", "call_1", ToolQueued(call, "Search for x")))
+    view(Subagent("explore", "call_1", ToolDone(call, ToolResult.ok("found"), "auto", 0.1)))
     assert err.getvalue() == "    ↳ explore: Search for x\n    ✓ explore: grep\n"
 
 
@@ -67,13 +67,13 @@ def test_the_terminal_prints_the_task_list_when_it_changes() -> None:
 
     from rich.console import Console
 
-    from karyi.agent.events import TodosUpdated
+    from karyi.agent.events import Todos
     from karyi.cli.view import TerminalView
     from karyi.tools.context import TodoItem
 
     out, err = io.StringIO(), io.StringIO()
     view = TerminalView(Console(file=out, width=100), Console(file=err, width=100))
-    view(TodosUpdated((TodoItem("1", "Read", "done"), TodoItem("2", "Fix", "in_progress"))))
+    view(Todos((TodoItem("1", "Read", "done"), TodoItem("2", "Fix", "in_progress"))))
     assert err.getvalue() == "Tasks (1/2 done)\n  ☑ Read\n  ▶ Fix\n"
 
 
@@ -82,14 +82,14 @@ def test_the_terminal_says_what_a_hook_did() -> None:
 
     from rich.console import Console
 
-    from karyi.agent.events import HookRan
+    from karyi.agent.events import Hook
     from karyi.cli.view import TerminalView
 
     out, err = io.StringIO(), io.StringIO()
     view = TerminalView(Console(file=out, width=120), Console(file=err, width=120))
-    view(HookRan("beforeTool", "./guard", "command", "ok", 0, "", "", 0.1))
-    view(HookRan("beforeTool", "./guard", "command", "blocked", 2, "", "no rm", 0.1))
-    view(HookRan("turnEnd", "make lint", "", "ok", 0, "lint clean", "", 0.1))
+    view(Hook("beforeTool", "./guard", "command", "ok", 0, "", "", 0.1))
+    view(Hook("beforeTool", "./guard", "command", "blocked", 2, "", "no rm", 0.1))
+    view(Hook("turnEnd", "make lint", "", "ok", 0, "lint clean", "", 0.1))
     assert err.getvalue() == (
         "⚑ beforeTool hook `./guard` blocked it: no rm\n⚑ turnEnd hook: lint clean\n"
     )

@@ -15,7 +15,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from karyi.core.plain_json import plain
-from karyi.lsp.wire.results import RESULTS
+from karyi.lsp.wire.results import result_types
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
 from tests.support.wire_shape import mismatches
@@ -120,9 +120,10 @@ async def wait_for_event(client: Any, kind: str) -> dict[str, Any]:
 
 async def request(client: Any, method: str, params: Any) -> Any:
     """Send one of Karyi's custom requests and wait for its result, which must have the
-    shape its type in lsp/wire/results.py declares (what the extension is typed with)."""
+    shape its handler's return type (lsp/wire/results.py) declares (what the extension
+    is typed with)."""
     result = await client.protocol.send_request_async(method, params)
-    problems = mismatches(plain(result), RESULTS[method])
+    problems = mismatches(plain(result), result_types()[method])
     assert not problems, f"{method} answered off its declared type: {problems}"
     return result
 

@@ -1,19 +1,17 @@
 """Whether a JSON value has the shape a wire type declares: the keys the generated
-TypeScript names (lsp/wire/ts_types.py reads them the same way), each of its kind,
-and no other key. tests/lsp check every custom request's result against
-`karyi.lsp.wire.results.RESULTS` with it."""
+TypeScript names (core/type_walk.py reads them for both), each of its kind, and no
+other key. tests/lsp check every custom request's result against
+`karyi.lsp.wire.results.result_types()` with it."""
 
 from __future__ import annotations
 
-import types
-import typing
-from typing import Any, Literal
+from typing import Any
 
 import attrs
 
 from karyi.agent.events import Event
+from karyi.core.type_walk import Member, members, walk
 from karyi.lsp.wire.results import EXTENDS
-from karyi.lsp.wire.ts_types import Member, members
 from karyi.lsp.wire.typescript import FORMS
 
 _SCALARS: dict[Any, tuple[type, ...]] = {
@@ -26,38 +24,53 @@ _SCALARS: dict[Any, tuple[type, ...]] = {
 
 def mismatches(value: Any, hint: Any, where: str = "result") -> list[str]:
     """What in `value` (plain JSON) does not fit `hint`, each as `where.path: problem`."""
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin is typing.Annotated:
-        return mismatches(value, hint.__metadata__[0], where)  # the wire's type
-    if hint is Any or hint is object:
-        return []
-    if origin is Literal:
-        return [] if value in args else [f"{where}: {value!r} is not one of {list(args)}"]
-    if origin in (typing.Union, types.UnionType):
-        if any(not mismatches(value, a, where) for a in args):
+    return walk(hint, _Fit(value, where))
+
+
+class _Fit:
+    """A visitor of the type grammar: what in one value does not fit the form."""
+
+    def __init__(self, value: Any, where: str) -> None:
+        self.value, self.where = value, where
+
+    def annotated(self, hint: Any, wire: Any) -> list[str]:
+        return mismatches(self.value, wire, self.where)  # the wire's type
+
+    def literal(self, values: tuple[Any, ...]) -> list[str]:
+        fits = self.value in values
+        return [] if fits else [f"{self.where}: {self.value!r} is not one of {list(values)}"]
+
+    def union(self, options: tuple[Any, ...]) -> list[str]:
+        if any(not mismatches(self.value, a, self.where) for a in options):
             return []
-        return [f"{where}: {value!r} fits none of {hint}"]
-    if hint is type(None):
-        return [] if value is None else [f"{where}: {value!r} is not null"]
-    if origin in (list, tuple) or hint in (list, tuple):
-        if not isinstance(value, list):
-            return [f"{where}: {value!r} is not an array"]
+        names = " | ".join(getattr(a, "__name__", str(a)) for a in options)
+        return [f"{self.where}: {self.value!r} fits none of {names}"]
+
+    def null(self) -> list[str]:
+        return [] if self.value is None else [f"{self.where}: {self.value!r} is not null"]
+
+    def unknown(self) -> list[str]:
+        return []
+
+    def array(self, item: Any) -> list[str]:
+        if not isinstance(self.value, list):
+            return [f"{self.where}: {self.value!r} is not an array"]
         return [
-            p
-            for i, v in enumerate(value)
-            for p in mismatches(v, args[0] if args else Any, f"{where}[{i}]")
+            p for i, v in enumerate(self.value) for p in mismatches(v, item, f"{self.where}[{i}]")
         ]
-    if origin is dict or hint is dict:
-        if not isinstance(value, dict):
-            return [f"{where}: {value!r} is not an object"]
-        inner = args[1] if args else Any
-        return [p for k, v in value.items() for p in mismatches(v, inner, f"{where}.{k}")]
-    if hint in _SCALARS:
-        fits = isinstance(value, _SCALARS[hint]) and (hint is bool or not isinstance(value, bool))
-        return [] if fits else [f"{where}: {value!r} is not a {hint.__name__}"]
-    if isinstance(hint, type):
-        return _object(value, FORMS.get(hint, hint), where)
-    raise TypeError(f"no shape for {hint!r}")
+
+    def mapping(self, value: Any) -> list[str]:
+        if not isinstance(self.value, dict):
+            return [f"{self.where}: {self.value!r} is not an object"]
+        return [p for k, v in self.value.items() for p in mismatches(v, value, f"{self.where}.{k}")]
+
+    def scalar(self, kind: type) -> list[str]:
+        v = self.value
+        fits = isinstance(v, _SCALARS[kind]) and (kind is bool or not isinstance(v, bool))
+        return [] if fits else [f"{self.where}: {v!r} is not a {kind.__name__}"]
+
+    def object(self, cls: type) -> list[str]:
+        return _object(self.value, FORMS.get(cls, cls), self.where)
 
 
 def _keys(cls: type) -> list[Member]:
@@ -75,7 +88,7 @@ def _object(value: Any, cls: type, where: str) -> list[str]:
     problems = [f"{where}.{k}: not a key of {cls.__name__}" for k in value if k not in declared]
     for key, member in declared.items():
         if key in value:
-            problems += mismatches(value[key], member.hint, f"{where}.{key}")
+            problems += mismatches(value[key], member.wire_hint, f"{where}.{key}")
         elif not member.optional:
             problems.append(f"{where}.{key}: missing ({cls.__name__})")
     return problems

@@ -222,14 +222,14 @@ export interface TurnStartedEvent {
 }
 
 /** A model call began (step 1 is the first call of the turn). */
-export interface StepStartedEvent {
+export interface StepEvent {
   type: 'step';
   step: number;
   model: string;
 }
 
 /** Model text: `text`, `thinking`, or `answer`. */
-export interface TextDeltaEvent {
+export interface TextEvent {
   type: 'text';
   text: string;
   channel: TextChannel;
@@ -265,7 +265,7 @@ export interface ToolQueuedEvent {
 }
 
 /** A call waits for the user's permission. */
-export interface ToolAwaitingEvent {
+export interface ToolAwaitingPermissionEvent {
   type: 'toolAwaitingPermission';
   call: Call;
   description: string;
@@ -320,7 +320,7 @@ export interface NoticeEvent {
 }
 
 /** Token usage so far in this turn. */
-export interface UsageUpdateEvent {
+export interface UsageEvent {
   type: 'usage';
   inputTokens: number;
   outputTokens: number;
@@ -333,7 +333,7 @@ export interface UsageUpdateEvent {
  * The session switched between `plan` and `act`; `plan` is what the next act turn
  * will carry (empty: nothing).
  */
-export interface ModeChangedEvent {
+export interface ModeEvent {
   type: 'mode';
   sessionId: string;
   mode: Mode;
@@ -345,7 +345,7 @@ export interface ModeChangedEvent {
  * (it stopped a call or a prompt), `reported` (an afterTool hook's exit 2: its words
  * go to the model), `failed` (any other exit, a timeout: the agent went on).
  */
-export interface HookRanEvent {
+export interface HookEvent {
   type: 'hook';
   event: string;
   command: string;
@@ -358,13 +358,13 @@ export interface HookRanEvent {
 }
 
 /** The model wrote its task list (`todo_write`): the whole list, as it now stands. */
-export interface TodosUpdatedEvent {
+export interface TodosEvent {
   type: 'todos';
   items: TodoItem[];
 }
 
 /** The turn could not go on (provider failure, limits); the session is intact. */
-export interface TurnErrorEvent {
+export interface ErrorEvent {
   type: 'error';
   errorKind: string;
   message: string;
@@ -400,23 +400,23 @@ export interface SubagentEvent {
 /** Every event of a turn (agent/events.py). */
 export type TurnEvent =
   | TurnStartedEvent
-  | StepStartedEvent
-  | TextDeltaEvent
+  | StepEvent
+  | TextEvent
   | ToolPendingEvent
   | ToolDraftEvent
   | ToolQueuedEvent
-  | ToolAwaitingEvent
+  | ToolAwaitingPermissionEvent
   | ToolRunningEvent
   | ToolOutputEvent
   | ToolDoneEvent
   | FileChangedEvent
   | ValueRequestedEvent
   | NoticeEvent
-  | UsageUpdateEvent
-  | ModeChangedEvent
-  | HookRanEvent
-  | TodosUpdatedEvent
-  | TurnErrorEvent
+  | UsageEvent
+  | ModeEvent
+  | HookEvent
+  | TodosEvent
+  | ErrorEvent
   | TurnFinishedEvent
   | SubagentEvent;
 

@@ -17,7 +17,7 @@ from acp.schema import (
 
 from karyi.acp.kinds import tool_kind
 from karyi.acp.updates import confirmation_content, sandbox_line
-from karyi.agent.events import ToolAwaiting
+from karyi.agent.events import ToolAwaitingPermission
 from karyi.agent.review.approval import Decision
 
 ALLOW_ONCE, ALLOW_ALWAYS, REJECT_ONCE, REJECT_ALWAYS = (
@@ -28,7 +28,7 @@ ALLOW_ONCE, ALLOW_ALWAYS, REJECT_ONCE, REJECT_ALWAYS = (
 )
 
 
-def options_for(event: ToolAwaiting) -> list[PermissionOption]:
+def options_for(event: ToolAwaitingPermission) -> list[PermissionOption]:
     """Allow once, always (this session), reject once, always; no "always allow" where
     the call may not be remembered (a command outside the sandbox)."""
     conf = event.confirmation
@@ -48,7 +48,7 @@ def options_for(event: ToolAwaiting) -> list[PermissionOption]:
     return offered
 
 
-def tool_call_for(event: ToolAwaiting) -> ToolCallUpdate:
+def tool_call_for(event: ToolAwaitingPermission) -> ToolCallUpdate:
     """The call as the permission prompt shows it: title (with the sandbox verdict for a
     command, and the reason the rules ask), kind, and the diff or command."""
     conf = event.confirmation

@@ -46,9 +46,9 @@ from karyi.acp.updates import (
 )
 from karyi.agent.events import (
     Event,
-    ModeChanged,
-    SubagentEvent,
-    ToolAwaiting,
+    Mode,
+    Subagent,
+    ToolAwaitingPermission,
     ToolDone,
     ToolOutput,
     ToolRunning,
@@ -82,7 +82,7 @@ class _Finish:
 
 
 Notice = Update | AvailableCommandsUpdate | ConfigOptionUpdate | SessionInfoUpdate
-_QueueItem = Notice | ToolAwaiting | ToolOutput | _Start | _Finish | None
+_QueueItem = Notice | ToolAwaitingPermission | ToolOutput | _Start | _Finish | None
 
 
 class AuthRequired(RuntimeError):
@@ -295,7 +295,7 @@ class AcpSession:
             return
         for update in self.mapper.updates(event):
             self._queue.put_nowait(update)
-        if isinstance(event, ModeChanged):  # `/plan`, `/act`: the mode option follows
+        if isinstance(event, Mode):  # `/plan`, `/act`: the mode option follows
             self._queue.put_nowait(options_update(self.options()))
         awaiting = _awaiting(event)
         if awaiting is not None:
@@ -346,7 +346,7 @@ class AcpSession:
         only after the updates before it (the tool call it is about) were sent."""
         while (item := await self._queue.get()) is not None:
             try:
-                if isinstance(item, ToolAwaiting):
+                if isinstance(item, ToolAwaitingPermission):
                     task = asyncio.ensure_future(self._ask(item))
                     self._asks.add(task)
                     task.add_done_callback(self._asks.discard)
@@ -357,7 +357,7 @@ class AcpSession:
             except Exception as exc:  # a client gone away must not stop the turn
                 log.debug("session/update failed: %s", exc)
 
-    async def _ask(self, event: ToolAwaiting) -> None:
+    async def _ask(self, event: ToolAwaitingPermission) -> None:
         try:
             response = await self.client.request_permission(
                 self.id, tool_call_for(event), options_for(event)
@@ -380,8 +380,8 @@ class AcpSession:
         await self.host.close()
 
 
-def _awaiting(event: Event) -> ToolAwaiting | None:
+def _awaiting(event: Event) -> ToolAwaitingPermission | None:
     """The permission request in `event`, also inside a subagent's events."""
-    while isinstance(event, SubagentEvent):
+    while isinstance(event, Subagent):
         event = event.event
-    return event if isinstance(event, ToolAwaiting) else None
+    return event if isinstance(event, ToolAwaitingPermission) else None

@@ -131,11 +131,11 @@ class UpdateMapper:
         return self._updates(event)
 
     def _updates(self, event: ev.Event) -> list[Update]:
-        if isinstance(event, ev.TextDelta):
+        if isinstance(event, ev.Text):
             return self._text(event.text, event.channel)
         if isinstance(event, ev.ToolQueued):
             return [self._start(event.call, event.description)]
-        if isinstance(event, ev.ToolAwaiting):
+        if isinstance(event, ev.ToolAwaitingPermission):
             content = confirmation_content(event.confirmation)
             return [update_tool_call(event.call.id, content=content)] if content else []
         if isinstance(event, ev.ToolRunning):
@@ -151,24 +151,24 @@ class UpdateMapper:
             return [self._done(event)]
         if isinstance(event, ev.Notice):
             return [update_agent_thought_text(f"[{event.topic}] {event.message}\n")]
-        if isinstance(event, ev.UsageUpdate):
+        if isinstance(event, ev.Usage):
             return self._usage_of(event)
-        if isinstance(event, ev.TurnError):
+        if isinstance(event, ev.Error):
             return [
                 update_agent_message_text(
                     f"\n\nKaryi stopped ({event.error_kind}): {event.message}\n"
                 )
             ]
-        if isinstance(event, ev.TodosUpdated):
+        if isinstance(event, ev.Todos):
             return [plan_update(event.items)]
-        if isinstance(event, ev.ModeChanged):
+        if isinstance(event, ev.Mode):
             return [mode_update(event.mode)]
-        if isinstance(event, ev.HookRan):
+        if isinstance(event, ev.Hook):
             said = event.stderr or event.stdout
             if event.status == "ok" and not said:
                 return []
             return [update_agent_thought_text(f"[hook {event.event}: {event.status}] {said}\n")]
-        if isinstance(event, ev.SubagentEvent):
+        if isinstance(event, ev.Subagent):
             return self._subagent(event)
         return []
 
@@ -218,7 +218,7 @@ class UpdateMapper:
         status: ToolCallStatus = "completed" if result.success else "failed"
         return update_tool_call(event.call.id, status=status, content=content)
 
-    def _usage_of(self, event: ev.UsageUpdate) -> list[Update]:
+    def _usage_of(self, event: ev.Usage) -> list[Update]:
         # The loop's usage is the turn's running total; the context in use is what the
         # latest model call read and wrote.
         last_in, last_out = self._usage
@@ -235,13 +235,11 @@ class UpdateMapper:
         """A new turn starts counting from zero."""
         self._usage = (0, 0)
 
-    def _subagent(self, event: ev.SubagentEvent) -> list[Update]:
+    def _subagent(self, event: ev.Subagent) -> list[Update]:
         inner = event.event
-        if isinstance(inner, ev.TextDelta):  # the subagent's words are the parent's thinking
+        if isinstance(inner, ev.Text):  # the subagent's words are the parent's thinking
             return [update_agent_thought_text(inner.text)] if inner.text else []
-        if isinstance(
-            inner, ev.UsageUpdate | ev.TurnError | ev.Notice | ev.TodosUpdated | ev.ModeChanged
-        ):
+        if isinstance(inner, ev.Usage | ev.Error | ev.Notice | ev.Todos | ev.Mode):
             return []
         return self.updates(inner)
 

@@ -110,7 +110,7 @@ class TurnStarted(Event):
 
 
 @dataclass(frozen=True)
-class StepStarted(Event):
+class Step(Event):
     """A model call began (step 1 is the first call of the turn)."""
 
     kind = "step"
@@ -119,7 +119,7 @@ class StepStarted(Event):
 
 
 @dataclass(frozen=True)
-class TextDelta(Event):
+class Text(Event):
     """Model text: `text`, `thinking`, or `answer`."""
 
     kind = "text"
@@ -185,7 +185,7 @@ class ToolQueued(Event):
 
 
 @dataclass(frozen=True)
-class ToolAwaiting(Event):
+class ToolAwaitingPermission(Event):
     """A call waits for the user's permission."""
 
     kind = "toolAwaitingPermission"
@@ -254,7 +254,7 @@ class Notice(Event):
 
 
 @dataclass(frozen=True)
-class UsageUpdate(Event):
+class Usage(Event):
     """Token usage so far in this turn."""
 
     kind = "usage"
@@ -269,7 +269,7 @@ class UsageUpdate(Event):
 
 
 @dataclass(frozen=True)
-class ModeChanged(Event):
+class Mode(Event):
     """The session switched between `plan` and `act`; `plan` is what the next act turn
     will carry (empty: nothing)."""
 
@@ -280,7 +280,7 @@ class ModeChanged(Event):
 
 
 @dataclass(frozen=True)
-class HookRan(Event):
+class Hook(Event):
     """A user-configured hook ran (docs/workflow.md#hooks). `status`: `ok`, `blocked`
     (it stopped a call or a prompt), `reported` (an afterTool hook's exit 2: its words
     go to the model), `failed` (any other exit, a timeout: the agent went on)."""
@@ -297,7 +297,7 @@ class HookRan(Event):
 
 
 @dataclass(frozen=True)
-class TodosUpdated(Event):
+class Todos(Event):
     """The model wrote its task list (`todo_write`): the whole list, as it now stands."""
 
     kind = "todos"
@@ -305,7 +305,7 @@ class TodosUpdated(Event):
 
 
 @dataclass(frozen=True)
-class TurnError(Event):
+class Error(Event):
     """The turn could not go on (provider failure, limits); the session is intact."""
 
     kind = "error"
@@ -330,7 +330,7 @@ class TurnFinished(Event):
 
 
 @dataclass(frozen=True)
-class SubagentEvent(Event):
+class Subagent(Event):
     """An event of a subagent, run by the parent's call `call_id`, on the parent's stream.
 
     Call ids inside `event` are scoped by the parent call (`<callId>/<id>`), so they are

@@ -5,7 +5,7 @@ the settings'), toolkit (registry references) and a fresh conversation, and runs
 final answer, which is the call's result. It shares with its parent what belongs to the
 session: the approver (its calls still ask the user), "allow always" memory, artifacts,
 the secure variables, the workspace. Its events reach the parent's stream wrapped in
-`SubagentEvent`s with call ids scoped by the parent call, so front ends can show and
+`Subagent`s with call ids scoped by the parent call, so front ends can show and
 answer them. Cancelling the parent's call cancels the subagent. A subagent may call
 subagents too, down to `MAX_DEPTH` levels.
 
@@ -23,7 +23,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from karyi.agent.events import Event, EventStream, SubagentEvent, ToolDone, TurnError
+from karyi.agent.events import Error, Event, EventStream, Subagent, ToolDone
 from karyi.agent.review.approval import ApprovalRequest, Approver, Decision
 from karyi.agent.review.permissions import PermissionMemory
 from karyi.agent.session.checkpoints import Checkpoints
@@ -56,7 +56,7 @@ class _Record:
         if isinstance(event, ToolDone):
             c = event.call
             self.calls.append({"name": c.name, "params": c.params, "success": event.result.success})
-        elif isinstance(event, TurnError):
+        elif isinstance(event, Error):
             self.errors.append(event.message)
 
 
@@ -99,7 +99,7 @@ def _scoped(call: ToolCall, scope: str) -> ToolCall:
 
 def scoped_event(event: Event, scope: str) -> Event:
     """`event` with the call ids inside it prefixed by `scope`."""
-    if isinstance(event, SubagentEvent):
+    if isinstance(event, Subagent):
         return dataclasses.replace(event, call_id=f"{scope}/{event.call_id}")
     call = getattr(event, "call", None)
     if isinstance(call, ToolCall):
@@ -187,7 +187,7 @@ class Subagents:
 
     def _forward(self, event: Event, agent: str, scope: str, ctx: ToolContext) -> None:
         if ctx.emit is not None:
-            ctx.emit(SubagentEvent(agent, scope, scoped_event(event, scope)))
+            ctx.emit(Subagent(agent, scope, scoped_event(event, scope)))
 
     def _agent(
         self,

@@ -11,9 +11,8 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from karyi.agent.frontend.startup import (
     EXIT_FAILED,
@@ -23,10 +22,10 @@ from karyi.agent.frontend.startup import (
     toolkit_for,
     workspace_folders,
 )
-from karyi.agent.review.approval import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.tool_context import tool_context
 from karyi.agent.turn.executor import Executed, run_calls
+from karyi.cli.askers import terminal_askers
 from karyi.cli.common import open_tty, with_runtime_tools
 from karyi.core.collector import resume
 from karyi.protocol import get_dialect
@@ -35,9 +34,6 @@ from karyi.protocol.jsonscan import JsonSlip, loads_lenient
 from karyi.protocol.native import NativeParser, parse_message
 from karyi.settings import Settings
 from karyi.tools.registry import Toolkit
-
-if TYPE_CHECKING:
-    from karyi.secrets.request import ValueAnswer, ValueRequest
 
 
 def _read_reply(source: str) -> str:
@@ -115,32 +111,10 @@ async def _exec_calls(
         if any(c.name not in toolkit for c in calls):
             toolkit = await with_runtime_tools(runtime, toolkit)
             calls = _parse(text, settings.dialect, toolkit)  # typed by their schemas
-        lock = asyncio.Lock()
-        runtime.ask_value = _value_asker(tty, lock)
+        askers = terminal_askers(tty, yes=yes)
+        runtime.ask_value = askers.ask_value
         ctx = tool_context(runtime, "exec")
-        approver = approve_all if yes else _terminal_approver(tty, lock)
         resume()  # start-up is over (cli/subcommands.py paused the collector)
-        return await run_calls(calls, toolkit, ctx, approver)
+        return await run_calls(calls, toolkit, ctx, askers.approver)
     finally:
         await runtime.aclose()
-
-
-def _value_asker(
-    tty: IO[str] | None, lock: asyncio.Lock
-) -> Callable[[ValueRequest], Awaitable[ValueAnswer | None]] | None:
-    """How a call asks the user for a secret value: on the terminal, when there is one."""
-    if tty is None:
-        return None
-    from karyi.cli.ask import TerminalValueAsker  # rich's prompts: only with a terminal
-
-    return TerminalValueAsker(tty, lock)
-
-
-def _terminal_approver(tty: IO[str] | None, lock: asyncio.Lock) -> Approver:
-    """Each call that needs a yes asks on the terminal (`--yes` runs them all instead)."""
-    from rich.console import Console
-
-    from karyi.cli.ask import TerminalApprover
-
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    return TerminalApprover(tty, err, lock=lock)

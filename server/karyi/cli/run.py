@@ -17,13 +17,13 @@ from typing import IO
 from rich.console import Console
 
 from karyi.agent.events import (
+    Error,
     Event,
     EventStream,
-    TextDelta,
+    Text,
     ToolPending,
-    TurnError,
     TurnFinished,
-    UsageUpdate,
+    Usage,
 )
 from karyi.agent.frontend.startup import (
     EXIT_FAILED,
@@ -34,11 +34,10 @@ from karyi.agent.frontend.startup import (
     workspace_folders,
 )
 from karyi.agent.prompting.modes import EMPTY_ASK, PLAN
-from karyi.agent.review.approval import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.store import SessionNotFound
 from karyi.agent.turn.loop import Agent
-from karyi.cli.ask import TerminalApprover, TerminalValueAsker
+from karyi.cli.askers import terminal_askers
 from karyi.cli.common import open_tty
 from karyi.cli.view import TerminalView
 from karyi.core.collector import resume
@@ -87,10 +86,9 @@ async def _run_turn(
         for rule in runtime.rules(conversation.id):
             err.print(f"[dim]rules · {rule.path} ({rule.scope})[/dim]")
     tty = open_tty(False)
-    lock = asyncio.Lock()
-    approver: Approver = approve_all if args.yes else TerminalApprover(tty, err, lock=lock)
-    runtime.ask_value = TerminalValueAsker(tty, lock) if tty is not None else None
-    agent = runtime.agent(conversation, approver=approver, provider=provider, events=events)
+    askers = terminal_askers(tty, yes=args.yes, err=err)
+    runtime.ask_value = askers.ask_value
+    agent = runtime.agent(conversation, approver=askers.approver, provider=provider, events=events)
     if args.mode:
         agent.set_mode(args.mode)
     loop = asyncio.get_running_loop()
@@ -111,7 +109,7 @@ async def _run_turn(
     return EXIT_OK if result.stop_reason in ("end_turn", "final_answer") else EXIT_FAILED
 
 
-ANSWERED = (TextDelta, ToolPending, UsageUpdate, TurnError, TurnFinished)
+ANSWERED = (Text, ToolPending, Usage, Error, TurnFinished)
 """Events that say the first model request went out: start-up is over."""
 
 

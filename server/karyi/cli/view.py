@@ -12,22 +12,22 @@ import json
 from rich.console import Console
 from rich.text import Text
 
+from karyi.agent import events
 from karyi.agent.events import (
+    Error,
     Event,
-    HookRan,
-    ModeChanged,
+    Hook,
+    Mode,
     Notice,
-    StepStarted,
-    SubagentEvent,
-    TextDelta,
-    TodosUpdated,
+    Step,
+    Subagent,
+    Todos,
     ToolDone,
     ToolOutput,
     ToolQueued,
-    TurnError,
     TurnFinished,
     TurnStarted,
-    UsageUpdate,
+    Usage,
 )
 
 PREVIEW_LINES = 4
@@ -46,7 +46,7 @@ def _preview(text: str, width: int = 160) -> str:
 TODO_MARKS = {"pending": ("☐", "dim"), "in_progress": ("▶", "bold cyan"), "done": ("☑", "green")}
 
 
-def _todos(event: TodosUpdated) -> Text:
+def _todos(event: Todos) -> Text:
     """The whole task list, one line per item, after each change."""
     done = sum(1 for i in event.items if i.status == "done")
     lines = Text(f"Tasks ({done}/{len(event.items)} done)", style="bold")
@@ -64,7 +64,7 @@ def cost_text(turn: float | None, session: float | None) -> str:
     return f" · ${turn:.4f}{total}"
 
 
-def hook_line(event: HookRan) -> str | None:
+def hook_line(event: Hook) -> str | None:
     """What a hook did, in the words every front end uses (None: nothing to say)."""
     said = event.stderr or event.stdout
     if event.status == "ok":
@@ -75,7 +75,7 @@ def hook_line(event: HookRan) -> str | None:
     return f"{event.event} hook `{event.command}` {verb}" + (f": {said}" if said else "")
 
 
-def _hook(event: HookRan, verbose: bool) -> Text | None:
+def _hook(event: Hook, verbose: bool) -> Text | None:
     line = hook_line(event)
     if line is None or (event.status == "ok" and event.event != "turnEnd" and not verbose):
         return None
@@ -94,10 +94,10 @@ class TerminalView:
 
     def __call__(self, event: Event) -> None:
         """Render one event."""
-        if isinstance(event, SubagentEvent):
+        if isinstance(event, Subagent):
             self._nested(event)
             return
-        if isinstance(event, TextDelta):
+        if isinstance(event, events.Text):
             self._text(event)
             return
         line = self._line(event)
@@ -110,7 +110,7 @@ class TerminalView:
 
     def _line(self, event: Event) -> Text | None:
         """What `event` prints (None: nothing, so the streamed text is not broken)."""
-        if isinstance(event, StepStarted) and (self.verbose or event.step > 1):
+        if isinstance(event, Step) and (self.verbose or event.step > 1):
             return Text(f"· step {event.step} ({event.model})", style="dim")
         if isinstance(event, ToolQueued):
             return Text.assemble(("● ", "cyan"), (event.description, "bold"))
@@ -118,19 +118,19 @@ class TerminalView:
             return Text(event.text, style="dim")
         if isinstance(event, ToolDone):
             return Text("")
-        if isinstance(event, TodosUpdated):
+        if isinstance(event, Todos):
             return _todos(event)
-        if isinstance(event, HookRan):
+        if isinstance(event, Hook):
             return _hook(event, self.verbose)
-        if isinstance(event, ModeChanged):
+        if isinstance(event, Mode):
             return Text(f"mode: {event.mode}", style="bold cyan")
         if isinstance(event, TurnStarted) and event.mode == "plan":
             return Text("plan mode · only reading tools; the answer is a plan", style="bold cyan")
         if isinstance(event, Notice):
             return Text(f"ℹ {event.message}", style="yellow")
-        if isinstance(event, TurnError):
+        if isinstance(event, Error):
             return Text(f"✗ {event.message}", style="bold red")
-        if isinstance(event, UsageUpdate) and self.verbose:
+        if isinstance(event, Usage) and self.verbose:
             return Text(
                 f"tokens: {event.input_tokens} in / {event.output_tokens} out"
                 + cost_text(event.turn_cost, event.session_cost),
@@ -146,7 +146,7 @@ class TerminalView:
             )
         return None
 
-    def _text(self, event: TextDelta) -> None:
+    def _text(self, event: events.Text) -> None:
         if self._at_line_start and not event.text.strip():
             return  # blank text between tool calls only makes gaps
         if event.channel != self._channel:
@@ -169,10 +169,10 @@ class TerminalView:
             self._at_line_start = True
         self._channel = ""
 
-    def _nested(self, event: SubagentEvent) -> None:
+    def _nested(self, event: Subagent) -> None:
         """A subagent's calls and notices, indented under the call that runs it."""
         inner, agent = event.event, event.agent
-        while isinstance(inner, SubagentEvent):
+        while isinstance(inner, Subagent):
             agent = f"{agent} › {inner.agent}"
             inner = inner.event
         if isinstance(inner, ToolQueued):
@@ -186,7 +186,7 @@ class TerminalView:
                 (f"{agent}: {inner.call.name}", "dim"),
                 (code, "red"),
             )
-        elif isinstance(inner, Notice | TurnError):
+        elif isinstance(inner, Notice | Error):
             line = Text(f"    ↳ {agent}: {inner.message}", style="yellow")
         else:
             return

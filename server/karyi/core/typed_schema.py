@@ -14,11 +14,14 @@ elements). A class with `closed = True` takes no other fields; one whose `rest` 
 from __future__ import annotations
 
 import functools
-import types
 import typing
-from typing import Any, Literal
+from typing import Any
 
 import attrs
+
+from karyi.core.type_walk import camel, is_union, members, walk, without_none
+
+__all__ = ["camel", "is_union", "without_none"]  # settings/ and typed_json read them here
 
 JSON = dict[str, Any]
 
@@ -32,12 +35,6 @@ _CONSTRAINTS = {
     "exclusive_minimum": "exclusiveMinimum",
     "description": "description",
 }
-
-
-def camel(name: str) -> str:
-    """`session_id` -> `sessionId`."""
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 def method_schema(cls: type) -> JSON:
@@ -63,18 +60,17 @@ def rest_field(cls: type) -> str | None:
 
 
 def _members(cls: type) -> JSON:
-    hints = typing.get_type_hints(cls)
     properties: JSON = {}
     required: list[str] = []
     out: JSON = {"properties": properties}
-    for field in attrs.fields(cls):
-        schema = value_schema(hints[field.name], dict(field.metadata))
-        if field.name == rest_field(cls):
+    for member in members(cls, camel_keys=True):  # core/type_walk.py
+        schema = value_schema(member.hint, dict(member.metadata))
+        if member.name == rest_field(cls):
             out["additionalProperties"] = schema["additionalProperties"]
             continue
-        properties[camel(field.name)] = schema
-        if field.default is attrs.NOTHING:
-            required.append(camel(field.name))
+        properties[member.key] = schema
+        if not member.optional:
+            required.append(member.key)
     if required:
         out["required"] = required
     return out
@@ -82,43 +78,57 @@ def _members(cls: type) -> JSON:
 
 def value_schema(hint: Any, meta: dict[str, Any]) -> JSON:
     """The schema of one field's type (`meta`: the field's constraints)."""
-    args = typing.get_args(hint)
     nullable = False
-    if is_union(hint) and type(None) in args:
+    if is_union(hint) and type(None) in typing.get_args(hint):
         hint = without_none(hint)
         nullable = meta.get("nullable", True)
-        args = typing.get_args(hint)
-    if attrs.has(hint):
-        out = dict(object_schema(hint, nullable))
-    elif typing.get_origin(hint) is Literal:
-        out = {"type": "string", "enum": list(args)}
-    else:
-        base = _base(hint)
-        out = {"type": [base, "null"] if nullable else base}
-        if base == "array" and args and args[0] is not Any:
-            out["items"] = value_schema(args[0], dict(meta.get("items", {})))
-        if base == "object" and len(args) == 2 and args[1] is not Any:
-            out["additionalProperties"] = value_schema(args[1], {})
+    out = walk(hint, _Schema(meta, nullable))
     out.update({_CONSTRAINTS[k]: v for k, v in meta.items() if k in _CONSTRAINTS})
     return out
 
 
-def is_union(hint: Any) -> bool:
-    """Whether `hint` is `A | B` (either spelling)."""
-    return typing.get_origin(hint) in (typing.Union, types.UnionType)
+class _Schema:
+    """A visitor of core/type_walk.py's grammar: the schema of a value of one form
+    (`nullable`: it may be null too; a `Literal`'s enum never is)."""
 
+    def __init__(self, meta: dict[str, Any], nullable: bool) -> None:
+        self.meta, self.nullable = meta, nullable
 
-def without_none(hint: Any) -> Any:
-    """`X | None` -> `X` (a union of the rest when there are several)."""
-    rest = [a for a in typing.get_args(hint) if a is not type(None)]
-    return rest[0] if len(rest) == 1 else typing.Union[tuple(rest)]  # noqa: UP007
+    def _typed(self, base: str) -> JSON:
+        return {"type": [base, "null"] if self.nullable else base}
 
+    def object(self, cls: type) -> JSON:
+        if not attrs.has(cls):
+            return self.unknown()
+        return dict(object_schema(cls, self.nullable))
 
-def _base(hint: Any) -> str:
-    origin = typing.get_origin(hint) or hint
-    names = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array"}
-    if origin in names:
-        return names[origin]
-    if origin is dict:
-        return "object"
-    raise TypeError(f"no JSON Schema for {hint!r}")
+    def literal(self, values: tuple[Any, ...]) -> JSON:
+        return {"type": "string", "enum": list(values)}
+
+    def scalar(self, kind: type) -> JSON:
+        names = {str: "string", int: "integer", float: "number", bool: "boolean"}
+        return self._typed(names[kind])
+
+    def array(self, item: Any) -> JSON:
+        out = self._typed("array")
+        if item is not Any:
+            out["items"] = value_schema(item, dict(self.meta.get("items", {})))
+        return out
+
+    def mapping(self, value: Any) -> JSON:
+        out = self._typed("object")
+        if value is not Any:
+            out["additionalProperties"] = value_schema(value, {})
+        return out
+
+    def annotated(self, hint: Any, wire: Any) -> JSON:
+        return walk(hint, self)
+
+    def union(self, options: tuple[Any, ...]) -> JSON:
+        return self.unknown()
+
+    def null(self) -> JSON:
+        return self.unknown()
+
+    def unknown(self) -> JSON:
+        raise TypeError("no JSON Schema for a value of any type or of several")

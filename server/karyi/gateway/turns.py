@@ -16,7 +16,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from karyi.agent.events import Event, Notice, TurnError, TurnStarted
+from karyi.agent.events import Error, Event, Notice, TurnStarted
 from karyi.agent.host import AgentHost, LiveSession, PendingApproval
 from karyi.agent.turn.spec import TurnResult
 
@@ -58,7 +58,7 @@ class Turn:
         self.events: list[Event] = []
         self.shown = 0
         self.turn_id = ""
-        self.failure: TurnError | None = None
+        self.failure: Error | None = None
         self.task: asyncio.Task[tuple[LiveSession, TurnResult]] | None = None
         self._signal: asyncio.Future[None] | None = None
 
@@ -71,7 +71,7 @@ class Turn:
         """The turn's listener: keep the event and wake whoever follows."""
         if isinstance(event, TurnStarted):
             self.turn_id = event.turn_id
-        elif isinstance(event, TurnError):
+        elif isinstance(event, Error):
             self.failure = event
         self.events.append(event)
         self.wake()

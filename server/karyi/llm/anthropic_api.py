@@ -45,7 +45,7 @@ from karyi.llm.base import (
 )
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.streaming import ReplyReader, StreamingProvider, stream_reply
-from karyi.llm.tls import shared_tls_context
+from karyi.llm.tls import sdk_http_client
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 THINKING_ANSWER_ROOM = 8192
@@ -283,8 +283,7 @@ class AnthropicProvider(StreamingProvider):
             timeout=anthropic.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout),
             max_retries=0,
             default_headers=dict(endpoint.headers) or None,
-            http_client=http_client
-            or anthropic.DefaultAsyncHttpxClient(verify=shared_tls_context()),
+            http_client=http_client or sdk_http_client(anthropic.DefaultAsyncHttpxClient),
         )
 
     async def aclose(self) -> None:

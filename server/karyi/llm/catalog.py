@@ -9,7 +9,7 @@ moment, not a hang, and its failure is a one-line reason, never an exception.
 from __future__ import annotations
 
 from karyi.llm.endpoint import Endpoint
-from karyi.llm.tls import shared_tls_context
+from karyi.llm.tls import sdk_http_client
 
 LIST_TIMEOUT = 3.0
 """Seconds the picker waits for a server's model list."""
@@ -26,7 +26,7 @@ async def list_models(endpoint: Endpoint) -> tuple[list[str], str]:
         timeout=openai.Timeout(timeout, connect=timeout),
         max_retries=0,
         default_headers=dict(endpoint.headers) or None,
-        http_client=openai.DefaultAsyncHttpxClient(verify=shared_tls_context()),
+        http_client=sdk_http_client(openai.DefaultAsyncHttpxClient),
     )
     try:
         page = await client.models.list()

@@ -32,7 +32,7 @@ from karyi.llm.base import (
 )
 from karyi.llm.endpoint import Endpoint
 from karyi.llm.streaming import ReplyReader, StreamingProvider, stream_reply
-from karyi.llm.tls import shared_tls_context
+from karyi.llm.tls import sdk_http_client
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 _THINKING_FIELDS = ("reasoning_content", "reasoning")
@@ -181,7 +181,7 @@ class OpenAICompatProvider(StreamingProvider):
             timeout=openai.Timeout(endpoint.read_timeout, connect=endpoint.connect_timeout),
             max_retries=0,
             default_headers=dict(endpoint.headers) or None,
-            http_client=http_client or openai.DefaultAsyncHttpxClient(verify=shared_tls_context()),
+            http_client=http_client or sdk_http_client(openai.DefaultAsyncHttpxClient),
         )
 
     async def aclose(self) -> None:

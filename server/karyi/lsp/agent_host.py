@@ -2,7 +2,10 @@
 editor's settings and folders as they change, closed at `shutdown`.
 
 `lifecycle.py` answers `initialize` without any of this; `KaryiServer.ready` starts
-`build_host` on `initialized` (or the first request that comes before it).
+the build on `initialized` (or the first request that comes before it): this module is
+imported and `build_host` runs in a thread, so the event loop keeps reading the editor's
+notifications meanwhile; `install_host` then hands the host to the server on the loop
+(docs/architecture.md#the-front-ends).
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ def _settings(server: KaryiServer, root: Path, editor: dict[str, Any]) -> Settin
     return settings
 
 
-async def initialized(ls: KaryiServer, params: types.InitializedParams) -> None:
-    """`initialized`: build the host, pull the editor's settings, watch the files."""
-    await ls.ready()
+async def after_initialized(ls: KaryiServer) -> None:
+    """What `initialized` does once the host is built: pull the editor's settings, mark
+    the background tasks a killed server left, watch the files."""
     await refresh_configuration(ls)
     if ls.host is not None:
         start_recovery(ls)
@@ -77,10 +80,10 @@ async def shutdown(ls: KaryiServer, *args: Any) -> None:
         ls.host = None
 
 
-async def build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, Any]) -> None:
-    """Load the agent stack and build the host; documents opened meanwhile are replayed.
-    A failure is `lifecycle.py`'s to report."""
-    settings = _settings(ls, folders[0], editor)
+def build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, Any]) -> AgentHost:
+    """Load the settings and open the runtime (called in a thread: it sends nothing to
+    the client and touches none of pygls's state). A failure is `lifecycle.py`'s to report."""
+    settings = load_settings(folders[0], editor=editor)
     runtime = Runtime.open(folders[0], settings, folders[1:])
     runtime.editor = LspEditor(ls)
     if ls.editor_diagnostics:
@@ -90,12 +93,23 @@ async def build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, Any
     host = AgentHost(runtime, ask=None if ls.ui else ask_with_message_request(ls))
     if ls.ui:
         runtime.ask_value = host.ask_value
+    return host
+
+
+def install_host(ls: KaryiServer, host: AgentHost) -> None:
+    """On the event loop: the documents the editor opened or changed while the host was
+    built go into its store as pygls holds them now (so none is lost, and the last
+    change wins), then the server has its host. Nothing runs between the two."""
+    runtime = host.runtime
+    for problem in runtime.settings.warnings:
+        ls.log(f"karyi settings: {problem}", types.MessageType.Warning)
     docs = runtime.workspace.documents
     for doc in list(ls.workspace.text_documents.values()):
         if (path := doc_path(doc.uri)) is not None:
             docs.open_buffer(path, doc.source, doc.version or 0)
     ls.host = host
-    ls.log(f"karyi {ls.version}: workspace {folders[0]}, model {settings.model}")
+    root, model = runtime.workspace.root, runtime.settings.model
+    ls.log(f"karyi {ls.version}: workspace {root}, model {model}")
     if (recovered := runtime.workspace.take_recovered()) is not None:
         warning = types.ShowMessageParams(type=types.MessageType.Warning, message=recovered)
         ls.window_show_message(warning)  # an edit a crash cut off was rolled back

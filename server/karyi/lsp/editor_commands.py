@@ -85,7 +85,7 @@ async def _with_progress(
 
 def _progress_listener(ls: KaryiServer, token: str | None) -> Callable[[Event], None]:
     """Each queued tool as a progress report (when `token` is set), each result in the log."""
-    from karyi.agent.events import Notice, ToolDone, ToolQueued, TurnError
+    from karyi.agent.events import Error, Notice, ToolDone, ToolQueued
 
     def on_event(event: Event) -> None:
         text = None
@@ -100,7 +100,7 @@ def _progress_listener(ls: KaryiServer, token: str | None) -> Callable[[Event], 
             ls.log(f"karyi: {event.call.name} {status}")
             if event.result.success:  # a report after each call: editors reload files on it
                 text = f"{event.call.name} done"
-        elif isinstance(event, Notice | TurnError):
+        elif isinstance(event, Notice | Error):
             ls.log(f"karyi: {event.to_dict().get('message', '')}")
         if text and token is not None:
             ls.work_done_progress.report(token, types.WorkDoneProgressReport(message=text))

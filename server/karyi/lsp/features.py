@@ -22,10 +22,11 @@ from karyi.lsp.handler import Handler
 from karyi.lsp.server import KaryiServer
 
 FEATURES: dict[str, Handler] = {
-    # lifecycle.py: `initialize`, answered before the agent stack is loaded
+    # lifecycle.py: `initialize`, answered before the agent stack is loaded, and
+    # `initialized`, which has the host built in a thread
     types.INITIALIZE: Handler("lifecycle:initialize", sync=True),
-    # agent_host.py: the host built after it, the editor's settings and folders, shutdown
-    types.INITIALIZED: Handler("agent_host:initialized"),
+    types.INITIALIZED: Handler("lifecycle:initialized"),
+    # agent_host.py: the editor's settings and folders, shutdown
     types.WORKSPACE_DID_CHANGE_CONFIGURATION: Handler("agent_host:configuration_changed"),
     types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS: Handler("agent_host:folders_changed"),
     types.SHUTDOWN: Handler("agent_host:shutdown"),

@@ -7,8 +7,13 @@ is a stand-in that imports the handler's module on its first call and calls the 
 as pygls would have called it:
 
 - a synchronous handler stays synchronous (`initialize` has run when pygls answers it,
-  `didChange`s are applied in the order they came) and a coroutine stays a coroutine
-  (`$/cancelRequest` cancels the very task that awaits the handler);
+  `didChange`s are applied in the order they came, even while the agent host is being
+  built) and a coroutine stays a coroutine (`$/cancelRequest` cancels the very task that
+  awaits the handler);
+- a coroutine handler runs once the agent host is built (`KaryiServer.ready`: the
+  requests and the notifications that need the host wait for it, in the order they
+  came, and the handler's module is imported after the thread that built the host
+  imported the agent stack);
 - the stand-in's first parameter is `ls`, so pygls passes it the server, and then takes
   `*args` only, as every command handler does, so `workspace/executeCommand` hands it
   the same arguments (pygls reads a command handler's signature for them);
@@ -66,6 +71,7 @@ def _sync_stand_in(target: str) -> Callable[..., Any]:
 
 def _async_stand_in(target: str) -> Callable[..., Any]:
     async def call(ls: KaryiServer, *args: Any) -> Any:
+        await ls.ready()  # the host, built in a thread; its module imported there too
         return await _resolve(target)(ls, *args)
 
     return call

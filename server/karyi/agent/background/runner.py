@@ -27,11 +27,11 @@ from karyi.agent.background.records import (
 )
 from karyi.agent.events import (
     Event,
-    StepStarted,
-    ToolAwaiting,
+    Step,
+    ToolAwaitingPermission,
     ToolRunning,
     TurnFinished,
-    UsageUpdate,
+    Usage,
 )
 from karyi.agent.runtime import Runtime
 from karyi.agent.turn.loop import Agent
@@ -119,7 +119,7 @@ class TaskRun:
         line = json.dumps(event.to_dict(), ensure_ascii=False, default=str)
         print(line, file=out, flush=True)  # type: ignore[call-overload]
         step = _step_of(event)
-        if isinstance(event, UsageUpdate):
+        if isinstance(event, Usage):
             self.record.input_tokens = event.input_tokens
             self.record.output_tokens = event.output_tokens
             self.record.cost = event.turn_cost
@@ -132,11 +132,11 @@ class TaskRun:
 
 def _step_of(event: Event) -> str | None:
     """The "current step" an event announces (None: it changes nothing shown)."""
-    if isinstance(event, StepStarted):
+    if isinstance(event, Step):
         return f"step {event.step}: thinking"
     if isinstance(event, ToolRunning):
         return f"running {event.call.name}"
-    if isinstance(event, ToolAwaiting):
+    if isinstance(event, ToolAwaitingPermission):
         return f"waiting: {event.description}"
     if isinstance(event, TurnFinished):
         return f"finished: {event.stop_reason}"

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from karyi.agent.events import Listener, ToolAwaiting
+from karyi.agent.events import Listener, ToolAwaitingPermission
 from karyi.agent.review.permissions import PermissionMemory, Scope
 from karyi.core.errors import ErrorCode
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
@@ -218,7 +218,7 @@ class ApprovalLine:
             except Exception:
                 confirmation = None
             reason = ticket.verdict.reason
-            self.emit(ToolAwaiting(call, description, confirmation, reason))
+            self.emit(ToolAwaitingPermission(call, description, confirmation, reason))
             request = ApprovalRequest(call, tool, description, confirmation, reason)
             return await self.approver(request)
         finally:

@@ -1,12 +1,12 @@
 """The session's task list behind `ToolContext.todos`: kept in the conversation (and so
-in the session store) and announced as a `TodosUpdated` event on every change, which
+in the session store) and announced as a `Todos` event on every change, which
 every front end shows (docs/workflow.md#task-list)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from karyi.agent.events import Event, TodosUpdated
+from karyi.agent.events import Event, Todos
 from karyi.agent.session.conversation import Conversation
 from karyi.tools.context import TodoItem
 
@@ -26,4 +26,4 @@ class SessionTodos:
         """Replace the list, store it, and tell every front end."""
         self.conversation.todos = list(items)
         self.conversation.save_state()
-        self.emit(TodosUpdated(tuple(items)))
+        self.emit(Todos(tuple(items)))

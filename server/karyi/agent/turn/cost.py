@@ -7,7 +7,8 @@ the conversation (and so in the session store).
 
 from __future__ import annotations
 
-from karyi.agent.events import Event, SubagentEvent, TurnFinished, UsageUpdate
+from karyi.agent import events
+from karyi.agent.events import Event, Subagent, TurnFinished
 from karyi.agent.session.conversation import Conversation
 from karyi.agent.turn.notices import OnceNotices
 from karyi.llm.base import Usage
@@ -42,7 +43,7 @@ class CostMeter:
                 "apply; set its prices in settings `prices` (docs/workflow.md#cost)",
             )
 
-    def add(self, usage: Usage) -> UsageUpdate:
+    def add(self, usage: Usage) -> events.Usage:
         """Count a usage report; the update every front end shows."""
         tin, tout, cached = self.tokens
         self.tokens = (
@@ -51,7 +52,7 @@ class CostMeter:
             cached + usage.cache_read_tokens,
         )
         turn, session = self.costs()
-        return UsageUpdate(*self.tokens, turn, session)
+        return events.Usage(*self.tokens, turn, session)
 
     def costs(self) -> tuple[float | None, float | None]:
         """(the turn's cost so far, the session's), both None without a price."""
@@ -64,7 +65,7 @@ class CostMeter:
     def count_subagent(self, event: Event) -> None:
         """A direct subagent's finished turn adds its cost to this turn's (a subagent's
         own subagents are in its cost already)."""
-        inner = event.event if isinstance(event, SubagentEvent) else None
+        inner = event.event if isinstance(event, Subagent) else None
         if isinstance(inner, TurnFinished) and inner.turn_cost:
             self._subagent_cost += inner.turn_cost
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from karyi.agent.events import Event, HookRan, HookStatus
+from karyi.agent import events
+from karyi.agent.events import Event, HookStatus
 from karyi.core.results import ToolResult
 from karyi.core.typed_json import to_json
 from karyi.protocol.calls import ToolCall
@@ -157,7 +158,7 @@ class Hooks:
         status: HookStatus,
     ) -> None:
         seconds = round(time.monotonic() - started, 3)
-        self.emit(HookRan(hook.event, hook.command, tool, status, code, out, err, seconds))
+        self.emit(events.Hook(hook.event, hook.command, tool, status, code, out, err, seconds))
 
     # -- the events ----------------------------------------------------------------------
 

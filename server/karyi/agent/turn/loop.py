@@ -17,11 +17,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from karyi.agent.events import (
+    Error,
     EventStream,
-    ModeChanged,
+    Mode,
     Notice,
-    StepStarted,
-    TurnError,
+    Step,
     TurnFinished,
     TurnStarted,
 )
@@ -138,7 +138,7 @@ class Agent:
             return
         conv.mode = mode
         conv.save_state()
-        self.events.emit(ModeChanged(conv.id, mode, conv.plan))
+        self.events.emit(Mode(conv.id, mode, conv.plan))
 
     async def run(
         self, text: str, *, context: str = "", images: Sequence[Image] = ()
@@ -200,7 +200,7 @@ class Agent:
         message = await build_user_message(text, context, conv, turn_id, sources)
         if message.blocked is not None:
             said = f"A userPrompt hook stopped this message: {message.blocked}"
-            self.events.emit(TurnError("hook", said))
+            self.events.emit(Error("hook", said))
             return None
         conv.add(turn_id, Message("user", self._with_notices(message.body), images=self._images))
         return turn_id
@@ -212,7 +212,7 @@ class Agent:
         for step in range(1, self.spec.max_steps + 1):
             reply, executed, error = await self._step(turn_id, step)
             if error is not None and not executed and not reply.discarded:
-                self.events.emit(TurnError(error.kind, error.message))
+                self.events.emit(Error(error.kind, error.message))
                 return self._finish(turn_id, "error", None, step)
             if not reply.calls and not reply.discarded:
                 answer = reply.channel("answer").strip() or reply.channel("text").strip()
@@ -221,13 +221,13 @@ class Agent:
             stop = self._stop_after(executed, failures, error)
             if stop is not None:
                 reason, kind, message = stop
-                self.events.emit(TurnError(kind, message))
+                self.events.emit(Error(kind, message))
                 return self._finish(turn_id, reason, None, step)
         message = (
             f"Stopped after {self.spec.max_steps} model calls (maxSteps). "
             "Say 'continue' to let the agent go on."
         )
-        self.events.emit(TurnError("max_steps", message))
+        self.events.emit(Error("max_steps", message))
         return self._finish(turn_id, "max_steps", None, self.spec.max_steps)
 
     def _stop_after(
@@ -297,7 +297,7 @@ class Agent:
     ) -> tuple[Reply, list[Executed], ProviderError | None]:
         conv, spec = self.conversation, self.spec
         request = self._request(turn_id)
-        self.events.emit(StepStarted(step, self.provider.label))
+        self.events.emit(Step(step, self.provider.label))
         batch = CallBatch(
             spec.toolkit,
             self.ctx,

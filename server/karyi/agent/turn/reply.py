@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from karyi.agent.events import Event, Notice, TextDelta, ToolPending
+from karyi.agent.events import Event, Notice, Text, ToolPending
 from karyi.agent.turn.cost import CostMeter
 from karyi.agent.turn.drafts import Drafts
 from karyi.agent.turn.executor import CallBatch, checked_call
@@ -84,7 +84,7 @@ class ReplyReader:
         elif isinstance(event, ThinkingChunk):
             thought = valid_text(event.text)
             reply.channels.setdefault("thinking", []).append(thought)
-            self.emit(TextDelta(thought, "thinking"))
+            self.emit(Text(thought, "thinking"))
         elif isinstance(event, ReasoningBlock):
             reply.reasoning.append(event.block)
         elif isinstance(event, ToolCallChunk | ToolCallEnd):
@@ -118,7 +118,7 @@ class ReplyReader:
         for ev in events:
             if isinstance(ev, ParsedText):
                 self.reply.channels.setdefault(ev.channel, []).append(ev.text)
-                self.emit(TextDelta(ev.text, ev.channel))
+                self.emit(Text(ev.text, ev.channel))
             elif isinstance(ev, CallStarted):
                 self.emit(ToolPending(ev.index, valid_text(ev.name)))
             elif isinstance(ev, CallReady):

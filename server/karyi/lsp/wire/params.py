@@ -265,4 +265,4 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "terminalOutput": ("karyi/terminalOutput", None),
 }
 """Every custom method by its short name: its LSP name and, for a request the client
-sends, its parameters (None: the server sends it, its shape is in `protocol.ts`)."""
+sends, its parameters (None: the server sends it, its shape is in `protocol/index.ts`)."""

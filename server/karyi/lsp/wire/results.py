@@ -2,11 +2,14 @@
 parameters, as TypedDicts of their JSON (docs/protocol.md, "The language server").
 
 The handlers are annotated with them, so mypy checks that what they build is what is
-declared here; typescript.py writes the extension's types from them.
+declared here; `result_types` reads which method answers which from those annotations,
+and typescript.py writes the extension's types from them.
 """
 
 from __future__ import annotations
 
+import functools
+import typing
 from typing import Annotated, Any, Literal, Required, TypedDict
 
 from karyi.agent.background.records import TaskRecord
@@ -17,7 +20,7 @@ from karyi.agent.session.store import SessionInfo, ToolCallRecord
 from karyi.core.images import ImageJson
 from karyi.core.results import ToolResultJson
 from karyi.llm.base import NativeCall
-from karyi.lsp.wire.params import Mode
+from karyi.lsp.wire.params import METHODS, Mode
 from karyi.tools.context import TodoItem
 from karyi.tools.mcp.status import ServerStatus
 from karyi.workspace.editor import FileProposalJson
@@ -291,36 +294,16 @@ EXTENDS: dict[type, type] = {TaskDetail: TaskRecord}
 """Results whose JSON also has every key of another type's (written `extends` in
 TypeScript; in Python the handler merges the two)."""
 
-RESULTS: dict[str, Any] = {
-    "karyi/chat": ChatResult,
-    "karyi/cancel": Cancelled,
-    "karyi/models": ModelList,
-    "karyi/modelState": ModelState,
-    "karyi/setModel": ModelState,
-    "karyi/confirmTool": Acknowledged,
-    "karyi/fileDiffs": FileDiffs,
-    "karyi/provideValue": Acknowledged,
-    "karyi/sessions": SessionList,
-    "karyi/loadSession": LoadedSession,
-    "karyi/deleteSession": Deleted,
-    "karyi/checkpoints": CheckpointList,
-    "karyi/restoreCheckpoint": Restored,
-    "karyi/tools": ToolsInfo,
-    "karyi/rules": RuleList,
-    "karyi/restartMcpServer": McpServerJson,
-    "karyi/terminalInput": Acknowledged,
-    "karyi/setMode": ModeState,
-    "karyi/commands": SlashCommandList,
-    "karyi/startTask": TaskJson,
-    "karyi/tasks": TaskList,
-    "karyi/task": TaskDetail,
-    "karyi/answerTask": Answered,
-    "karyi/stopTask": TaskJson,
-    "karyi/applyTask": ApplyResult,
-    "karyi/reviewTask": TaskReview,
-    "karyi/keepTask": TaskJson,
-    "karyi/discardTask": TaskJson,
-}
-"""Every request's result by method: the handler's return annotation, the extension's
-`Results` (what `KaryiServer.request` resolves to), and what tests/lsp check the JSON
-against."""
+
+@functools.cache
+def result_types() -> dict[str, Any]:
+    """Every request's result type by method, in the order of params.METHODS: the return
+    annotation of its handler in lsp/features.py's table, the one place it is written
+    (the extension's `Results`, what `KaryiServer.request` resolves to, and what
+    tests/lsp check the JSON against). Importing it loads every handler's module."""
+    from karyi.lsp.features import FEATURES  # the table, whose handlers import this module
+
+    def returns(method: str) -> Any:
+        return typing.get_type_hints(FEATURES[method].load(), include_extras=True)["return"]
+
+    return {method: returns(method) for method, cls in METHODS.values() if cls is not None}

@@ -120,7 +120,7 @@ def typescript() -> str:
 def _results_map(writer: Writer) -> str:
     """`Results`: what each request answers, by method (what `KaryiServer.request` of
     the extension resolves to)."""
-    rows = "".join(f"  '{m}': {writer.ts(hint)};\n" for m, hint in results.RESULTS.items())
+    rows = "".join(f"  '{m}': {writer.ts(hint)};\n" for m, hint in results.result_types().items())
     doc = "/** What each request answers, by method. */"
     return f"\n{doc}\nexport interface Results {{\n{rows}}}\n"
 
