@@ -312,3 +312,20 @@ def test_a_custom_command_expands_in_karyi_run(ws_root: Path, tmp_path: Path) ->
     )
     assert proc.returncode == 0, proc.stderr
     assert "No bugs." in proc.stdout
+
+
+def test_continuing_a_session_shows_where_it_stood(ws_root: Path, tmp_path: Path) -> None:
+    s = script(tmp_path, [READ, {"expect": "Hello.", "text": "The README greets you."}])
+    first = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "--json", "hi"])
+    sid = json.loads(first.stdout.splitlines()[0])["sessionId"]
+    s2 = script(tmp_path, [{"expect": "again", "text": "Second."}])
+
+    again = run(
+        ["run", "--workspace", str(ws_root), "--model", f"script:{s2}", "--session", sid, "again"]
+    )
+
+    assert again.returncode == 0, again.stderr
+    past = again.stderr.split("earlier in this session (1 turn(s))", 1)[1]
+    assert "› hi" in past and "Reading." in past and "✓ read" in past
+    assert "The README greets you." in past
+    assert "<tools" not in past and "tools_result" not in past

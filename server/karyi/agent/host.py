@@ -21,6 +21,8 @@ from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.compaction import estimate_tokens
 from karyi.agent.session.conversation import Conversation
+from karyi.agent.session.transcript import Transcript
+from karyi.agent.session.transcript_build import load_transcript
 from karyi.agent.subagents import Subagents
 from karyi.agent.turn.loop import Agent
 from karyi.agent.turn.spec import AgentSpec, TurnResult
@@ -76,6 +78,14 @@ class LiveSession:
     def id(self) -> str:
         """The session id."""
         return self.conversation.id
+
+    def transcript(self) -> Transcript:
+        """The session as the user saw it, read from the store with its dialect (an
+        unsaved session has none: nothing to show again)."""
+        conv = self.conversation
+        if conv.store is None:
+            return Transcript(conv.id, conv.title, self.agent.spec.dialect.name)
+        return load_transcript(conv.store, conv.id, self.agent.spec.reparser())
 
 
 class AgentHost:

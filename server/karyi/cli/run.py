@@ -37,6 +37,7 @@ from karyi.agent.prompting.modes import EMPTY_ASK, PLAN
 from karyi.agent.review.approval import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.store import SessionNotFound
+from karyi.agent.session.transcript_build import load_transcript
 from karyi.agent.turn.loop import Agent
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
@@ -91,6 +92,11 @@ async def _run_turn(
     approver: Approver = approve_all if args.yes else TerminalApprover(tty, err, lock=lock)
     runtime.ask_value = TerminalValueAsker(tty, lock) if tty is not None else None
     agent = runtime.agent(conversation, approver=approver, provider=provider, events=events)
+    if args.session and not args.json and conversation.store is not None:
+        from karyi.cli.past import print_past_turns
+
+        past = load_transcript(conversation.store, conversation.id, agent.spec.reparser())
+        print_past_turns(err, past)
     if args.mode:
         agent.set_mode(args.mode)
     loop = asyncio.get_running_loop()
