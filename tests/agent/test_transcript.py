@@ -150,3 +150,14 @@ def test_parser_state_is_shared_across_the_session() -> None:
     ]
     build_transcript(rows, [], [], spy, session_id="s")
     assert len(seen) == 2 and seen[0] is seen[1]
+
+
+def test_what_the_user_typed_is_stored_redacted(tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "s.db", redact=lambda text: text.replace("hunter2", "***"))
+    sid = store.create()
+    store.start_turn(sid, "t1", "log in with hunter2", "Selection: hunter2")
+    [turn] = store.turns(sid)
+    store.close()
+    assert (turn["prompt"], turn["context"]) == ("log in with ***", "Selection: ***")
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("s.db*"))
+    assert b"hunter2" not in raw
