@@ -22,9 +22,9 @@ from karyi.agent.runtime import Runtime
 from karyi.agent.session.compaction import estimate_tokens
 from karyi.agent.session.conversation import Conversation
 from karyi.agent.session.transcript import Transcript
-from karyi.agent.session.transcript_build import load_transcript
 from karyi.agent.subagents import Subagents
 from karyi.agent.turn.loop import Agent
+from karyi.agent.turn.rewinding import transcript_of
 from karyi.agent.turn.spec import AgentSpec, TurnResult
 from karyi.core.images import Image
 from karyi.llm.base import Provider, ProviderError
@@ -82,10 +82,7 @@ class LiveSession:
     def transcript(self) -> Transcript:
         """The session as the user saw it, read from the store with its dialect (an
         unsaved session has none: nothing to show again)."""
-        conv = self.conversation
-        if conv.store is None:
-            return Transcript(conv.id, conv.title, self.agent.spec.dialect.name)
-        return load_transcript(conv.store, conv.id, self.agent.spec.reparser())
+        return transcript_of(self.agent)
 
 
 class AgentHost:

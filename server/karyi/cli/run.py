@@ -37,8 +37,8 @@ from karyi.agent.prompting.modes import EMPTY_ASK, PLAN
 from karyi.agent.review.approval import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.store import SessionNotFound
-from karyi.agent.session.transcript_build import load_transcript
 from karyi.agent.turn.loop import Agent
+from karyi.agent.turn.rewinding import transcript_of
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
 from karyi.cli.view import TerminalView
@@ -71,6 +71,8 @@ async def _run_turn(
         provider = runtime.provider()
     except ProviderError as exc:
         raise UsageError(exc.message) from None
+    if args.rewind is not None and not args.session:
+        raise UsageError("--rewind N needs --session ID: the session to take back")
     try:
         conversation = runtime.conversation(args.session)
     except SessionNotFound as exc:
@@ -92,11 +94,13 @@ async def _run_turn(
     approver: Approver = approve_all if args.yes else TerminalApprover(tty, err, lock=lock)
     runtime.ask_value = TerminalValueAsker(tty, lock) if tty is not None else None
     agent = runtime.agent(conversation, approver=approver, provider=provider, events=events)
-    if args.session and not args.json and conversation.store is not None:
-        from karyi.cli.past import print_past_turns
+    if args.session:
+        from karyi.cli.past import print_past_turns, rewind_first
 
-        past = load_transcript(conversation.store, conversation.id, agent.spec.reparser())
-        print_past_turns(err, past)
+        if args.rewind is not None:
+            await rewind_first(err, agent, args.rewind, args.rewind_only or "both")
+        if not args.json:
+            print_past_turns(err, transcript_of(agent))
     if args.mode:
         agent.set_mode(args.mode)
     loop = asyncio.get_running_loop()

@@ -8,6 +8,7 @@ or not, so compacting never takes a turn out of what the user sees. A row's `sta
 - `''`: live, sent to the model;
 - `compacted`: an original the model's history no longer holds as it was;
 - `superseded`: a copy that a later compaction replaced (never shown);
+- `rewound`: taken out of the conversation by a rewind (agent/session/rewind.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from karyi.llm.base import Message, NativeCall
 LIVE = ""
 COMPACTED = "compacted"
 SUPERSEDED = "superseded"
+REWOUND = "rewound"
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,17 @@ class MessageRows:
             )
         for turn_id, message in messages:
             self._insert(sid, turn_id, message, copy=True)
+
+    @best_effort
+    def rewind_turns(self, sid: str, turn_ids: list[str]) -> None:
+        """Take the messages of `turn_ids` out of the conversation, kept as rewound."""
+        marks = ", ".join("?" for _ in turn_ids)
+        with self._tx() as db:
+            db.execute(
+                f"UPDATE messages SET status = ? WHERE session_id = ? AND turn_id IN ({marks})"
+                " AND status IN ('', ?)",
+                (REWOUND, sid, *turn_ids, COMPACTED),
+            )
 
 
 def _message(r: sqlite3.Row) -> Message:

@@ -22,7 +22,7 @@ SUMMARY_LIMIT = 2000
 
 CallStatus = Literal["done", "failed", "rejected", "invalid"]
 NoticeKind = Literal["checkpoint", "compacted", "interrupted"]
-TurnStatus = Literal["live", "compacted"]
+TurnStatus = Literal["live", "compacted", "rewound"]
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,8 @@ class Turn:
     """One exchange: the user's message and everything the agent did about it.
 
     `status` "compacted": the model no longer holds this turn as it was said (its
-    history was compacted to fit the context window); the user still sees it."""
+    history was compacted to fit the context window); "rewound": the user rewound the
+    conversation to this turn or an earlier one. The user still sees both."""
 
     id: str
     prompt: str

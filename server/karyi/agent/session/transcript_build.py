@@ -16,7 +16,7 @@ from typing import Any
 
 from karyi.agent.session.compaction import RESULTS
 from karyi.agent.session.store import SessionStore, ToolCallRecord
-from karyi.agent.session.store_messages import LIVE, MessageRow
+from karyi.agent.session.store_messages import LIVE, REWOUND, MessageRow
 from karyi.agent.session.transcript import (
     SUMMARY_LIMIT,
     Block,
@@ -27,6 +27,7 @@ from karyi.agent.session.transcript import (
     TextBlock,
     Transcript,
     Turn,
+    TurnStatus,
 )
 from karyi.core.images import Image
 from karyi.llm.base import Message
@@ -85,6 +86,7 @@ def build_transcript(
             current = drafts[row.turn_id] = _Draft(row.turn_id, records.get(row.turn_id, []))
         current.add(row.message, parser_for, state)
     live = {row.turn_id for row in rows if row.status == LIVE}
+    rewound = {row.turn_id for row in rows if row.status == REWOUND} - live
     for turn_id, t in meta.items():  # a turn that left no message (a hook stopped it)
         if turn_id not in drafts and t.get("prompt"):
             drafts[turn_id] = _Draft(turn_id, [])
@@ -93,7 +95,7 @@ def build_transcript(
         session_id,
         title,
         dialect,
-        tuple(drafts[tid].finish(meta.get(tid, {}), tid in live) for tid in order),
+        tuple(drafts[tid].finish(meta.get(tid, {}), _status(tid, live, rewound)) for tid in order),
     )
 
 
@@ -136,7 +138,7 @@ class _Draft:
         self.records.remove(record)
         return call_block(record)
 
-    def finish(self, meta: dict[str, Any], live: bool) -> Turn:
+    def finish(self, meta: dict[str, Any], status: TurnStatus) -> Turn:
         blocks = [call_block(r) for r in self.records]  # recorded, never parsed back
         checkpoint = meta.get("checkpoint")
         if checkpoint:
@@ -155,7 +157,7 @@ class _Draft:
             int(meta.get("input_tokens") or 0),
             int(meta.get("output_tokens") or 0),
             checkpoint,
-            "live" if live else "compacted",
+            status,
         )
 
 
@@ -171,6 +173,12 @@ def _parsed(
             yield TextBlock(event.text, "thinking" if event.channel == "thinking" else "text")
         elif isinstance(event, CallReady):
             yield event.call
+
+
+def _status(turn_id: str, live: set[str], rewound: set[str]) -> TurnStatus:
+    if turn_id in rewound:
+        return "rewound"
+    return "live" if turn_id in live else "compacted"
 
 
 def _arguments(text: str) -> dict[str, Any]:
@@ -216,30 +224,17 @@ def call_block(record: ToolCallRecord) -> CallBlock:
     )
 
 
-def _file_stats(value: Any, depth: int = 0) -> Iterator[FileStat]:
-    """Every file diff inside a result's JSON (`path`, `added`, `removed`), once each."""
-    seen: set[str] = set()
-    for stat in _diffs(value, depth):
-        if stat.path not in seen:
-            seen.add(stat.path)
-            yield stat
-
-
-def _diffs(value: Any, depth: int) -> Iterator[FileStat]:
-    if depth > 4:
-        return
-    if isinstance(value, dict):
-        if isinstance(value.get("path"), str) and {"added", "removed"} <= value.keys():
+def _file_stats(result: dict[str, Any]) -> Iterator[FileStat]:
+    """The files a call changed, as its result's `metadata.files` lists them
+    (agent/review/write_journal.py)."""
+    metadata = result.get("metadata")
+    listed = metadata.get("files") if isinstance(metadata, dict) else None
+    for f in listed if isinstance(listed, list) else []:
+        if isinstance(f, dict) and isinstance(f.get("path"), str):
             yield FileStat(
-                value["path"],
-                int(value["added"]),
-                int(value["removed"]),
-                bool(value.get("created")),
-                bool(value.get("deleted")),
+                f["path"],
+                int(f.get("added") or 0),
+                int(f.get("removed") or 0),
+                bool(f.get("created")),
+                bool(f.get("deleted")),
             )
-            return
-        for v in value.values():
-            yield from _diffs(v, depth + 1)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _diffs(v, depth + 1)
