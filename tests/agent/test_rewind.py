@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from karyi.agent.session.rewind import RewindError
-from karyi.agent.turn.rewinding import rewind_agent, rewind_plan, transcript_of
+from karyi.agent.review.approval import approve_all
+from karyi.agent.session.rewind import HistoryError
+from karyi.agent.turn.timeline import rewind_agent, rewind_plan, transcript_of
 from karyi.protocol import get_dialect
 from karyi.tools.context import ToolContext
 from tests.support.harness import Harness
@@ -118,8 +119,32 @@ async def test_an_unknown_turn_is_refused_with_the_known_ones(
 ) -> None:
     h, turns = await two_turns(ctx)
 
-    with pytest.raises(RewindError, match=f"no turn 'nope'.*{turns[-1]}"):
+    with pytest.raises(HistoryError, match=f"no turn 'nope'.*{turns[-1]}"):
         await rewind_agent(h.agent, "nope", "both")
     await rewind_agent(h.agent, turns[1], "conversation")
-    with pytest.raises(RewindError, match="no turn"):
+    with pytest.raises(HistoryError, match="no turn"):
         await rewind_agent(h.agent, turns[1], "conversation")
+
+
+async def test_a_fork_has_a_new_id_and_the_turns_up_to_it(ctx: ToolContext, files: Path) -> None:
+    from karyi.agent.session.conversation import Conversation
+    from karyi.agent.turn.timeline import fork_at
+
+    h, (first, _) = await two_turns(ctx)
+
+    fork = await fork_at(h.agent, first)
+
+    assert fork != h.conv.id and fork in {s.id for s in h.store.all()}
+    forked = Conversation.resume(h.store, fork)
+    assert forked.title == "first (fork)"
+    said = [m.content for m in forked.messages if m.role != "user" or "first" in m.content]
+    assert any("Done one." in c for c in said) and not any("Done two." in c for c in said)
+    h.provider.replies.append("Forked answer.")
+    agent = h.make(ctx, forked, "toolsxml", "karyi", approve_all)
+    await agent.run("on the fork")
+    assert [t.prompt for t in transcript_of(agent).turns] == ["first", "on the fork"]
+    assert [t.prompt for t in transcript_of(h.agent).turns] == ["first", "second"]
+    whole = await fork_at(h.agent)
+    assert len(Conversation.resume(h.store, whole).history) == len(h.conv.history)
+    with pytest.raises(HistoryError, match="no turn 'x' to fork at"):
+        await fork_at(h.agent, "x")

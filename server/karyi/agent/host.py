@@ -24,8 +24,8 @@ from karyi.agent.session.conversation import Conversation
 from karyi.agent.session.transcript import Transcript
 from karyi.agent.subagents import Subagents
 from karyi.agent.turn.loop import Agent
-from karyi.agent.turn.rewinding import transcript_of
 from karyi.agent.turn.spec import AgentSpec, TurnResult
+from karyi.agent.turn.timeline import transcript_of
 from karyi.core.images import Image
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.factory import create_provider

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from karyi.agent.frontend.startup import UsageError
 from karyi.agent.session.checkpoints import CheckpointError
-from karyi.agent.session.rewind import RewindError, RewindWhat
+from karyi.agent.session.rewind import HistoryError, RewindWhat
 from karyi.agent.session.transcript import (
     Block,
     CallBlock,
@@ -22,7 +22,7 @@ from karyi.agent.session.transcript import (
     Turn,
 )
 from karyi.agent.turn.loop import Agent
-from karyi.agent.turn.rewinding import rewind_agent, transcript_of
+from karyi.agent.turn.timeline import rewind_agent, transcript_of
 
 PAST_TURNS = 3
 PROSE_LINES = 4
@@ -63,7 +63,7 @@ async def rewind_first(err: Console, agent: Agent, number: int, what: RewindWhat
         raise UsageError(f"--rewind {number}: this session's turns are {have}")
     try:
         done = await rewind_agent(agent, turns[number - 1].id, what)
-    except (RewindError, CheckpointError) as exc:
+    except (HistoryError, CheckpointError) as exc:
         raise UsageError(f"--rewind {number}: {exc}") from None
     said = [f"rewound to before turn {number}"]
     if done.conversation:

@@ -38,7 +38,7 @@ from karyi.agent.review.approval import Approver, approve_all
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.store import SessionNotFound
 from karyi.agent.turn.loop import Agent
-from karyi.agent.turn.rewinding import transcript_of
+from karyi.agent.turn.timeline import transcript_of
 from karyi.cli.ask import TerminalApprover, TerminalValueAsker
 from karyi.cli.common import open_tty
 from karyi.cli.view import TerminalView

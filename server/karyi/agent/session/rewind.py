@@ -26,8 +26,8 @@ RewindWhat = Literal["code", "conversation", "both"]
 FileEffect = Literal["modified", "created", "deleted"]
 
 
-class RewindError(ValueError):
-    """The rewind cannot be done as asked; the message says why and what to do."""
+class HistoryError(ValueError):
+    """A rewind or a fork cannot be done as asked; the message says why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def plan_rewind(
     ids = [t.id for t in live]
     if turn_id not in ids:
         known = ", ".join(ids[-5:]) or "none"
-        raise RewindError(f"no turn {turn_id!r} to rewind to in this session (latest: {known})")
+        raise HistoryError(f"no turn {turn_id!r} to rewind to in this session (latest: {known})")
     dropped = live[ids.index(turn_id) :]
     rows = {str(t["turn_id"]): t for t in store.turns(transcript.session_id)}
     checkpoint = next(
@@ -110,7 +110,7 @@ def rewind(
     undo: str | None = None
     if what in ("code", "both") and plan.checkpoint is not None:
         if checkpoints is None:
-            raise RewindError("this workspace keeps no checkpoints: its code cannot be rewound")
+            raise HistoryError("this workspace keeps no checkpoints: its code cannot be rewound")
         kept = tuple(p for p in plan.users if p not in overwrite)
         undo = checkpoints.restore(plan.checkpoint).id
         if kept:

@@ -18,6 +18,7 @@ from typing import Any
 
 from karyi.agent.session.ids import new_session_id
 from karyi.agent.session.store_db import best_effort, open_db, transaction, workspace_db_path
+from karyi.agent.session.store_fork import SessionForks
 from karyi.agent.session.store_messages import MessageRows
 
 SCHEMA = """
@@ -138,9 +139,9 @@ class SessionNotFound(LookupError):
     """No session with that id in this workspace."""
 
 
-class SessionStore(MessageRows):
+class SessionStore(MessageRows, SessionForks):
     """The workspace's session database: its sessions here, their messages in
-    `MessageRows`, their turns and calls below."""
+    `MessageRows`, forks in `SessionForks`, their turns and calls below."""
 
     def __init__(self, path: Path, redact: Redactor = _no_redaction) -> None:
         self.path = path
