@@ -312,3 +312,46 @@ def test_a_custom_command_expands_in_karyi_run(ws_root: Path, tmp_path: Path) ->
     )
     assert proc.returncode == 0, proc.stderr
     assert "No bugs." in proc.stdout
+
+
+def test_continuing_a_session_shows_where_it_stood(ws_root: Path, tmp_path: Path) -> None:
+    s = script(tmp_path, [READ, {"expect": "Hello.", "text": "The README greets you."}])
+    first = run(["run", "--workspace", str(ws_root), "--model", f"script:{s}", "--json", "hi"])
+    sid = json.loads(first.stdout.splitlines()[0])["sessionId"]
+    s2 = script(tmp_path, [{"expect": "again", "text": "Second."}])
+
+    again = run(
+        ["run", "--workspace", str(ws_root), "--model", f"script:{s2}", "--session", sid, "again"]
+    )
+
+    assert again.returncode == 0, again.stderr
+    past = again.stderr.split("earlier in this session (1 turn(s))", 1)[1]
+    assert "[1] › hi" in past and "Reading." in past and "✓ read" in past
+    assert "The README greets you." in past
+    assert "<tools" not in past and "tools_result" not in past
+
+
+def test_rewind_takes_the_code_and_the_conversation_back(ws_root: Path, tmp_path: Path) -> None:
+    from karyi.protocol import get_dialect
+
+    params = {"files": [{"src": "new.txt", "pairs": [{"find": "", "replace": "made\n"}]}]}
+    create = get_dialect("toolsxml").format_call("edit", params)
+    s = script(tmp_path, [{"text": f"Creating.\n{create}"}, {"text": "Created."}])
+    first = run(
+        ["run", "--workspace", str(ws_root), "--model", f"script:{s}", "--json", "--yes", "make"]
+    )
+    assert (ws_root / "new.txt").read_text() == "made\n", first.stderr
+    sid = json.loads(first.stdout.splitlines()[0])["sessionId"]
+    s2 = script(tmp_path, [{"text": "Fresh start."}])
+    rest = ["--workspace", str(ws_root), "--model", f"script:{s2}", "--session", sid]
+
+    again = run(["run", *rest, "--rewind", "1", "what now?"])
+
+    assert again.returncode == 0, again.stderr
+    assert not (ws_root / "new.txt").exists()
+    assert "↶ rewound to before turn 1; 1 turn(s) out of the conversation; 1 file(s) restored" in (
+        again.stderr
+    )
+    assert "[1] › make" not in again.stderr
+    bad = run(["run", *rest, "--rewind", "9", "x"])
+    assert bad.returncode == 2 and "--rewind 9: this session's turns are 1 to 1" in bad.stderr

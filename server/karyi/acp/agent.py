@@ -125,11 +125,7 @@ class KaryiAgent:
         from karyi.acp.replay import history
 
         session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
-        store = session.runtime.store
-        updates = history(
-            store.messages(session.id), store.calls(session.id), session.live.agent.spec
-        )
-        await session.send(updates)
+        await session.send(history(session.live.transcript()))
         self._later(session.announce())
         return LoadSessionResponse(
             modes=session_modes(session.mode), config_options=list(session.options())

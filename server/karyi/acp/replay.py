@@ -1,15 +1,12 @@
 """`session/load`: a stored session told again as `session/update`s, before the load
 answers, so the editor shows the conversation the model continues.
 
-The store is already redacted (agent/session/store.py). A user message is shown as sent; an
-assistant message is parsed again with the session's dialect, so the editor sees the
-prose and the thinking, and each call as a finished tool call with its stored result
-(never the dialect's markup).
+It renders the session's transcript (agent/session/transcript.py, docs/sessions.md): the
+user's messages as typed, the assistant's prose and thinking, each call as a finished
+tool call with its stored result; never the dialect's markup or the results fed back.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator
 
 from acp import (
     start_tool_call,
@@ -22,60 +19,35 @@ from acp import (
 
 from karyi.acp.kinds import tool_kind
 from karyi.acp.updates import RESULT_LIMIT, Update
-from karyi.agent.session.compaction import RESULTS
-from karyi.agent.session.store import ToolCallRecord
-from karyi.agent.turn.spec import AgentSpec
-from karyi.llm.base import Message
-from karyi.protocol.calls import CallReady, DialectState
-from karyi.protocol.calls import TextDelta as ParsedText
+from karyi.agent.session.transcript import CallBlock, TextBlock, Transcript
 
 
-def history(messages: list[Message], calls: list[ToolCallRecord], spec: AgentSpec) -> list[Update]:
-    """The updates that show `messages` (with the recorded `calls`) again, in order."""
-    records = {c.call_id: c for c in calls}
-    unshown = list(calls)
-    state = DialectState()
+def history(transcript: Transcript) -> list[Update]:
+    """The updates that show the transcript's turns again, in order."""
     out: list[Update] = []
-    for message in messages:
-        if message.role == "user" and message.name != RESULTS and not message.tool_call_id:
-            out.append(update_user_message_text(message.content))
-        elif message.role == "assistant":
-            ids = [c.id for c in message.tool_calls]
-            for item in _parsed(message.content, spec, state):
-                if isinstance(item, str):
-                    ids.append(item)
-                else:
-                    out.append(item)
-            for call_id in ids:
-                record = records.get(call_id) or (unshown[0] if unshown else None)
-                if record is None or record not in unshown:
-                    continue
-                unshown.remove(record)
-                out.append(_call(record))
+    for turn in transcript.turns:
+        if turn.prompt:
+            out.append(update_user_message_text(turn.prompt))
+        for block in turn.blocks:
+            if isinstance(block, TextBlock):
+                update = (
+                    update_agent_thought_text
+                    if block.channel == "thinking"
+                    else update_agent_message_text
+                )
+                out.append(update(block.text))
+            elif isinstance(block, CallBlock):
+                out.append(_call(block))
     return out
 
 
-def _parsed(text: str, spec: AgentSpec, state: DialectState) -> Iterator[Update | str]:
-    """The prose and thinking of one assistant message as updates; call ids as str."""
-    parser = spec.dialect.parser(spec.toolkit.schema, state)
-    for event in [*parser.feed(text), *parser.close()]:
-        if isinstance(event, ParsedText) and event.text:
-            if event.channel == "thinking":
-                yield update_agent_thought_text(event.text)
-            else:
-                yield update_agent_message_text(event.text)
-        elif isinstance(event, CallReady):
-            yield event.call.id
-
-
-def _call(record: ToolCallRecord) -> Update:
-    result = record.result
-    text = str(result.get("llm_content") or result.get("error") or "")[:RESULT_LIMIT]
+def _call(block: CallBlock) -> Update:
+    text = (block.summary or block.error or "")[:RESULT_LIMIT]
     return start_tool_call(
-        record.call_id,
-        record.name,
-        kind=tool_kind(record.name),
-        status="completed" if record.success else "failed",
+        block.id,
+        block.name,
+        kind=tool_kind(block.name),
+        status="completed" if block.status == "done" else "failed",
         content=[tool_content(text_block(text))] if text else None,
-        raw_input=record.params,
+        raw_input=block.params,
     )

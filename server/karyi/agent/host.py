@@ -21,9 +21,11 @@ from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.compaction import estimate_tokens
 from karyi.agent.session.conversation import Conversation
+from karyi.agent.session.transcript import Transcript
 from karyi.agent.subagents import Subagents
 from karyi.agent.turn.loop import Agent
 from karyi.agent.turn.spec import AgentSpec, TurnResult
+from karyi.agent.turn.timeline import transcript_of
 from karyi.core.images import Image
 from karyi.llm.base import Provider, ProviderError
 from karyi.llm.factory import create_provider
@@ -76,6 +78,11 @@ class LiveSession:
     def id(self) -> str:
         """The session id."""
         return self.conversation.id
+
+    def transcript(self) -> Transcript:
+        """The session as the user saw it, read from the store with its dialect (an
+        unsaved session has none: nothing to show again)."""
+        return transcript_of(self.agent)
 
 
 class AgentHost:

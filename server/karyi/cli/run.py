@@ -37,6 +37,7 @@ from karyi.agent.prompting.modes import EMPTY_ASK, PLAN
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.store import SessionNotFound
 from karyi.agent.turn.loop import Agent
+from karyi.agent.turn.timeline import transcript_of
 from karyi.cli.askers import terminal_askers
 from karyi.cli.common import open_tty
 from karyi.cli.view import TerminalView
@@ -69,6 +70,8 @@ async def _run_turn(
         provider = runtime.provider()
     except ProviderError as exc:
         raise UsageError(exc.message) from None
+    if args.rewind is not None and not args.session:
+        raise UsageError("--rewind N needs --session ID: the session to take back")
     try:
         conversation = runtime.conversation(args.session)
     except SessionNotFound as exc:
@@ -89,6 +92,13 @@ async def _run_turn(
     askers = terminal_askers(tty, yes=args.yes, err=err)
     runtime.ask_value = askers.ask_value
     agent = runtime.agent(conversation, approver=askers.approver, provider=provider, events=events)
+    if args.session:
+        from karyi.cli.past import print_past_turns, rewind_first
+
+        if args.rewind is not None:
+            await rewind_first(err, agent, args.rewind, args.rewind_only or "both")
+        if not args.json:
+            print_past_turns(err, transcript_of(agent))
     if args.mode:
         agent.set_mode(args.mode)
     loop = asyncio.get_running_loop()

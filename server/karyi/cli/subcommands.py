@@ -55,6 +55,19 @@ def add_run_parser(sub: Subparsers) -> None:
         help="attach a PNG, JPEG, GIF or WebP picture to the task (repeatable; docs/images.md)",
     )
     p.add_argument("--session", metavar="ID", help="continue a stored session")
+    p.add_argument(
+        "--rewind",
+        type=int,
+        metavar="N",
+        help="with --session: first take the session back to before its Nth turn "
+        "(1 is the first; the numbers it prints), its code and its conversation; files you "
+        "changed since are kept (docs/sessions.md#rewind)",
+    )
+    p.add_argument(
+        "--rewind-only",
+        choices=("code", "conversation"),
+        help="with --rewind: restore only the code, or only the conversation",
+    )
     p.add_argument("--json", action="store_true", help="print events as JSON lines")
     p.add_argument(
         "--mode",

@@ -23,7 +23,7 @@ from karyi.core.errors import ErrorCode
 from karyi.core.results import ToolResult
 from karyi.protocol.calls import ToolCall
 from karyi.tools.context import ToolContext
-from karyi.workspace.editor import WriteRecord
+from karyi.workspace.editor import PlannedWrite, WriteRecord
 from karyi.workspace.write_ahead import WriteAhead
 
 
@@ -59,8 +59,29 @@ async def run_journaled(
     if journal and check is not None and result.success:
         result = await check.finish(result, journal, ctx)
     if journal:
-        emit(FileChanged(call, tuple(w.planned() for w in journal)))
+        planned = tuple(w.planned() for w in journal)
+        emit(FileChanged(call, planned))
+        result = _with_files(result, planned)
     return result
+
+
+def _with_files(result: ToolResult, planned: tuple[PlannedWrite, ...]) -> ToolResult:
+    """The result with the files it changed in `metadata.files` (path, added and removed
+    lines, created, deleted): what the session's transcript shows and a rewind knows as
+    the agent's (docs/sessions.md)."""
+    files = []
+    for write in planned:
+        diff = write.diff()
+        files.append(
+            {
+                "path": write.display,
+                "added": diff.added,
+                "removed": diff.removed,
+                "created": diff.created,
+                "deleted": diff.deleted,
+            }
+        )
+    return dataclasses.replace(result, metadata={**result.metadata, "files": files})
 
 
 def _told(result: ToolResult, journal: list[WriteRecord], ctx: ToolContext) -> ToolResult:

@@ -144,6 +144,43 @@ class Checkpoints:
         Files created since are removed, changed and deleted ones come back; ignored
         files are left alone. Returns the snapshot taken just before, to undo with.
         """
+        commit = self._resolve(checkpoint_id)
+        before = self.snapshot(f"before restoring {commit[:12]}")
+        for repo, its_commit in self._commits_of(commit):
+            repo._git("read-tree", "--reset", "-u", its_commit)
+        return before
+
+    def changes_since(self, checkpoint_id: str) -> Sequence[tuple[str, str]]:
+        """What restoring `checkpoint_id` would do to each file that differs now: pairs
+        of (`modified` | `created` | `deleted`, path relative to the root), every folder.
+        Only the shadow index is touched: no snapshot is taken."""
+        out: list[tuple[str, str]] = []
+        for repo, commit in self._commits_of(self._resolve(checkpoint_id)):
+            repo._git("add", "--all", "--", ".")
+            listed = repo._git("diff", "--cached", "--name-status", "--no-renames", "-z", commit)
+            fields = listed.split("\0")
+            for status, path in zip(fields[0::2], fields[1::2], strict=False):
+                effect = {"A": "deleted", "D": "created"}.get(status[:1], "modified")
+                out.append((effect, os.path.relpath(repo.root / path, self.root)))
+        return sorted(out, key=lambda change: change[1])
+
+    def put_back(self, checkpoint_id: str, paths: Sequence[str]) -> None:
+        """Make each of `paths` (relative to the root) as `checkpoint_id` holds it: its
+        content back, or the file removed when the checkpoint has none."""
+        for repo, commit in self._commits_of(self._resolve(checkpoint_id)):
+            for rel in paths:
+                where = (self.root / rel).resolve()
+                if not where.is_relative_to(repo.root.resolve()):
+                    continue
+                inner = where.relative_to(repo.root.resolve()).as_posix()
+                held = repo._git("ls-tree", "--name-only", commit, "--", inner, check=False)
+                if held.strip():
+                    repo._git("checkout", commit, "--", inner)
+                elif where.is_file() or where.is_symlink():
+                    where.unlink()
+
+    def _resolve(self, checkpoint_id: str) -> str:
+        """The one snapshot `checkpoint_id` (or a prefix of it) names."""
         known = {c.id for c in self.list()}
         matches = [c for c in known if c.startswith(checkpoint_id)] if checkpoint_id else []
         if len(matches) != 1:
@@ -152,12 +189,15 @@ class Checkpoints:
                 if not matches
                 else f"checkpoint id {checkpoint_id!r} is ambiguous"
             )
-        before = self.snapshot(f"before restoring {matches[0][:12]}")
-        self._git("read-tree", "--reset", "-u", matches[0])
+        return matches[0]
+
+    def _commits_of(self, root_commit: str) -> Sequence[tuple[Checkpoints, str]]:
+        """Each folder's repository with its commit of the root's snapshot."""
+        pairs: list[tuple[Checkpoints, str]] = [(self, root_commit)]
         for other in self.others:
             found = other._git(
-                "log", f"--grep={TRAILER}{matches[0]}", "--format=%H", "-1", check=False
+                "log", f"--grep={TRAILER}{root_commit}", "--format=%H", "-1", check=False
             )
             if found.strip():
-                other._git("read-tree", "--reset", "-u", found.strip())
-        return before
+                pairs.append((other, found.strip()))
+        return pairs

@@ -88,8 +88,7 @@ class Conversation:
         dialect_state = DialectState(
             used_ids=set(state.get("used_ids", [])), calls_seen=int(state.get("calls_seen", 0))
         )
-        turns = {t["turn_id"] for t in store.turns(sid)}
-        history = [(("" if not turns else "restored"), m) for m in store.messages(sid)]
+        history = [(r.turn_id, r.message) for r in store.message_rows(sid, live_only=True)]
         info = next((s for s in store.all() if s.id == sid), None)
         approved = set(state.get("approved", []))
         todos = [
@@ -145,6 +144,19 @@ class Conversation:
         self.history = history
         if self.store is not None:
             self.store.replace_messages(self.id, history)
+
+    def rewind(self, turn_id: str) -> list[str]:
+        """Drop the turn `turn_id` and every later one from what the model is sent (the
+        store keeps them, marked rewound); returns the turns dropped, oldest first."""
+        order = [str(t["turn_id"]) for t in self.store.turns(self.id)] if self.store else []
+        for turn, _ in self.history:
+            if turn not in order:
+                order.append(turn)
+        dropped = order[order.index(turn_id) :] if turn_id in order else []
+        self.history = [(turn, m) for turn, m in self.history if turn not in dropped]
+        if self.store is not None and dropped:
+            self.store.rewind_turns(self.id, dropped)
+        return dropped
 
     def save_state(self) -> None:
         """Persist what must survive a restart: used ids, approvals, the task list, the

@@ -18,8 +18,8 @@ from typing import Any
 
 from karyi.agent.session.ids import new_session_id
 from karyi.agent.session.store_db import best_effort, open_db, transaction, workspace_db_path
-from karyi.core.images import Image
-from karyi.llm.base import Message, NativeCall
+from karyi.agent.session.store_fork import SessionForks
+from karyi.agent.session.store_messages import MessageRows
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -45,6 +45,8 @@ CREATE TABLE IF NOT EXISTS messages (
     created REAL NOT NULL,
     reasoning TEXT NOT NULL DEFAULT '[]',
     images TEXT NOT NULL DEFAULT '[]',
+    status TEXT NOT NULL DEFAULT '',
+    copy INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (session_id, seq)
 );
 CREATE TABLE IF NOT EXISTS tool_calls (
@@ -70,9 +72,22 @@ CREATE TABLE IF NOT EXISTS turns (
     input_tokens INTEGER NOT NULL DEFAULT 0,
     output_tokens INTEGER NOT NULL DEFAULT 0,
     checkpoint TEXT,
+    prompt TEXT NOT NULL DEFAULT '',
+    context TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (session_id, turn_id)
 );
 """
+
+UPGRADES = {
+    "messages": [
+        ("reasoning", "TEXT NOT NULL DEFAULT '[]'"),
+        ("images", "TEXT NOT NULL DEFAULT '[]'"),
+        ("status", "TEXT NOT NULL DEFAULT ''"),
+        ("copy", "INTEGER NOT NULL DEFAULT 0"),
+    ],
+    "turns": [("prompt", "TEXT NOT NULL DEFAULT ''"), ("context", "TEXT NOT NULL DEFAULT ''")],
+}
+"""The columns a store written by an older Karyi lacks, with their definitions."""
 
 Redactor = Callable[[str], str]
 
@@ -124,8 +139,9 @@ class SessionNotFound(LookupError):
     """No session with that id in this workspace."""
 
 
-class SessionStore:
-    """The workspace's session database."""
+class SessionStore(MessageRows, SessionForks):
+    """The workspace's session database: its sessions here, their messages in
+    `MessageRows`, forks in `SessionForks`, their turns and calls below."""
 
     def __init__(self, path: Path, redact: Redactor = _no_redaction) -> None:
         self.path = path
@@ -139,11 +155,13 @@ class SessionStore:
         """Add what a store written by an older Karyi lacks."""
         with self._tx() as db:  # one process upgrades; another finds it done
             columns = {r["name"] for r in db.execute("PRAGMA table_info(messages)")}
-            for added in ("reasoning", "images"):
+            for added, default in UPGRADES["messages"]:
                 if added not in columns:
-                    db.execute(
-                        f"ALTER TABLE messages ADD COLUMN {added} TEXT NOT NULL DEFAULT '[]'"
-                    )
+                    db.execute(f"ALTER TABLE messages ADD COLUMN {added} {default}")
+            columns = {r["name"] for r in db.execute("PRAGMA table_info(turns)")}
+            for added, default in UPGRADES["turns"]:
+                if added not in columns:
+                    db.execute(f"ALTER TABLE turns ADD COLUMN {added} {default}")
 
     @classmethod
     def for_workspace(cls, root: Path, redact: Redactor = _no_redaction) -> SessionStore:
@@ -238,85 +256,17 @@ class SessionStore:
         with self._tx() as db:
             db.execute("UPDATE sessions SET state = ? WHERE id = ?", (json.dumps(state), sid))
 
-    # -- messages ------------------------------------------------------------------------
-
-    @best_effort
-    def append(self, sid: str, turn_id: str, message: Message) -> None:
-        """Add one message at the end of the session's history."""
-        calls = [
-            {"id": c.id, "name": c.name, "arguments": self.redact(c.arguments)}
-            for c in message.tool_calls
-        ]
-        # A signed reasoning block is kept whole or not at all: redacting inside it would
-        # break its signature (and a secret never reaches the model to be thought about).
-        reasoning = json.dumps(list(message.reasoning))
-        if self.redact(reasoning) != reasoning:
-            reasoning = "[]"
-        now = time.time()
-        with self._tx() as db:
-            seq = db.execute(
-                "SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE session_id = ?", (sid,)
-            ).fetchone()[0]
-            db.execute(
-                "INSERT INTO messages (session_id, seq, turn_id, role, content, tool_calls,"
-                " tool_call_id, name, is_error, created, reasoning, images)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    sid,
-                    seq,
-                    turn_id,
-                    message.role,
-                    self.redact(message.content),
-                    json.dumps(calls),
-                    message.tool_call_id,
-                    message.name,
-                    int(message.is_error),
-                    now,
-                    reasoning,
-                    json.dumps([i.to_json() for i in message.images]),
-                ),
-            )
-            db.execute("UPDATE sessions SET updated = ? WHERE id = ?", (now, sid))
-
-    def messages(self, sid: str) -> list[Message]:
-        """The session's history, in order."""
-        rows = self._db.execute(
-            "SELECT * FROM messages WHERE session_id = ? ORDER BY seq", (sid,)
-        ).fetchall()
-        return [
-            Message(
-                role=r["role"],
-                content=r["content"],
-                tool_calls=tuple(
-                    NativeCall(c["id"], c["name"], c["arguments"])
-                    for c in json.loads(r["tool_calls"])
-                ),
-                tool_call_id=r["tool_call_id"],
-                name=r["name"],
-                is_error=bool(r["is_error"]),
-                reasoning=tuple(json.loads(r["reasoning"])),
-                images=tuple(Image.from_json(i) for i in json.loads(r["images"])),
-            )
-            for r in rows
-        ]
-
-    @best_effort
-    def replace_messages(self, sid: str, messages: list[tuple[str, Message]]) -> None:
-        """Rewrite the history (after compaction); pairs of (turn_id, message)."""
-        with self._tx() as db:
-            db.execute("DELETE FROM messages WHERE session_id = ?", (sid,))
-        for turn_id, message in messages:
-            self.append(sid, turn_id, message)
-
     # -- turns and calls -----------------------------------------------------------------
 
     @best_effort
-    def start_turn(self, sid: str, turn_id: str) -> None:
-        """Record that a turn began."""
+    def start_turn(self, sid: str, turn_id: str, prompt: str = "", context: str = "") -> None:
+        """Record that a turn began, with what the user typed and the editor's context
+        (the transcript shows these, not the message the model was sent)."""
         with self._tx() as db:
             db.execute(
-                "INSERT INTO turns (session_id, turn_id, started) VALUES (?, ?, ?)",
-                (sid, turn_id, time.time()),
+                "INSERT INTO turns (session_id, turn_id, started, prompt, context)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (sid, turn_id, time.time(), self.redact(prompt), self.redact(context)),
             )
 
     @best_effort

@@ -187,7 +187,7 @@ class Agent:
         await self._load_tools()
         self._system.clear()
         if conv.store is not None:
-            conv.store.start_turn(conv.id, turn_id)
+            conv.store.start_turn(conv.id, turn_id, text, context)
         conv.name(text)
         self.events.emit(TurnStarted(conv.id, turn_id, text, conv.mode))
         shell = self.ctx.shell

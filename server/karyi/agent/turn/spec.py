@@ -11,6 +11,7 @@ from karyi.agent.events import EventStream
 from karyi.agent.review.approval import Approver
 from karyi.agent.review.permissions import PermissionMemory
 from karyi.agent.session.checkpoints import Checkpoints
+from karyi.agent.session.transcript_build import ParserFor
 from karyi.protocol.base import Dialect
 from karyi.tools.base import Tool
 from karyi.tools.registry import Toolkit
@@ -29,6 +30,11 @@ class AgentSpec:
     name: str = "default"
     max_steps: int = 50
     mistake_limit: int = 3
+
+    def reparser(self) -> ParserFor:
+        """Parsers of this agent's dialect and tools over one shared state: how stored
+        replies are read again for the transcript (agent/session/transcript_build.py)."""
+        return lambda state: self.dialect.parser(self.toolkit.schema, state)
 
 
 @dataclass(frozen=True)

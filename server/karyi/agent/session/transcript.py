@@ -1,0 +1,157 @@
+"""A session as the user saw it: its turns as data, for every front end to render.
+
+The store keeps what the model was sent (the expanded user message, the dialect's
+markup, the results fed back); a front end must show none of that. The transcript is
+built once, here and in agent/session/transcript_build.py, from the store with the
+session's dialect: each turn is what the user typed (with the editor's context and
+pictures), then the assistant's prose and thinking, each tool call with its parameters,
+the user's decision, a summary of its result and the lines it changed, and notices
+(a checkpoint taken, the history compacted). The language server's `karyi/loadSession`,
+ACP's `session/load` and `karyi run --session` all render this (docs/sessions.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from karyi.core.images import Image
+
+SUMMARY_LIMIT = 2000
+"""Characters of a call's result kept in the transcript: a preview, not the output."""
+
+CallStatus = Literal["done", "failed", "rejected", "invalid"]
+NoticeKind = Literal["checkpoint", "compacted", "interrupted"]
+TurnStatus = Literal["live", "compacted", "rewound"]
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """Prose the assistant wrote, or its thinking (`channel` "thinking")."""
+
+    text: str
+    channel: Literal["text", "thinking"] = "text"
+    kind: Literal["text"] = "text"
+
+
+@dataclass(frozen=True)
+class FileStat:
+    """A file a call changed, in lines."""
+
+    path: str
+    added: int
+    removed: int
+    created: bool = False
+    deleted: bool = False
+
+
+@dataclass(frozen=True)
+class CallBlock:
+    """A tool call: what was asked, what the user decided, what came of it."""
+
+    id: str
+    name: str
+    params: dict[str, Any]
+    status: CallStatus
+    decision: str = ""
+    summary: str = ""
+    error: str | None = None
+    files: tuple[FileStat, ...] = ()
+    kind: Literal["call"] = "call"
+
+
+@dataclass(frozen=True)
+class NoticeBlock:
+    """Something that happened to the session rather than in the conversation."""
+
+    notice: NoticeKind
+    text: str
+    kind: Literal["notice"] = "notice"
+
+
+Block = TextBlock | CallBlock | NoticeBlock
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One exchange: the user's message and everything the agent did about it.
+
+    `status` "compacted": the model no longer holds this turn as it was said (its
+    history was compacted to fit the context window); "rewound": the user rewound the
+    conversation to this turn or an earlier one. The user still sees both."""
+
+    id: str
+    prompt: str
+    context: str = ""
+    images: tuple[Image, ...] = ()
+    blocks: tuple[Block, ...] = ()
+    stop_reason: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    checkpoint: str | None = None
+    status: TurnStatus = "live"
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A stored session's turns, oldest first."""
+
+    session_id: str
+    title: str
+    dialect: str
+    turns: tuple[Turn, ...] = field(default=())
+
+    def last(self, n: int) -> tuple[Turn, ...]:
+        """The last `n` turns (all of them when there are fewer)."""
+        return self.turns[-n:] if n > 0 else ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form: camelCase fields, pictures as their JSON, blocks by `kind`."""
+        return {
+            "sessionId": self.session_id,
+            "title": self.title,
+            "dialect": self.dialect,
+            "turns": [_turn_json(t) for t in self.turns],
+        }
+
+
+def _turn_json(turn: Turn) -> dict[str, Any]:
+    return {
+        "id": turn.id,
+        "prompt": turn.prompt,
+        "context": turn.context,
+        "images": [i.to_json() for i in turn.images],
+        "blocks": [_block_json(b) for b in turn.blocks],
+        "stopReason": turn.stop_reason,
+        "inputTokens": turn.input_tokens,
+        "outputTokens": turn.output_tokens,
+        "checkpoint": turn.checkpoint,
+        "status": turn.status,
+    }
+
+
+def _block_json(block: Block) -> dict[str, Any]:
+    if isinstance(block, TextBlock):
+        return {"kind": block.kind, "channel": block.channel, "text": block.text}
+    if isinstance(block, NoticeBlock):
+        return {"kind": block.kind, "notice": block.notice, "text": block.text}
+    return {
+        "kind": block.kind,
+        "id": block.id,
+        "name": block.name,
+        "params": block.params,
+        "status": block.status,
+        "decision": block.decision,
+        "summary": block.summary,
+        "error": block.error,
+        "files": [
+            {
+                "path": f.path,
+                "added": f.added,
+                "removed": f.removed,
+                "created": f.created,
+                "deleted": f.deleted,
+            }
+            for f in block.files
+        ],
+    }
