@@ -4,7 +4,10 @@
 // tool cards, edit cards, a permission request) and 100 streamed text deltas onto it.
 // A blank page run the same way is the baseline: what the harness itself costs.
 //
-//   node scripts/bench-webview.mjs [--runs N] [--no-build]
+//   node scripts/bench-webview.mjs [--runs N] [--no-build] [--against DIR]
+//
+// --against DIR: another client-vscode checkout (its dist/webview.js already built with
+// --production) measured in the same run, pages interleaved, as the baseline of a change.
 //
 // Wall times run to the first frame that shows the result (layout included); `cpu` is
 // the main thread's task time over the same span (Chromium's own counter, so a waiting
@@ -22,13 +25,17 @@ const arg = (name, dflt) => {
   return i < 0 ? dflt : process.argv[i + 1];
 };
 const RUNS = Number(arg('--runs', 9));
+const against = arg('--against', undefined);
 
 if (!process.argv.includes('--no-build')) execFileSync('node', ['esbuild.mjs', '--production'], { cwd: EXT, stdio: ['ignore', 'ignore', 'inherit'] });
-const bundle = readFileSync(path.join(EXT, 'dist', 'webview.js'), 'utf8');
-const css = readFileSync(path.join(EXT, 'media', 'chat.css'), 'utf8');
+
+/** A checkout's webview: its bundle, stylesheet and <body> markup. */
+function webview(ext) {
+  return { bundle: readFileSync(path.join(ext, 'dist', 'webview.js'), 'utf8'), css: readFileSync(path.join(ext, 'media', 'chat.css'), 'utf8'), body: bodyMarkup(ext) };
+}
 
 /** The webview's <body> as the extension writes it (the source file that names dist/webview.js). */
-function bodyMarkup() {
+function bodyMarkup(ext) {
   const files = [];
   const walk = (dir) => {
     for (const f of readdirSync(dir)) {
@@ -38,7 +45,7 @@ function bodyMarkup() {
       } else if (p.endsWith('.ts')) files.push(p);
     }
   };
-  walk(path.join(EXT, 'src'));
+  walk(path.join(ext, 'src'));
   for (const f of files) {
     const text = readFileSync(f, 'utf8');
     const m = /<body>([\s\S]*?)<script nonce/.exec(text);
@@ -122,20 +129,20 @@ function transcript() {
 
 const delta = (n) => ({ type: 'action', action: { kind: 'update', update: { sessionId: 's1', turnId: 'turn99', event: { type: 'text', channel: 'text', text: ` word${n}` } } } });
 
-function page(withApp) {
-  const body = withApp ? bodyMarkup() : '<div id="app"></div>';
+function page(app) {
+  const body = app ? app.body : '<div id="app"></div>';
   const stub = `window.__posted=[];window.acquireVsCodeApi=()=>({postMessage(m){window.__posted.push(m);if(m.type==='ready')window.__ready=performance.now()},getState(){},setState(){}});`;
-  const app = withApp ? `<script>${bundle.replace(/<\/script/gi, '<\\/script')}</script>` : `<script>window.__ready=performance.now()</script>`;
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><style>${css}</style></head><body>${body}<script>${stub}window.__t0=performance.now()</script>${app}</body></html>`;
+  const script = app ? `<script>${app.bundle.replace(/<\/script/gi, '<\\/script')}</script>` : `<script>window.__ready=performance.now()</script>`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><style>${(app ?? here).css}</style></head><body>${body}<script>${stub}window.__t0=performance.now()</script>${script}</body></html>`;
 }
 
 /** One fresh page: start-up, first render and streaming figures (ms). */
-async function once(browser, withApp, state) {
+async function once(browser, app, state) {
   const p = await browser.newPage({ viewport: { width: 420, height: 900 } });
   const cdp = await p.context().newCDPSession(p);
   await cdp.send('Performance.enable');
   const cpu = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
-  await p.setContent(page(withApp));
+  await p.setContent(page(app));
   await p.waitForFunction(() => window.__ready !== undefined);
   const start = await p.evaluate(() => window.__ready - window.__t0);
   // The next frame that shows what `done()` says is there.
@@ -168,6 +175,7 @@ async function once(browser, withApp, state) {
   return { start, first, firstCpu: cpu1 - cpu0, stream, streamCpu: cpu2 - cpu1, items };
 }
 
+const here = webview(EXT);
 const med = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const state = transcript();
 const browser = await chromium.launch({
@@ -175,19 +183,22 @@ const browser = await chromium.launch({
   headless: true,
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-const runs = { blank: [], webview: [] };
-for (let r = 0; r < RUNS; r++) {
-  runs.blank.push(await once(browser, false, state));
-  runs.webview.push(await once(browser, true, state));
-}
+const apps = { blank: undefined, webview: here };
+if (against) apps[`against ${path.basename(path.resolve(against, '..'))}`] = webview(path.resolve(against));
+const runs = Object.fromEntries(Object.keys(apps).map((k) => [k, []]));
+for (let r = 0; r < RUNS; r++) for (const [name, app] of Object.entries(apps)) runs[name].push(await once(browser, app, state));
 await browser.close();
 
-const gz = gzipSync(bundle, { level: 9 }).length;
-console.log(`dist/webview.js: ${bundle.length.toLocaleString('en')} bytes, gzip ${gz.toLocaleString('en')} bytes`);
+for (const [name, app] of Object.entries(apps)) {
+  if (!app) continue;
+  const gz = gzipSync(app.bundle, { level: 9 }).length;
+  console.log(`${name} dist/webview.js: ${app.bundle.length.toLocaleString('en')} bytes, gzip ${gz.toLocaleString('en')} bytes`);
+}
 console.log(`median of ${RUNS} pages (ms)       start-up  first-200 (cpu)  stream-delta (cpu for 100)`);
 for (const [name, rs] of Object.entries(runs)) {
   const f = (k) => med(rs.map((x) => x[k])).toFixed(1);
   console.log(`${name.padEnd(30)} ${f('start').padStart(8)} ${f('first').padStart(10)} (${f('firstCpu')}) ${f('stream').padStart(8)} (${f('streamCpu')})`);
 }
-const rendered = runs.webview[0].items;
-if (rendered !== state.items.length) throw new Error(`the webview showed ${rendered} of ${state.items.length} items`);
+for (const [name, rs] of Object.entries(runs)) {
+  if (apps[name] && rs[0].items !== state.items.length) throw new Error(`${name} showed ${rs[0].items} of ${state.items.length} items`);
+}

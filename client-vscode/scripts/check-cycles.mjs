@@ -1,5 +1,5 @@
 // The extension's import graph has no cycles (`make lint`), as import-linter checks the
-// Python side. Reads every .ts file under src/ with the TypeScript compiler (already a
+// Python side. Reads every .ts and .tsx file under src/ with the TypeScript compiler (already a
 // dev dependency), follows every relative import and re-export (`import type` too: a
 // cycle of types is still a tangle a reader has to hold in their head), and prints
 // each cycle found as a chain of files. Exit 1 when there is one.
@@ -13,14 +13,14 @@ function sources(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) return sources(p);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
+    return /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [p] : [];
   });
 }
 
 function resolve(from, spec) {
   if (!spec.startsWith('.')) return undefined;
   const base = path.resolve(path.dirname(from), spec.replace(/\.js$/, ''));
-  for (const c of [`${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(c)) return c;
+  for (const c of [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) if (fs.existsSync(c)) return c;
   return undefined;
 }
 
