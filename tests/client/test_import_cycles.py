@@ -40,3 +40,15 @@ def test_a_cycle_of_type_imports_is_named_file_by_file(tmp_path: Path) -> None:
     for name in ("a.ts", "b.ts", "c.ts"):
         assert name in done.stderr
     assert "d.ts" not in done.stderr
+
+
+def test_a_cycle_through_a_tsx_component_is_found(tmp_path: Path) -> None:
+    (tmp_path / "app.tsx").write_text(
+        "import { s } from './store';\nexport const App = () => <div>{s}</div>;\n"
+    )
+    (tmp_path / "store.ts").write_text(
+        "import { App } from './app';\nexport const s = String(App);\n"
+    )
+    done = _check(tmp_path)
+    assert done.returncode == 1
+    assert "app.tsx" in done.stderr and "store.ts" in done.stderr

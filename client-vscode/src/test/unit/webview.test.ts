@@ -58,7 +58,7 @@ describe('the chat view', () => {
   const $ = (sel: string) => doc.querySelector(sel) as HTMLElement;
   const settle = () => new Promise((r) => setTimeout(r, 0));
   const send = async (m: ToWebview) => {
-    store.update((v) => receive(v, m));
+    store.soon((v) => receive(v, m));
     await settle();
   };
 

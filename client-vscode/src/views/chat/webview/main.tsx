@@ -17,7 +17,7 @@ function main(): void {
   const vscode = acquireVsCodeApi();
   const store = new Store(initialView());
   const env: Env = { store, post: (m: FromWebview) => vscode.postMessage(m), markdown: createRenderer(DOMPurify) };
-  window.addEventListener('message', (ev: MessageEvent<ToWebview>) => store.update((view) => receive(view, ev.data)));
+  window.addEventListener('message', (ev: MessageEvent<ToWebview>) => store.soon((view) => receive(view, ev.data)));
   const root = document.getElementById('root') ?? document.body;
   render(
     <EnvContext.Provider value={env}>

@@ -127,8 +127,9 @@ export function receive(view: ViewState, m: ToWebview): ViewState {
 }
 
 /**
- * Holds the view state; the components subscribe and re-render at most once a frame,
- * however many messages a streaming turn sends in it.
+ * Holds the view state. The extension host's messages (`soon`) reach the components at
+ * most once an animation frame, however many a streaming turn sends in it; the user's
+ * own changes (typing, picking a completion) at once, so the input never lags a key.
  */
 export class Store {
   private listeners = new Set<() => void>();
@@ -144,14 +145,16 @@ export class Store {
   }
 
   update(change: (view: ViewState) => ViewState): void {
-    const next = change(this.state);
-    if (next === this.state) return;
-    this.state = next;
-    if (this.pending) return;
+    if (this.apply(change)) this.notify();
+  }
+
+  /** An update shown with the next frame. */
+  soon(change: (view: ViewState) => ViewState): void {
+    if (!this.apply(change) || this.pending) return;
     this.pending = true;
     this.schedule(() => {
       this.pending = false;
-      for (const listener of this.listeners) listener();
+      this.notify();
     });
   }
 
@@ -165,5 +168,16 @@ export class Store {
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private apply(change: (view: ViewState) => ViewState): boolean {
+    const next = change(this.state);
+    if (next === this.state) return false;
+    this.state = next;
+    return true;
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
   }
 }
