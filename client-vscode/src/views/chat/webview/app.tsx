@@ -1,4 +1,5 @@
 /** The chat view: header, rules line, panel, task list, transcript, composer. */
+import { Fragment } from 'preact';
 import { useLayoutEffect } from 'preact/hooks';
 import type { RuleInfo, TodoItem } from '../../../protocol';
 import type { ChatState } from '../../../shared/chat/state';
@@ -37,10 +38,10 @@ function Rules({ rules }: { rules: RuleInfo[] }) {
     <div id="rules" hidden={!rules.length}>
       {rules.length ? 'Rules: ' : null}
       {rules.map((r, i) => (
-        <>
+        <Fragment key={r.path}>
           {i ? ' · ' : null}
           <a href="#" class="rule" title={`${r.path} (${r.scope})`} onClick={open(r.path)}>{r.path.split('/').slice(-2).join('/')}</a>
-        </>
+        </Fragment>
       ))}
     </div>
   );
