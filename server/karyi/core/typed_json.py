@@ -9,13 +9,14 @@ other keys of its object and is written back flat.
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections.abc import Mapping
 from typing import Any, Literal
 
 import attrs
 
-from karyi.core.typed_schema import camel, is_union, rest_field, without_none
+from karyi.core.typed_schema import is_union, rest_field, wire_name, without_none
 
 
 def from_json(hint: Any, value: Any) -> Any:
@@ -45,17 +46,25 @@ def fields_from_json(cls: type, value: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of `cls` that the JSON object `value` gives."""
     if not isinstance(value, Mapping):
         raise TypeError(f"expected an object for {cls.__name__}, got {value!r}")
-    hints = typing.get_type_hints(cls)
+    hints, names = _shape(cls)
     rest = rest_field(cls)
-    known = {camel(f.name) for f in attrs.fields(cls) if f.name != rest}
     out: dict[str, Any] = {}
     for field in attrs.fields(cls):
         if field.name == rest:
-            extra = {k: v for k, v in value.items() if k not in known}
+            extra = {k: v for k, v in value.items() if k not in names.values()}
             out[field.name] = from_json(hints[field.name], extra)
-        elif camel(field.name) in value:
-            out[field.name] = from_json(hints[field.name], value[camel(field.name)])
+        elif names[field.name] in value:
+            out[field.name] = from_json(hints[field.name], value[names[field.name]])
     return out
+
+
+@functools.cache
+def _shape(cls: type) -> tuple[dict[str, Any], dict[str, str]]:
+    """`cls`'s field types and JSON keys, by field (read once: a tool reads its
+    parameters at every call)."""
+    rest = rest_field(cls)
+    names = {f.name: wire_name(cls, f) for f in attrs.fields(cls) if f.name != rest}
+    return typing.get_type_hints(cls), names
 
 
 def to_json(value: Any) -> Any:
@@ -68,7 +77,7 @@ def to_json(value: Any) -> Any:
             if field.name == rest:
                 out.update(to_json(item))
             elif item is not None or field.metadata.get("nullable", True):
-                out[camel(field.name)] = to_json(item)
+                out[wire_name(type(value), field)] = to_json(item)
         return out
     if isinstance(value, list | tuple):
         return [to_json(v) for v in value]

@@ -2,12 +2,15 @@
 
 The LSP custom methods' parameters (lsp/wire/params.py) and the settings model
 (settings/model.py) are attrs classes; this module derives the JSON Schema they are
-checked against. The schema is the wire's: camelCase names, `X | None` as
+checked against, and so do the built-in tools' parameters (tools/typed.py). The schema
+is the wire's: camelCase names (a class with `snake = True` keeps the Python names; a
+field's `name` metadata spells its own), `X | None` as
 `[type, "null"]` (or only left out, with `nullable: False`), a `Literal` as an `enum`,
 an attrs class as an object, `dict[str, X]` as an object of `X`. A field's metadata
-adds constraints: `min_length`, `pattern`, `max_items`, `min_items`, `minimum`,
-`maximum`, `exclusive_minimum`, `description`, and `items` (the constraints of a list's
-elements). A class with `closed = True` takes no other fields; one whose `rest` names a
+adds constraints: `min_length`, `max_length`, `pattern`, `max_items`, `min_items`,
+`minimum`, `maximum`, `exclusive_minimum`, `default` (the default the schema states),
+`description`, in the order the metadata lists them, and `items` (the constraints of a
+list's elements). A class with `closed = True` takes no other fields; one whose `rest` names a
 `dict[str, X]` field takes any other key as an `X`, gathered in that field.
 """
 
@@ -24,12 +27,14 @@ JSON = dict[str, Any]
 
 _CONSTRAINTS = {
     "min_length": "minLength",
+    "max_length": "maxLength",
     "pattern": "pattern",
     "max_items": "maxItems",
     "min_items": "minItems",
     "minimum": "minimum",
     "maximum": "maximum",
     "exclusive_minimum": "exclusiveMinimum",
+    "default": "default",
     "description": "description",
 }
 
@@ -38,6 +43,15 @@ def camel(name: str) -> str:
     """`session_id` -> `sessionId`."""
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def wire_name(cls: type, field: attrs.Attribute[Any]) -> str:
+    """A field's key in the JSON: its `name` metadata, else camelCase (the Python name
+    itself in a class with `snake = True`)."""
+    named = field.metadata.get("name")
+    if isinstance(named, str):
+        return named
+    return field.name if getattr(cls, "snake", False) else camel(field.name)
 
 
 def method_schema(cls: type) -> JSON:
@@ -72,9 +86,9 @@ def _members(cls: type) -> JSON:
         if field.name == rest_field(cls):
             out["additionalProperties"] = schema["additionalProperties"]
             continue
-        properties[camel(field.name)] = schema
+        properties[wire_name(cls, field)] = schema
         if field.default is attrs.NOTHING:
-            required.append(camel(field.name))
+            required.append(wire_name(cls, field))
     if required:
         out["required"] = required
     return out
