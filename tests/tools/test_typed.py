@@ -8,10 +8,10 @@ from typing import Any, Literal
 from karyi.core.results import ToolResult
 from karyi.tools.builtin.subagents import CallSubagent, configured
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 
-@params
+@param_class
 class Step(ToolParams):
     """A nested item."""
 
@@ -19,7 +19,7 @@ class Step(ToolParams):
     status: Literal["pending", "done"] = arg()
 
 
-@params
+@param_class
 class Sample(ToolParams):
     """Every kind of parameter the built-in tools use."""
 

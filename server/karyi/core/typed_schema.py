@@ -4,14 +4,15 @@ The LSP custom methods' parameters (lsp/wire/params.py) and the settings model
 (settings/model.py) are attrs classes; this module derives the JSON Schema they are
 checked against, and so do the built-in tools' parameters (tools/typed.py). The schema
 is the wire's: camelCase names (a class with `snake = True` keeps the Python names; a
-field's `name` metadata spells its own), `X | None` as
-`[type, "null"]` (or only left out, with `nullable: False`), a `Literal` as an `enum`,
-an attrs class as an object, `dict[str, X]` as an object of `X`. A field's metadata
-adds constraints: `min_length`, `max_length`, `pattern`, `max_items`, `min_items`,
-`minimum`, `maximum`, `exclusive_minimum`, `default` (the default the schema states),
-`description`, in the order the metadata lists them, and `items` (the constraints of a
-list's elements). A class with `closed = True` takes no other fields; one whose `rest` names a
-`dict[str, X]` field takes any other key as an `X`, gathered in that field.
+field's `name` metadata spells its own), `X | None` as `[type, "null"]` (or only left
+out, with `nullable: False`), a `Literal` as an `enum`, an attrs class as an object,
+`dict[str, X]` as an object of `X`. A field's metadata adds constraints: `min_length`,
+`max_length`, `pattern`, `max_items`, `min_items`, `minimum`, `maximum`,
+`exclusive_minimum`, `default` (the default the schema states), `description`, and
+`items` (the constraints of a list's elements), in the order the metadata lists them (a
+list's `items` right after its `type` unless listed). A class with `closed = True` takes
+no other fields; one whose `rest` names a `dict[str, X]` field takes any other key as an
+`X`, gathered in that field.
 """
 
 from __future__ import annotations
@@ -113,7 +114,11 @@ def value_schema(hint: Any, meta: dict[str, Any]) -> JSON:
             out["items"] = value_schema(args[0], dict(meta.get("items", {})))
         if base == "object" and len(args) == 2 and args[1] is not Any:
             out["additionalProperties"] = value_schema(args[1], {})
-    out.update({_CONSTRAINTS[k]: v for k, v in meta.items() if k in _CONSTRAINTS})
+    for key, value in meta.items():
+        if key in _CONSTRAINTS:
+            out[_CONSTRAINTS[key]] = value
+        elif key == "items" and "items" in out:
+            out["items"] = out.pop("items")  # where the metadata lists it
     return out
 
 

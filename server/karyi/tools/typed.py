@@ -36,12 +36,6 @@ class ToolParams:
     snake = True
 
 
-def params(cls: type[P]) -> type[P]:
-    """Make `cls` a parameter class: frozen attrs, every field a keyword (so required and
-    optional parameters keep the order the prompt shows them in)."""
-    return attrs.frozen(kw_only=True)(cls)
-
-
 def arg(**keys: Any) -> Any:
     """One parameter, its JSON Schema keywords in the order the schema lists them:
     `description`, `min_length`, `max_length`, `pattern`, `minimum`, `maximum`,
@@ -54,6 +48,13 @@ def arg(**keys: Any) -> Any:
     if isinstance(default, list | dict):
         default = attrs.Factory(functools.partial(copy.copy, default))
     return attrs.field(default=default, metadata={"nullable": False, **keys})
+
+
+@typing.dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(arg,))
+def param_class(cls: type[P]) -> type[P]:
+    """Make `cls` a parameter class: frozen attrs, every field a keyword (so required and
+    optional parameters keep the order the prompt shows them in)."""
+    return attrs.frozen(kw_only=True)(cls)
 
 
 class TypedTool(Tool, Generic[P]):

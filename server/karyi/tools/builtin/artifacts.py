@@ -17,14 +17,14 @@ from karyi.core.results import ToolResult
 from karyi.tools.builtin.edit.plan import ELIDE_IN_FIND
 from karyi.tools.builtin.write import file_diff
 from karyi.tools.context import Artifact, ArtifactBook, ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.edits import EditError, Pair, apply_edits
 
 ContentType = Literal["markdown", "txt", "python", "html", "json"]
 CONTENT_TYPES: tuple[str, ...] = get_args(ContentType)
 
 
-@params
+@param_class
 class ArtifactParams(ToolParams):
     """What every artifact tool takes: the artifact's id."""
 
@@ -34,7 +34,7 @@ class ArtifactParams(ToolParams):
     )
 
 
-@params
+@param_class
 class CreateArtifactParams(ArtifactParams):
     """`create_artifact`'s parameters."""
 
@@ -43,7 +43,7 @@ class CreateArtifactParams(ArtifactParams):
     content: str = arg(description="Initial text content")
 
 
-@params
+@param_class
 class ReadArtifactParams(ArtifactParams):
     """`read_artifact`'s parameters."""
 
@@ -52,7 +52,7 @@ class ReadArtifactParams(ArtifactParams):
     )
 
 
-@params
+@param_class
 class UpdateArtifactParams(ArtifactParams):
     """`update_artifact`'s parameters."""
 
@@ -60,7 +60,7 @@ class UpdateArtifactParams(ArtifactParams):
     new_str: str = arg(description="New text to replace with")
 
 
-@params
+@param_class
 class RewriteArtifactParams(ArtifactParams):
     """`rewrite_artifact`'s parameters."""
 

@@ -19,13 +19,13 @@ from karyi.core.results import ToolResult
 from karyi.tools.builtin.document_io import current, file_keys, store
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace import file_operations
 from karyi.workspace.diffs import diff_texts
 from karyi.workspace.files import file_info
 
 
-@params
+@param_class
 class DeleteFileParams(ToolParams):
     """agentxml `delete_file`'s parameters."""
 
@@ -33,7 +33,7 @@ class DeleteFileParams(ToolParams):
     file_path: str = arg(description="the file to delete")
 
 
-@params
+@param_class
 class SourceTargetParams(ToolParams):
     """agentxml `copy_file`'s and `move_file`'s parameters."""
 
@@ -42,7 +42,7 @@ class SourceTargetParams(ToolParams):
     target_path: str = arg(description="the new path (an existing directory: into it, same name)")
 
 
-@params
+@param_class
 class CreateDirectoryParams(ToolParams):
     """agentxml `create_directory`'s parameters."""
 
@@ -50,7 +50,7 @@ class CreateDirectoryParams(ToolParams):
     dir_path: str = arg(description="the directory to create")
 
 
-@params
+@param_class
 class DeleteDirectoryParams(ToolParams):
     """agentxml `delete_directory`'s parameters."""
 
@@ -61,7 +61,7 @@ class DeleteDirectoryParams(ToolParams):
     )
 
 
-@params
+@param_class
 class GetFileInfoParams(ToolParams):
     """agentxml `get_file_info`'s parameters."""
 

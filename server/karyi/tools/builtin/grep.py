@@ -15,7 +15,7 @@ from typing import Any
 
 from karyi.core.results import ToolResult
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.ripgrep import MAX_MATCHES, GrepMatch, GrepResult, grep
 
 DIR_PATH = (
@@ -73,7 +73,7 @@ def search_roots(ctx: ToolContext, path: str | None) -> tuple[list[Path], str]:
     return targets, ", ".join(ctx.workspace.display(t) for t in targets)
 
 
-@params
+@param_class
 class GrepParams(ToolParams):
     """vecli `grep`'s parameters."""
 

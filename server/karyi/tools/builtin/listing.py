@@ -15,7 +15,7 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.builtin.grep import DIR_PATH, search_roots
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.files import Entry, human_size, list_dir
 from karyi.workspace.globs import Found, Matcher, recent_first, with_mtimes
 from karyi.workspace.ripgrep import find_matching
@@ -39,7 +39,7 @@ def listing_lines(entries: list[Entry]) -> list[str]:
     return [f"{e.name}/" if e.is_dir else f"{e.name}  ({human_size(e.size)})" for e in entries]
 
 
-@params
+@param_class
 class GlobParams(ToolParams):
     """vecli `glob`'s parameters."""
 
@@ -58,7 +58,7 @@ class GlobParams(ToolParams):
     )
 
 
-@params
+@param_class
 class LsParams(ToolParams):
     """vecli `ls`'s parameters."""
 
@@ -72,7 +72,7 @@ class LsParams(ToolParams):
     )
 
 
-@params
+@param_class
 class ListFileParams(ToolParams):
     """agentxml `list_file`'s parameters."""
 

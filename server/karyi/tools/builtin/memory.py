@@ -18,7 +18,7 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.settings import user_settings_path
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 FILE_NAME = "KARYI.md"
 HEADING = "## Karyi Added Memories"
@@ -55,7 +55,7 @@ def append_fact(path: Path, fact: str) -> None:
     _write(path, text)
 
 
-@params
+@param_class
 class SaveMemoryParams(ToolParams):
     """`save_memory`'s parameters."""
 

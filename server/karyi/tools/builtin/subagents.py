@@ -16,7 +16,7 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 DESCRIPTION = (
     "Delegate a task to a subagent: it works on its own, with its own instructions and "
@@ -25,7 +25,7 @@ DESCRIPTION = (
 )
 
 
-@params
+@param_class
 class CallSubagentParams(ToolParams):
     """`call_subagent`'s parameters."""
 

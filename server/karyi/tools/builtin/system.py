@@ -22,24 +22,24 @@ from karyi.core.results import Permission, ToolResult
 from karyi.secrets.looks import looks_like_credential_name, mask_credentials
 from karyi.tools.builtin.commands.common import shell_of
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 _NAME = "^[A-Za-z_][A-Za-z0-9_]*$"
 
 
-@params
+@param_class
 class NoParams(ToolParams):
     """A tool without parameters."""
 
 
-@params
+@param_class
 class EnvName(ToolParams):
     """`get_env_variable`'s parameters."""
 
     name: str = arg(pattern=_NAME, description="environment variable name")
 
 
-@params
+@param_class
 class EnvSetting(ToolParams):
     """`set_env_variable`'s parameters."""
 

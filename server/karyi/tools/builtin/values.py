@@ -18,10 +18,10 @@ from karyi.secrets.request import CannotAsk, ValueRequest
 from karyi.secrets.store import SecretStoreError
 from karyi.secrets.substitute import NAME
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 
-@params
+@param_class
 class GetValueParams(ToolParams):
     """`get_value`'s parameters."""
 

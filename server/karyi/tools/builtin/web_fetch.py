@@ -22,7 +22,7 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.tools.base import Confirmation
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 if TYPE_CHECKING:
     from karyi.tools.webclient.extract import Page
@@ -58,14 +58,14 @@ def _hosts(urls: list[str]) -> list[str]:
     return out
 
 
-@params
+@param_class
 class WebFetchParams(ToolParams):
     """research `web_fetch`'s parameters."""
 
     url: str = arg(min_length=1, description="The full http(s) URL to fetch")
 
 
-@params
+@param_class
 class VecliWebFetchParams(ToolParams):
     """vecli `web_fetch`'s parameters."""
 

@@ -15,7 +15,7 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.tools.webclient.engines import (
     FRESHNESS_PATTERN,
     SearchError,
@@ -48,7 +48,7 @@ def _hits(results: SearchResults) -> dict[str, Any]:
     }
 
 
-@params
+@param_class
 class WebSearchParams(ToolParams):
     """research `web_search`'s parameters."""
 
@@ -65,14 +65,14 @@ class WebSearchParams(ToolParams):
     )
 
 
-@params
+@param_class
 class VecliWebSearchParams(ToolParams):
     """vecli `web_search`'s parameters."""
 
     query: str = arg(min_length=1, description="The search query.")
 
 
-@params
+@param_class
 class SearchWebParams(ToolParams):
     """agentxml `search_web`'s parameters."""
 

@@ -37,7 +37,7 @@ from karyi.tools.builtin.document_io import (
 )
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, arg, params
+from karyi.tools.typed import ToolParams, arg, param_class
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.snapshots import Snapshot
 
@@ -46,7 +46,7 @@ ABSOLUTE = "The absolute path to the file (relative paths are taken from the wor
 PATH = "relative or absolute path"
 
 
-@params
+@param_class
 class AgentxmlWriteFileParams(ToolParams):
     """agentxml `write_file`'s parameters."""
 
@@ -55,7 +55,7 @@ class AgentxmlWriteFileParams(ToolParams):
     content: str = arg(description="the file's new content")
 
 
-@params
+@param_class
 class AppendFileParams(ToolParams):
     """agentxml `append_file`'s parameters."""
 
@@ -64,7 +64,7 @@ class AppendFileParams(ToolParams):
     content: str = arg(description="the text to append")
 
 
-@params
+@param_class
 class VecliWriteFileParams(ToolParams):
     """vecli `write_file`'s parameters."""
 
@@ -72,7 +72,7 @@ class VecliWriteFileParams(ToolParams):
     content: str = arg(description="The content to write to the file.")
 
 
-@params
+@param_class
 class CreateFileParams(ToolParams):
     """gateway `create_file`'s parameters."""
 
@@ -80,7 +80,7 @@ class CreateFileParams(ToolParams):
     content: str = arg(description="the file's content")
 
 
-@params
+@param_class
 class UpdateFileParams(ToolParams):
     """gateway `update_file`'s parameters."""
 

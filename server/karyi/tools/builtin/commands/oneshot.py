@@ -22,13 +22,13 @@ from karyi.tools.builtin.commands.common import (
     shell_of,
 )
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, arg, params
+from karyi.tools.typed import ToolParams, arg, param_class
 
 _DISABLED = "shell is disabled on this server (settings gateway.enableShell is false)"
 _COMMAND = "the command line (bash)"
 
 
-@params
+@param_class
 class RunCommandParams(ToolParams):
     """agentxml `run_command`'s parameters."""
 
@@ -36,7 +36,7 @@ class RunCommandParams(ToolParams):
     sandbox: bool = arg(implied=True, description=SANDBOX)
 
 
-@params
+@param_class
 class VecliShellParams(ToolParams):
     """vecli `shell`'s parameters."""
 
@@ -51,7 +51,7 @@ class VecliShellParams(ToolParams):
     sandbox: bool = arg(implied=True, description=SANDBOX)
 
 
-@params
+@param_class
 class GatewayShellParams(ToolParams):
     """gateway `shell`'s parameters."""
 

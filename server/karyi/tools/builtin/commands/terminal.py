@@ -25,7 +25,7 @@ from karyi.tools.builtin.commands.common import (
     shell_of,
 )
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|[ntr\\0ae])")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "0": "\0", "a": "\a", "e": "\x1b"}
@@ -119,7 +119,7 @@ def _pty(ctx: ToolContext) -> frozenset[str]:
     return frozenset([f"pty:{ctx.session_id}"])
 
 
-@params
+@param_class
 class CommandParams(ToolParams):
     """karyi `command`'s parameters."""
 
@@ -138,14 +138,14 @@ class CommandParams(ToolParams):
     )
 
 
-@params
+@param_class
 class InputParams(ToolParams):
     """karyi `input`'s parameters."""
 
     text: str = arg(description="what to type")
 
 
-@params
+@param_class
 class CtrlParams(ToolParams):
     """karyi `ctrl`'s parameters."""
 

@@ -21,11 +21,11 @@ from karyi.tools.builtin.document_io import (
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.builtin.write import FILE_PATH
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, arg, params
+from karyi.tools.typed import ToolParams, arg, param_class
 from karyi.workspace.editor import PlannedWrite
 
 
-@params
+@param_class
 class InsertFileContentParams(ToolParams):
     """agentxml `insert_file_content`'s parameters."""
 

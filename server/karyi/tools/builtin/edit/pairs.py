@@ -18,13 +18,13 @@ from karyi.tools.builtin.document_io import file_keys
 from karyi.tools.builtin.edit.plan import ELIDE_IN_FIND, EditPlan, apply_plan, plan_edit
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, arg, params
+from karyi.tools.typed import ToolParams, arg, param_class
 from karyi.workspace.diffs import compact
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair
 
 
-@params
+@param_class
 class PairItem(ToolParams):
     """One find/replace pair."""
 
@@ -32,7 +32,7 @@ class PairItem(ToolParams):
     replace: str = arg(description="text to put in its place")
 
 
-@params
+@param_class
 class FileEdit(ToolParams):
     """One file's pairs."""
 
@@ -40,7 +40,7 @@ class FileEdit(ToolParams):
     pairs: list[PairItem] = arg(min_items=1)
 
 
-@params
+@param_class
 class EditParams(ToolParams):
     """karyi `edit`'s parameters."""
 

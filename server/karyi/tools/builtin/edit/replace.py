@@ -27,12 +27,12 @@ from karyi.tools.builtin.edit.plan import (
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.builtin.write import ABSOLUTE, FILE_PATH, file_diff
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, arg, params
+from karyi.tools.typed import ToolParams, arg, param_class
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair, describe_region
 
 
-@params
+@param_class
 class ReplaceFileContentParams(ToolParams):
     """agentxml `replace_file_content`'s parameters."""
 
@@ -42,7 +42,7 @@ class ReplaceFileContentParams(ToolParams):
     new_content: str = arg(description="the text to put in its place")
 
 
-@params
+@param_class
 class VecliEditParams(ToolParams):
     """vecli `edit`'s parameters."""
 

@@ -19,12 +19,12 @@ from karyi.tools.builtin.grep import search_targets, search_text
 from karyi.tools.builtin.listing import list_entries, listing_lines
 from karyi.tools.builtin.read.window import read_file
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size
 from karyi.workspace.ripgrep import MAX_MATCHES
 
 
-@params
+@param_class
 class FileItem(ToolParams):
     """A file to read (or a directory to list)."""
 
@@ -33,7 +33,7 @@ class FileItem(ToolParams):
     limit: int = arg(implied=DEFAULT_LINE_LIMIT, minimum=1, description="how many lines to show")
 
 
-@params
+@param_class
 class SearchItem(ToolParams):
     """A search of file contents."""
 
@@ -43,7 +43,7 @@ class SearchItem(ToolParams):
     case_sensitive: bool = arg(implied=False, description="match case (default false)")
 
 
-@params
+@param_class
 class ReadParams(ToolParams):
     """karyi `read`'s parameters."""
 

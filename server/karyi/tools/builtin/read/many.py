@@ -22,7 +22,7 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.builtin.read.window import read_file
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.files import DEFAULT_LINE_LIMIT
 from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher
 from karyi.workspace.ripgrep import find_files, find_matching
@@ -40,7 +40,7 @@ END = "--- End of content ---"
 _NONEMPTY = {"min_length": 1}
 
 
-@params
+@param_class
 class ReadManyFilesParams(ToolParams):
     """vecli `read_many_files`'s parameters."""
 

@@ -19,13 +19,13 @@ from typing import Any
 from karyi.core.results import ToolResult
 from karyi.tools.builtin.read.window import read_file, read_resources
 from karyi.tools.context import ToolContext
-from karyi.tools.typed import ToolParams, TypedTool, arg, params
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, MAX_LINE_CHARS
 
 GATEWAY_READ_LIMIT = 1024 * 1024
 
 
-@params
+@param_class
 class ReadFileParams(ToolParams):
     """agentxml `read_file`'s parameters."""
 
@@ -35,7 +35,7 @@ class ReadFileParams(ToolParams):
     limit: int = arg(implied=DEFAULT_LINE_LIMIT, minimum=1, description="number of lines")
 
 
-@params
+@param_class
 class VecliReadFileParams(ToolParams):
     """vecli `read_file`'s parameters."""
 
@@ -53,7 +53,7 @@ class VecliReadFileParams(ToolParams):
     )
 
 
-@params
+@param_class
 class GatewayReadFileParams(ToolParams):
     """gateway `read_file`'s parameters."""
 
