@@ -664,6 +664,38 @@ export interface ApplyResult {
   notes: string[];
 }
 
+/** What each request the client sends takes, by method. */
+export interface Params {
+  'karyi/chat': ChatParams;
+  'karyi/cancel': CancelParams;
+  'karyi/models': OptionalSessionParams;
+  'karyi/modelState': OptionalSessionParams;
+  'karyi/setModel': SetModelParams;
+  'karyi/confirmTool': ConfirmParams;
+  'karyi/fileDiffs': FileDiffsParams;
+  'karyi/provideValue': ProvideValueParams;
+  'karyi/sessions': NoParams;
+  'karyi/loadSession': SessionParams;
+  'karyi/deleteSession': SessionParams;
+  'karyi/checkpoints': OptionalSessionParams;
+  'karyi/restoreCheckpoint': RestoreCheckpointParams;
+  'karyi/tools': NoParams;
+  'karyi/rules': OptionalSessionParams;
+  'karyi/restartMcpServer': RestartMcpServerParams;
+  'karyi/terminalInput': TerminalInputParams;
+  'karyi/setMode': SetModeParams;
+  'karyi/commands': NoParams;
+  'karyi/startTask': StartTaskParams;
+  'karyi/tasks': NoParams;
+  'karyi/task': TaskParams;
+  'karyi/answerTask': AnswerTaskParams;
+  'karyi/stopTask': TaskParams;
+  'karyi/applyTask': ApplyTaskParams;
+  'karyi/reviewTask': TaskParams;
+  'karyi/keepTask': TaskParams;
+  'karyi/discardTask': TaskParams;
+}
+
 /** What each request answers, by method. */
 export interface Results {
   'karyi/chat': ChatResult;

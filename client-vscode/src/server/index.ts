@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, State } from 'vscode-languageclient/node';
-import { Methods, type Results, type TaskRecord, type TerminalOutput, type TurnUpdate } from '../protocol';
+import { Methods, type Params, type Results, type TaskRecord, type TerminalOutput, type TurnUpdate } from '../protocol';
 import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
 import type { Secrets } from './secrets';
 import { clientOptions, findCommand, serverOptions, versionProblem } from './start';
@@ -161,8 +161,9 @@ export class KaryiServer implements vscode.Disposable {
     });
   }
 
-  /** A custom request, resolving to what the server answers it with (`Results`, generated from the server's types). */
-  async request<M extends keyof Results>(method: M, params: unknown, token?: vscode.CancellationToken): Promise<Results[M]> {
+  /** A custom request: its parameters checked against `Params`, resolving to what the
+   * server answers it with (`Results`); both generated from the server's types. */
+  async request<M extends keyof Results & keyof Params>(method: M, params: Params[M], token?: vscode.CancellationToken): Promise<Results[M]> {
     const client = this.client;
     if (!client || !this.running) throw new Error('the Karyi server is not running (Karyi: Restart Server)');
     // A trailing `undefined` would make vscode-jsonrpc send the params as an array.

@@ -3,7 +3,7 @@
  * the server checks them, so a wrong file is refused at once with the same words.
  * Pure functions: shared by the webview, the extension host and the unit tests.
  */
-import type { ImageData } from '../protocol';
+import type { ImageData, ImageParam, ImageType } from '../protocol';
 
 /** 3.75 MiB: the server's limit (karyi.core.images.MAX_IMAGE_BYTES). */
 export const MAX_IMAGE_BYTES = 3_932_160;
@@ -30,6 +30,13 @@ export function imageFrom(bytes: Uint8Array, name: string): ImageData | string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return { mimeType, data: btoa(binary), name };
+}
+
+/** A picture as `karyi/chat` takes it: a media type the server does not know is left
+ * out (it believes the bytes, not the word). */
+export function imageParam(image: ImageData): ImageParam {
+  const known = (IMAGE_TYPES as readonly string[]).includes(image.mimeType);
+  return { data: image.data, name: image.name, mimeType: known ? (image.mimeType as ImageType) : undefined };
 }
 
 /** A `data:` URL for an `<img>` (the webview's CSP allows `img-src data:`). */

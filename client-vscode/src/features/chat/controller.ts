@@ -24,6 +24,7 @@ import type { KaryiServer } from '../../server';
 import type { PermissionChoice, ToWebview } from '../../shared/chat/messages';
 import { type Action, type ChatState, emptyState, reduce, storable, type ToolCard, valueCallId } from '../../shared/chat/state';
 import { startedNote, TASK_COMMAND } from '../../shared/fromChat';
+import { imageParam } from '../../shared/images';
 import { askValue } from './values';
 
 export interface EditDecider {
@@ -140,7 +141,7 @@ export class ChatController implements vscode.Disposable {
           context: options.context,
           mode: this.state.mode,
           plan: this.state.mode === 'act' && this.state.plan ? (options.plan ?? this.state.plan) : undefined,
-          images: options.images?.length ? options.images : undefined,
+          images: options.images?.length ? options.images.map(imageParam) : undefined,
         },
         cts.token,
       );

@@ -3,7 +3,7 @@
  * in the chat, sent with `karyi/provideValue` (docs/security.md).
  */
 import * as vscode from 'vscode';
-import { Methods } from '../../protocol';
+import { Methods, type ProvideValueParams } from '../../protocol';
 import type { KaryiServer } from '../../server';
 import type { Action, ChatState, ToolCard } from '../../shared/chat/state';
 
@@ -34,7 +34,7 @@ export async function askValue(chat: ValueChat, callId: string, save: boolean): 
 async function provideValue(chat: ValueChat, callId: string, key: string, value: string | undefined, save: boolean): Promise<void> {
   const sessionId = chat.state.sessionId;
   if (!sessionId) return;
-  const params: Record<string, unknown> = { sessionId, key, save };
+  const params: ProvideValueParams = { sessionId, key, save };
   if (value !== undefined) params.value = value;
   try {
     await chat.server.request(Methods.provideValue, params);

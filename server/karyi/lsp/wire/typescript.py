@@ -112,9 +112,22 @@ def typescript() -> str:
     for cls in _classes(results, lambda c: c not in writer.written and not typing.get_args(c)):
         if cls not in writer.written:  # a base written before the class that names it
             parts.append("\n" + writer.interface(cls, extends=results.EXTENDS.get(cls)))
+    parts.append(_params_map(writer))
     parts.append(_results_map(writer))
     parts.extend(writer.pending())
     return "".join(parts)
+
+
+def _params_map(writer: Writer) -> str:
+    """`Params`: what each request the client sends takes, by method (what
+    `KaryiServer.request` of the extension checks its parameters against)."""
+    rows = "".join(
+        f"  '{method}': {writer.ts(cls)};\n"
+        for method, cls in params.METHODS.values()
+        if cls is not None
+    )
+    doc = "/** What each request the client sends takes, by method. */"
+    return f"\n{doc}\nexport interface Params {{\n{rows}}}\n"
 
 
 def _results_map(writer: Writer) -> str:
