@@ -50,6 +50,8 @@ FEATURES: dict[str, Handler] = {
     "karyi/sessions": Handler("history:sessions"),
     "karyi/loadSession": Handler("history:load_session"),
     "karyi/deleteSession": Handler("history:delete_session"),
+    "karyi/rewind": Handler("history:rewind"),
+    "karyi/forkSession": Handler("history:fork_session"),
     "karyi/checkpoints": Handler("history:checkpoints"),
     "karyi/restoreCheckpoint": Handler("history:restore_checkpoint"),
     # toolinfo.py: tools, MCP servers, project rules

@@ -65,6 +65,8 @@ export type Block =
 export interface UserItem {
   kind: 'user';
   id: string;
+  /** The server's turn this message started, once known: what rewind and fork name. */
+  turnId?: string;
   text: string;
   context?: string;
   /** Pictures sent with the message, shown as thumbnails (docs/images.md). */

@@ -13,9 +13,9 @@ ACP's `session/load` and `karyi run --session` all render this (docs/sessions.md
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
-from karyi.core.images import Image
+from karyi.core.images import Image, ImageJson
 
 SUMMARY_LIMIT = 2000
 """Characters of a call's result kept in the transcript: a preview, not the output."""
@@ -105,7 +105,7 @@ class Transcript:
         """The last `n` turns (all of them when there are fewer)."""
         return self.turns[-n:] if n > 0 else ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TranscriptJson:
         """The wire form: camelCase fields, pictures as their JSON, blocks by `kind`."""
         return {
             "sessionId": self.session_id,
@@ -115,7 +115,75 @@ class Transcript:
         }
 
 
-def _turn_json(turn: Turn) -> dict[str, Any]:
+class TextBlockJson(TypedDict):
+    """Prose or thinking in a turn (`channel`)."""
+
+    kind: Literal["text"]
+    channel: Literal["text", "thinking"]
+    text: str
+
+
+class FileStatJson(TypedDict):
+    """A file a call changed, in lines."""
+
+    path: str
+    added: int
+    removed: int
+    created: bool
+    deleted: bool
+
+
+class CallBlockJson(TypedDict):
+    """A tool call: its parameters, the user's decision, a summary of its result, the
+    files it changed."""
+
+    kind: Literal["call"]
+    id: str
+    name: str
+    params: dict[str, Any]
+    status: CallStatus
+    decision: str
+    summary: str
+    error: str | None
+    files: list[FileStatJson]
+
+
+class NoticeBlockJson(TypedDict):
+    """Something that happened to the session: a checkpoint, a compaction."""
+
+    kind: Literal["notice"]
+    notice: NoticeKind
+    text: str
+
+
+BlockJson = TextBlockJson | CallBlockJson | NoticeBlockJson
+
+
+class TurnJson(TypedDict):
+    """One turn of a transcript (docs/sessions.md#the-transcript)."""
+
+    id: str
+    prompt: str
+    context: str
+    images: list[ImageJson]
+    blocks: list[BlockJson]
+    stopReason: str | None
+    inputTokens: int
+    outputTokens: int
+    checkpoint: str | None
+    status: TurnStatus
+
+
+class TranscriptJson(TypedDict):
+    """A session as the user saw it, in its wire form (docs/sessions.md)."""
+
+    sessionId: str
+    title: str
+    dialect: str
+    turns: list[TurnJson]
+
+
+def _turn_json(turn: Turn) -> TurnJson:
     return {
         "id": turn.id,
         "prompt": turn.prompt,
@@ -130,13 +198,13 @@ def _turn_json(turn: Turn) -> dict[str, Any]:
     }
 
 
-def _block_json(block: Block) -> dict[str, Any]:
+def _block_json(block: Block) -> BlockJson:
     if isinstance(block, TextBlock):
-        return {"kind": block.kind, "channel": block.channel, "text": block.text}
+        return {"kind": "text", "channel": block.channel, "text": block.text}
     if isinstance(block, NoticeBlock):
-        return {"kind": block.kind, "notice": block.notice, "text": block.text}
+        return {"kind": "notice", "notice": block.notice, "text": block.text}
     return {
-        "kind": block.kind,
+        "kind": "call",
         "id": block.id,
         "name": block.name,
         "params": block.params,

@@ -209,7 +209,9 @@ def call_block(record: ToolCallRecord) -> CallBlock:
         if record.decision.startswith("rejected")
         else ("done" if record.success else "failed")
     )
-    summary = str(result.get("llm_content") or message or "")
+    display = result.get("display")
+    shown = display if isinstance(display, str) and display else result.get("llm_content")
+    summary = str(shown or message or "")
     if len(summary) > SUMMARY_LIMIT:
         summary = summary[:SUMMARY_LIMIT] + f"\n[{len(summary) - SUMMARY_LIMIT} more characters]"
     return CallBlock(

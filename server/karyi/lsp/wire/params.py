@@ -17,6 +17,7 @@ Mode = Literal["plan", "act"]
 ImageType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
 ConfirmOutcome = Literal["allowOnce", "allowAlways", "reject", "rejectAlways"]
 Scope = Literal["session", "workspace", "user"]
+Restore = Literal["code", "conversation", "both"]
 
 NONEMPTY: dict[str, Any] = {"min_length": 1}
 OMIT_ONLY: dict[str, Any] = {"nullable": False}
@@ -166,6 +167,30 @@ class SessionParams:
 
 
 @attrs.frozen(kw_only=True)
+class RewindParams:
+    """`karyi/rewind`: take a session back to before one of its turns (docs/sessions.md#rewind).
+
+    `restore`: the code, the conversation or both; `overwrite`: files no rewound call
+    changed that may be put back all the same (else they are kept); `dryRun`: only say
+    what it would do."""
+
+    session_id: str = attrs.field(metadata=NONEMPTY)
+    turn_id: str = attrs.field(metadata=NONEMPTY)
+    restore: Restore = "both"
+    overwrite: list[str] = attrs.field(factory=list)
+    dry_run: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class ForkSessionParams:
+    """`karyi/forkSession`: a new session with the turns up to and including `turnId`
+    (left out: every turn; docs/sessions.md#fork)."""
+
+    session_id: str = attrs.field(metadata=NONEMPTY)
+    turn_id: str | None = attrs.field(default=None, metadata=OMIT_ONLY)
+
+
+@attrs.frozen(kw_only=True)
 class OptionalSessionParams:
     """A method about the workspace, or one session of it."""
 
@@ -242,6 +267,8 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "sessions": ("karyi/sessions", NoParams),
     "loadSession": ("karyi/loadSession", SessionParams),
     "deleteSession": ("karyi/deleteSession", SessionParams),
+    "rewind": ("karyi/rewind", RewindParams),
+    "forkSession": ("karyi/forkSession", ForkSessionParams),
     "checkpoints": ("karyi/checkpoints", OptionalSessionParams),
     "restoreCheckpoint": ("karyi/restoreCheckpoint", RestoreCheckpointParams),
     "tools": ("karyi/tools", NoParams),
