@@ -61,6 +61,15 @@ export interface ChatParams {
   context?: ChatContext | null;
 }
 
+/**
+ * `karyi/steer`: a message into the session's running turn, read by the model at
+ * its next tool boundary (docs/sessions.md#steer).
+ */
+export interface SteerParams {
+  sessionId: string;
+  message: string;
+}
+
 /** `karyi/cancel`: end the session's running turn. */
 export interface CancelParams {
   sessionId: string;
@@ -206,6 +215,7 @@ export interface AnswerTaskParams {
 export const Methods = {
   chat: 'karyi/chat',
   cancel: 'karyi/cancel',
+  steer: 'karyi/steer',
   models: 'karyi/models',
   modelState: 'karyi/modelState',
   setModel: 'karyi/setModel',
@@ -340,6 +350,15 @@ export interface ValueRequestedEvent {
   exists: boolean;
 }
 
+/**
+ * A message the user sent while the turn ran reached the model, here: after the
+ * results of the last calls, before the next model request (docs/sessions.md#steer).
+ */
+export interface SteeredEvent {
+  type: 'steered';
+  text: string;
+}
+
 /** Something the user should know: retries, changed files, compaction, checkpoints. */
 export interface NoticeEvent {
   type: 'notice';
@@ -439,6 +458,7 @@ export type TurnEvent =
   | ToolDoneEvent
   | FileChangedEvent
   | ValueRequestedEvent
+  | SteeredEvent
   | NoticeEvent
   | UsageEvent
   | ModeEvent
@@ -513,7 +533,11 @@ export interface ChatUsage {
   cost: number | null;
 }
 
-/** `karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s). */
+/**
+ * `karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s).
+ * `unsent`: what `karyi/steer` sent into the turn that it ended before reading; send
+ * it as the next message.
+ */
 export interface ChatResult {
   sessionId: string;
   mode: Mode;
@@ -521,6 +545,7 @@ export interface ChatResult {
   stopReason: string;
   finalAnswer: string | null;
   usage: ChatUsage;
+  unsent: string[];
 }
 
 /**
@@ -722,6 +747,7 @@ export interface ApplyResult {
 export interface Results {
   'karyi/chat': ChatResult;
   'karyi/cancel': Cancelled;
+  'karyi/steer': Acknowledged;
   'karyi/models': ModelList;
   'karyi/modelState': ModelState;
   'karyi/setModel': ModelState;
@@ -926,7 +952,7 @@ export interface TranscriptTurn {
   prompt: string;
   context: string;
   images: ImageData[];
-  blocks: (TranscriptText | TranscriptCall | TranscriptNotice)[];
+  blocks: (TranscriptText | TranscriptCall | TranscriptNotice | TranscriptSteer)[];
   stopReason: string | null;
   inputTokens: number;
   outputTokens: number;
@@ -976,6 +1002,12 @@ export interface TranscriptCall {
 export interface TranscriptNotice {
   kind: 'notice';
   notice: 'checkpoint' | 'compacted' | 'interrupted';
+  text: string;
+}
+
+/** A message the user sent into the running turn, where the model got it. */
+export interface TranscriptSteer {
+  kind: 'steer';
   text: string;
 }
 

@@ -19,7 +19,7 @@ from acp import (
 
 from karyi.acp.kinds import tool_kind
 from karyi.acp.updates import RESULT_LIMIT, Update
-from karyi.agent.session.transcript import CallBlock, TextBlock, Transcript
+from karyi.agent.session.transcript import CallBlock, SteerBlock, TextBlock, Transcript
 
 
 def history(transcript: Transcript) -> list[Update]:
@@ -38,6 +38,8 @@ def history(transcript: Transcript) -> list[Update]:
                 out.append(update(block.text))
             elif isinstance(block, CallBlock):
                 out.append(_call(block))
+            elif isinstance(block, SteerBlock):
+                out.append(update_user_message_text(block.text))
     return out
 
 

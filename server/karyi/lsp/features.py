@@ -37,6 +37,7 @@ FEATURES: dict[str, Handler] = {
     # chat.py: turns and what the client answers during one
     "karyi/chat": Handler("chat:chat"),
     "karyi/cancel": Handler("chat:cancel"),
+    "karyi/steer": Handler("chat:steer"),
     "karyi/confirmTool": Handler("chat:confirm_tool"),
     "karyi/fileDiffs": Handler("chat:file_diffs"),
     "karyi/provideValue": Handler("chat:provide_value"),

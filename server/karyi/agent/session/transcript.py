@@ -20,6 +20,12 @@ from karyi.core.images import Image, ImageJson
 SUMMARY_LIMIT = 2000
 """Characters of a call's result kept in the transcript: a preview, not the output."""
 
+STEER = "steer"
+"""`Message.name` of a message the user sent into a running turn (agent/turn/steering.py)."""
+
+STEER_PREFIX = "[The user adds, while you work:]\n"
+"""How the model reads such a message: the user's words, said mid-turn."""
+
 CallStatus = Literal["done", "failed", "rejected", "invalid"]
 NoticeKind = Literal["checkpoint", "compacted", "interrupted"]
 TurnStatus = Literal["live", "compacted", "rewound"]
@@ -69,7 +75,15 @@ class NoticeBlock:
     kind: Literal["notice"] = "notice"
 
 
-Block = TextBlock | CallBlock | NoticeBlock
+@dataclass(frozen=True)
+class SteerBlock:
+    """A message the user sent while the turn ran, where it reached the model."""
+
+    text: str
+    kind: Literal["steer"] = "steer"
+
+
+Block = TextBlock | CallBlock | NoticeBlock | SteerBlock
 
 
 @dataclass(frozen=True)
@@ -156,7 +170,14 @@ class NoticeBlockJson(TypedDict):
     text: str
 
 
-BlockJson = TextBlockJson | CallBlockJson | NoticeBlockJson
+class SteerBlockJson(TypedDict):
+    """A message the user sent into the running turn, where the model got it."""
+
+    kind: Literal["steer"]
+    text: str
+
+
+BlockJson = TextBlockJson | CallBlockJson | NoticeBlockJson | SteerBlockJson
 
 
 class TurnJson(TypedDict):
@@ -203,6 +224,8 @@ def _block_json(block: Block) -> BlockJson:
         return {"kind": "text", "channel": block.channel, "text": block.text}
     if isinstance(block, NoticeBlock):
         return {"kind": "notice", "notice": block.notice, "text": block.text}
+    if isinstance(block, SteerBlock):
+        return {"kind": "steer", "text": block.text}
     return {
         "kind": "call",
         "id": block.id,

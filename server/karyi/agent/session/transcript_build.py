@@ -18,12 +18,15 @@ from karyi.agent.session.compaction import RESULTS
 from karyi.agent.session.store import SessionStore, ToolCallRecord
 from karyi.agent.session.store_messages import LIVE, REWOUND, MessageRow
 from karyi.agent.session.transcript import (
+    STEER,
+    STEER_PREFIX,
     SUMMARY_LIMIT,
     Block,
     CallBlock,
     CallStatus,
     FileStat,
     NoticeBlock,
+    SteerBlock,
     TextBlock,
     Transcript,
     Turn,
@@ -109,7 +112,9 @@ class _Draft:
     blocks: list[Block] = field(default_factory=list)
 
     def add(self, message: Message, parser_for: ParserFor, state: DialectState) -> None:
-        if message.role == "user" and not message.tool_call_id and message.name != RESULTS:
+        if message.role == "user" and message.name == STEER:
+            self.blocks.append(SteerBlock(message.content.removeprefix(STEER_PREFIX)))
+        elif message.role == "user" and not message.tool_call_id and message.name != RESULTS:
             # The first is the user's; later ones are the agent's own notes to the model.
             self.asked = self.asked or message
         elif message.role == "assistant":

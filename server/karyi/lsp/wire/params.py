@@ -78,6 +78,15 @@ class ChatParams:
 
 
 @attrs.frozen(kw_only=True)
+class SteerParams:
+    """`karyi/steer`: a message into the session's running turn, read by the model at
+    its next tool boundary (docs/sessions.md#steer)."""
+
+    session_id: str = attrs.field(metadata=NONEMPTY)
+    message: str = attrs.field(metadata=NONEMPTY)
+
+
+@attrs.frozen(kw_only=True)
 class CancelParams:
     """`karyi/cancel`: end the session's running turn."""
 
@@ -258,6 +267,7 @@ class AnswerTaskParams:
 METHODS: dict[str, tuple[str, type | None]] = {
     "chat": ("karyi/chat", ChatParams),
     "cancel": ("karyi/cancel", CancelParams),
+    "steer": ("karyi/steer", SteerParams),
     "models": ("karyi/models", OptionalSessionParams),
     "modelState": ("karyi/modelState", OptionalSessionParams),
     "setModel": ("karyi/setModel", SetModelParams),

@@ -96,7 +96,9 @@ class ChatUsage(TypedDict):
 
 
 class ChatResult(TypedDict):
-    """`karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s)."""
+    """`karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s).
+    `unsent`: what `karyi/steer` sent into the turn that it ended before reading; send
+    it as the next message."""
 
     sessionId: str
     mode: Annotated[str, Mode]
@@ -104,6 +106,7 @@ class ChatResult(TypedDict):
     stopReason: str
     finalAnswer: str | None
     usage: ChatUsage
+    unsent: list[str]
 
 
 class ModelState(TypedDict):

@@ -54,6 +54,7 @@ NAMES: dict[Any, str] = {
     transcript.TextBlockJson: "TranscriptText",
     transcript.CallBlockJson: "TranscriptCall",
     transcript.NoticeBlockJson: "TranscriptNotice",
+    transcript.SteerBlockJson: "TranscriptSteer",
     transcript.FileStatJson: "FileStat",
 }
 """TypeScript names where they differ from the Python ones (the extension's)."""
