@@ -10,7 +10,7 @@ const production = process.argv.includes('--production');
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'info', target: 'es2022' };
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
-  { ...common, entryPoints: ['src/views/chat/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
+  { ...common, entryPoints: ['src/views/chat/webview/main.tsx'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
 ];
 if (tests) {
   const unit = readdirSync('src/test/unit').filter((f) => f.endsWith('.test.ts')).map((f) => `src/test/unit/${f}`);

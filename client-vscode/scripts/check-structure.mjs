@@ -35,24 +35,18 @@ const NO_VSCODE = ['protocol', 'shared', 'webview'];
 /** Not tested here: tests import every layer, generated files are written by a program. */
 const EXEMPT = [/^test\//, /\.gen\.ts$/];
 
-/** TEMPORARY: files allowed over the size limits until the rewrite named beside each lands.
- * The check fails once an entry is no longer needed, so that it is removed. */
-export const TEMPORARY_SIZE_EXEMPT = new Map([
-  ['views/chat/webview/main.ts', 'the webview is being rewritten as components; remove this entry when that lands'],
-]);
-
 function sources(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) return sources(p);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
+    return /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [p] : [];
   });
 }
 
 function resolveImport(from, spec) {
   if (!spec.startsWith('.')) return undefined;
   const base = path.resolve(path.dirname(from), spec.replace(/\.js$/, ''));
-  for (const c of [`${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(c)) return c;
+  for (const c of [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) if (fs.existsSync(c)) return c;
   return undefined;
 }
 
@@ -130,27 +124,17 @@ function parse(root) {
   return files;
 }
 
-function sizeProblems(files, root, show, exempt) {
+function sizeProblems(files, show) {
   const problems = [];
-  const needed = new Set();
   for (const [file, { rel, text, sf }] of files) {
     if (EXEMPT.some((re) => re.test(rel))) continue;
-    const found = [];
     const count = text.split('\n').length - 1;
     if (count > MAX_FILE_LINES) {
-      found.push(`${show(file)}:1: ${count} lines, over ${MAX_FILE_LINES}: split the file by responsibility`);
+      problems.push(`${show(file)}:1: ${count} lines, over ${MAX_FILE_LINES}: split the file by responsibility`);
     }
     for (const f of longFunctions(sf)) {
-      found.push(`${show(file)}:${f.line}: function ${f.name} is ${f.lines} lines, over ${MAX_FUNCTION_LINES}: split it into named steps`);
+      problems.push(`${show(file)}:${f.line}: function ${f.name} is ${f.lines} lines, over ${MAX_FUNCTION_LINES}: split it into named steps`);
     }
-    if (exempt.has(rel)) {
-      if (found.length) needed.add(rel);
-    } else {
-      problems.push(...found);
-    }
-  }
-  for (const rel of exempt.keys()) {
-    if (!needed.has(rel)) problems.push(`${show(path.join(root, rel))}:1: within the size limits now (or gone): remove its entry from TEMPORARY_SIZE_EXEMPT in scripts/check-structure.mjs`);
   }
   return problems;
 }
@@ -226,20 +210,18 @@ function cycleProblems(files, show) {
   });
 }
 
-/** Every problem of the tree at `root` (src/), one line each, paths relative to `base`;
- * `exempt` as TEMPORARY_SIZE_EXEMPT. */
-export function check(root, { base = process.cwd(), exempt = new Map() } = {}) {
+/** Every problem of the tree at `root` (src/), one line each, paths relative to `base`. */
+export function check(root, { base = process.cwd() } = {}) {
   root = path.resolve(root);
   const files = parse(root);
   const show = (p) => path.relative(base, p).split(path.sep).join('/');
-  return [...sizeProblems(files, root, show, exempt), ...layerProblems(files, show), ...cycleProblems(files, show)].sort();
+  return [...sizeProblems(files, show), ...layerProblems(files, show), ...cycleProblems(files, show)].sort();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..', 'src'));
-  const problems = check(root, { exempt: TEMPORARY_SIZE_EXEMPT });
+  const problems = check(root);
   for (const p of problems) console.error(p);
   if (problems.length) process.exit(1);
-  const exempt = [...TEMPORARY_SIZE_EXEMPT.keys()].join(', ');
-  console.log(`extension structure: ${sources(root).filter((f) => !path.relative(root, f).startsWith('test')).length} files of ${path.relative(process.cwd(), root) || '.'} within the limits and layers (${order}), no import cycle${exempt ? `; temporarily exempt from the size limits: ${exempt}` : ''}`);
+  console.log(`extension structure: ${sources(root).filter((f) => !path.relative(root, f).startsWith('test')).length} files of ${path.relative(process.cwd(), root) || '.'} within the limits and layers (${order}), no import cycle`);
 }

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { check, TEMPORARY_SIZE_EXEMPT } from './check-structure.mjs';
+import { check } from './check-structure.mjs';
 
 /** A tree of files (relative path -> text) under a fresh temporary src/. */
 function tree(files) {
@@ -15,7 +15,7 @@ function tree(files) {
     fs.mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
     fs.writeFileSync(path.join(src, rel), text);
   }
-  return { src, problems: (exempt) => check(src, { base: root, exempt }) };
+  return { src, problems: () => check(src, { base: root }) };
 }
 
 /** A function declaration of exactly `lines` lines. */
@@ -95,16 +95,17 @@ test('an import cycle fails, named import by import', () => {
   assert.ok(!problems[0].includes('d.ts'));
 });
 
-test('a temporary exemption holds while needed and fails once it is not', () => {
-  const long = tree({ 'views/chat/webview/main.ts': fn('main', 61) });
-  assert.deepEqual(long.problems(new Map([['views/chat/webview/main.ts', 'being rewritten']])), []);
-  const fixed = tree({ 'views/chat/webview/main.ts': fn('main', 60) });
-  assert.deepEqual(fixed.problems(new Map([['views/chat/webview/main.ts', 'being rewritten']])), [
-    'src/views/chat/webview/main.ts:1: within the size limits now (or gone): remove its entry from TEMPORARY_SIZE_EXEMPT in scripts/check-structure.mjs',
-  ]);
+test('.tsx components are measured and followed: a cycle through one fails', () => {
+  const t = tree({
+    'views/chat/webview/app.tsx': "import { s } from './store';\nexport const App = () => <div>{s}</div>;\n",
+    'views/chat/webview/store.ts': "import { App } from './app';\nexport const s = String(App);\n",
+  });
+  const [problem, ...rest] = t.problems();
+  assert.deepEqual(rest, []);
+  assert.match(problem, /import cycle among 2 files: .*app\.tsx.*store\.ts|import cycle among 2 files: .*store\.ts.*app\.tsx/);
 });
 
-test("the extension's own src/ passes with its temporary exemptions", () => {
+test("the extension's own src/ passes", () => {
   const src = path.join(import.meta.dirname, '..', 'src');
-  assert.deepEqual(check(src, { exempt: TEMPORARY_SIZE_EXEMPT }), []);
+  assert.deepEqual(check(src), []);
 });

@@ -2,13 +2,17 @@
 
 The LSP custom methods' parameters (lsp/wire/params.py) and the settings model
 (settings/model.py) are attrs classes; this module derives the JSON Schema they are
-checked against. The schema is the wire's: camelCase names, `X | None` as
-`[type, "null"]` (or only left out, with `nullable: False`), a `Literal` as an `enum`,
-an attrs class as an object, `dict[str, X]` as an object of `X`. A field's metadata
-adds constraints: `min_length`, `pattern`, `max_items`, `min_items`, `minimum`,
-`maximum`, `exclusive_minimum`, `description`, and `items` (the constraints of a list's
-elements). A class with `closed = True` takes no other fields; one whose `rest` names a
-`dict[str, X]` field takes any other key as an `X`, gathered in that field.
+checked against, and so do the built-in tools' parameters (tools/typed.py). The schema
+is the wire's: camelCase names (a class with `snake = True` keeps the Python names; a
+field's `name` metadata spells its own), `X | None` as `[type, "null"]` (or only left
+out, with `nullable: False`), a `Literal` as an `enum`, an attrs class as an object,
+`dict[str, X]` as an object of `X`. A field's metadata adds constraints: `min_length`,
+`max_length`, `pattern`, `max_items`, `min_items`, `minimum`, `maximum`,
+`exclusive_minimum`, `default` (the default the schema states), `description`, and
+`items` (the constraints of a list's elements), in the order the metadata lists them (a
+list's `items` right after its `type` unless listed). A class with `closed = True` takes
+no other fields; one whose `rest` names a `dict[str, X]` field takes any other key as an
+`X`, gathered in that field.
 """
 
 from __future__ import annotations
@@ -27,14 +31,22 @@ JSON = dict[str, Any]
 
 _CONSTRAINTS = {
     "min_length": "minLength",
+    "max_length": "maxLength",
     "pattern": "pattern",
     "max_items": "maxItems",
     "min_items": "minItems",
     "minimum": "minimum",
     "maximum": "maximum",
     "exclusive_minimum": "exclusiveMinimum",
+    "default": "default",
     "description": "description",
 }
+
+
+def wire_name(cls: type, field: attrs.Attribute[Any]) -> str:
+    """A field's key in the JSON: its `name` metadata, else camelCase (the Python name
+    itself in a class with `snake = True`)."""
+    return _key(cls, field.name, camel(field.name), field.metadata)
 
 
 def method_schema(cls: type) -> JSON:
@@ -68,12 +80,22 @@ def _members(cls: type) -> JSON:
         if member.name == rest_field(cls):
             out["additionalProperties"] = schema["additionalProperties"]
             continue
-        properties[member.key] = schema
+        key = _key(cls, member.name, member.key, member.metadata)
+        properties[key] = schema
         if not member.optional:
-            required.append(member.key)
+            required.append(key)
     if required:
         out["required"] = required
     return out
+
+
+def _key(cls: type, name: str, camel_key: str, meta: Any) -> str:
+    """A member's key: its `name` metadata, the Python name in a `snake` class, else
+    camelCase."""
+    named = meta.get("name")
+    if isinstance(named, str):
+        return named
+    return name if getattr(cls, "snake", False) else camel_key
 
 
 def value_schema(hint: Any, meta: dict[str, Any]) -> JSON:
@@ -83,7 +105,11 @@ def value_schema(hint: Any, meta: dict[str, Any]) -> JSON:
         hint = without_none(hint)
         nullable = meta.get("nullable", True)
     out = walk(hint, _Schema(meta, nullable))
-    out.update({_CONSTRAINTS[k]: v for k, v in meta.items() if k in _CONSTRAINTS})
+    for key, value in meta.items():
+        if key in _CONSTRAINTS:
+            out[_CONSTRAINTS[key]] = value
+        elif key == "items" and "items" in out:
+            out["items"] = out.pop("items")  # where the metadata lists it
     return out
 
 

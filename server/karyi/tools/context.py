@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 if TYPE_CHECKING:
     from karyi.secrets.request import ValueAnswer, ValueRequest
@@ -96,7 +96,8 @@ class TodoItem:
     """`pending`, `in_progress` or `done`."""
 
 
-TODO_STATUSES = ("pending", "in_progress", "done")
+TodoStatus = Literal["pending", "in_progress", "done"]
+TODO_STATUSES: tuple[str, ...] = get_args(TodoStatus)
 
 
 class TodoBoard(Protocol):

@@ -111,33 +111,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 <title>Karyi</title>
 </head>
 <body>
-<div id="app">
-  <header>
-    <button id="model" class="link model" title="Pick the model for the next message"></button>
-    <span id="status"></span>
-    <button id="history" class="link" title="Sessions">History</button>
-    <button id="checkpoints" class="link" title="Restore files from a checkpoint">Checkpoints</button>
-    <button id="new" class="link" title="New chat">New</button>
-  </header>
-  <div id="rules" hidden></div>
-  <div id="panel" hidden></div>
-  <section id="todos" aria-label="Task list" hidden></section>
-  <main id="log" role="log" aria-live="polite"></main>
-  <div id="composer">
-    <div id="completions" role="listbox" hidden></div>
-    <div id="mode" class="mode" role="radiogroup" aria-label="Mode">
-      <button id="mode-plan" role="radio" title="Plan: Karyi only reads and searches, then answers with a plan">Plan</button>
-      <button id="mode-act" role="radio" title="Act: Karyi reads, edits and runs commands">Act</button>
-    </div>
-    <details id="plan" hidden open><summary>Plan for the next message (edit it freely)</summary><textarea id="plan-text" rows="6" aria-label="Plan"></textarea></details>
-    <div id="chips"></div>
-    <div id="attachments" aria-label="Pictures to send" hidden></div>
-    <div class="row">
-      <textarea id="input" rows="1" placeholder="Ask Karyi… (@ to mention a file, @problems, @diff…)" aria-label="Message"></textarea>
-      <button id="send" class="primary">Send</button>
-    </div>
-  </div>
-</div>
+<div id="root"></div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

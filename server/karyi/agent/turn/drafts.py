@@ -106,7 +106,7 @@ class Drafts:
         if self._shown.pop(call.index, None) is not None:
             self.emit(ToolDraft(call.index, call.name, call.id, (), done=True))
 
-    def _writes(self, tool: MutatingTool, partial: PartialCall) -> list[PlannedWrite]:
+    def _writes(self, tool: MutatingTool[Any], partial: PartialCall) -> list[PlannedWrite]:
         params, written = _whole_lines(tool, partial)
         if params is None:
             return []
@@ -123,7 +123,7 @@ class Drafts:
 
 
 def _whole_lines(
-    tool: MutatingTool, partial: PartialCall
+    tool: MutatingTool[Any], partial: PartialCall
 ) -> tuple[dict[str, Any] | None, str | None]:
     """The partial call's parameters with the open value cut after its last line break
     (None while a path is still being written), and that value."""

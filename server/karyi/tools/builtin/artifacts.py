@@ -10,22 +10,64 @@ documents live with the session (`agent/session/artifacts.py`), never in the wor
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, TypeVar, get_args
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.base import Tool
 from karyi.tools.builtin.edit.plan import ELIDE_IN_FIND
 from karyi.tools.builtin.write import file_diff
 from karyi.tools.context import Artifact, ArtifactBook, ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.edits import EditError, Pair, apply_edits
 
-CONTENT_TYPES = ("markdown", "txt", "python", "html", "json")
-_ID = {
-    "type": "string",
-    "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
-    "description": "Artifact ID (e.g., 'task_plan', 'research_results'): letters, digits, _ . -",
-}
+ContentType = Literal["markdown", "txt", "python", "html", "json"]
+CONTENT_TYPES: tuple[str, ...] = get_args(ContentType)
+
+
+@param_class
+class ArtifactParams(ToolParams):
+    """What every artifact tool takes: the artifact's id."""
+
+    id: str = arg(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+        description="Artifact ID (e.g., 'task_plan', 'research_results'): letters, digits, _ . -",
+    )
+
+
+@param_class
+class CreateArtifactParams(ArtifactParams):
+    """`create_artifact`'s parameters."""
+
+    content_type: ContentType = arg(default="markdown", description="Content format")
+    title: str = arg(min_length=1, description="Title of the artifact")
+    content: str = arg(description="Initial text content")
+
+
+@param_class
+class ReadArtifactParams(ArtifactParams):
+    """`read_artifact`'s parameters."""
+
+    version: int | None = arg(
+        implied=None, minimum=1, description="Version number (optional, defaults to latest)"
+    )
+
+
+@param_class
+class UpdateArtifactParams(ArtifactParams):
+    """`update_artifact`'s parameters."""
+
+    old_str: str = arg(min_length=1, description="Text to be replaced (must match one place)")
+    new_str: str = arg(description="New text to replace with")
+
+
+@param_class
+class RewriteArtifactParams(ArtifactParams):
+    """`rewrite_artifact`'s parameters."""
+
+    content: str = arg(description="New complete content")
+
+
+A = TypeVar("A", bound=ArtifactParams)
 
 
 def _book(ctx: ToolContext) -> ArtifactBook:
@@ -54,15 +96,15 @@ def _data(art: Artifact, *, content: bool = False) -> dict[str, Any]:
     return out
 
 
-class _ArtifactTool(Tool):
+class _ArtifactTool(TypedTool[A]):
     """Calls on one artifact run in the order written."""
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """The artifact's id."""
-        return frozenset({f"artifact:{params.get('id')}"})
+        return frozenset({f"artifact:{self.args(params).id}"})
 
 
-class CreateArtifact(_ArtifactTool):
+class CreateArtifact(_ArtifactTool[CreateArtifactParams]):
     """`create_artifact(id, content_type, title, content)`."""
 
     name = "create_artifact"
@@ -71,40 +113,26 @@ class CreateArtifact(_ArtifactTool):
         "Create a new artifact: a versioned document kept with this session (a task plan, "
         "research notes, a report) that every agent of the session can read and update."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "id": _ID,
-            "content_type": {
-                "type": "string",
-                "enum": list(CONTENT_TYPES),
-                "default": "markdown",
-                "description": "Content format",
-            },
-            "title": {"type": "string", "minLength": 1, "description": "Title of the artifact"},
-            "content": {"type": "string", "description": "Initial text content"},
-        },
-        "required": ["id", "title", "content"],
-        "additionalProperties": False,
-    }
     example = {"id": "task_plan", "title": "Research plan", "content": "# Plan\n1. [ ] Search"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Create artifact {params.get('id')}: {params.get('title')}"
+        a = self.args(params)
+        return f"Create artifact {a.id}: {a.title}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Store version 1."""
+        a = self.args(params)
         art = _book(ctx).create(
-            str(params["id"]),
-            str(params["title"]),
-            str(params.get("content_type", "markdown")),
-            str(params["content"]),
+            a.id,
+            a.title,
+            a.content_type,
+            a.content,
         )
         return ToolResult.ok(f"Created {_head(art)}.", data=_data(art))
 
 
-class ReadArtifact(_ArtifactTool):
+class ReadArtifact(_ArtifactTool[ReadArtifactParams]):
     """`read_artifact(id, version?)`."""
 
     plan_safe = True
@@ -112,29 +140,16 @@ class ReadArtifact(_ArtifactTool):
     name = "read_artifact"
     display_name = "Read Artifact"
     description = "Read an artifact's content: the latest version, or any earlier one."
-    parameters = {
-        "type": "object",
-        "properties": {
-            "id": _ID,
-            "version": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Version number (optional, defaults to latest)",
-            },
-        },
-        "required": ["id"],
-        "additionalProperties": False,
-    }
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        version = params.get("version")
-        return f"Read artifact {params.get('id')}" + (f" version {version}" if version else "")
+        a = self.args(params)
+        return f"Read artifact {a.id}" + (f" version {a.version}" if a.version else "")
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Return the content."""
-        version = params.get("version")
-        art = _book(ctx).read(str(params["id"]), int(version) if version is not None else None)
+        a = self.args(params)
+        art = _book(ctx).read(a.id, a.version)
         latest = _book(ctx).read(art.id).version
         note = "" if art.version == latest else f" (the latest is version {latest})"
         return ToolResult.ok(
@@ -144,7 +159,7 @@ class ReadArtifact(_ArtifactTool):
         )
 
 
-class UpdateArtifact(_ArtifactTool):
+class UpdateArtifact(_ArtifactTool[UpdateArtifactParams]):
     """`update_artifact(id, old_str, new_str)`: one replacement, fuzzy like file edits."""
 
     name = "update_artifact"
@@ -154,30 +169,17 @@ class UpdateArtifact(_ArtifactTool):
         "copied from the artifact and match one place; small differences (whitespace, "
         "indentation, line endings, a near match) are tolerated and reported." + ELIDE_IN_FIND
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "id": _ID,
-            "old_str": {
-                "type": "string",
-                "minLength": 1,
-                "description": "Text to be replaced (must match one place)",
-            },
-            "new_str": {"type": "string", "description": "New text to replace with"},
-        },
-        "required": ["id", "old_str", "new_str"],
-        "additionalProperties": False,
-    }
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Update artifact {params.get('id')}"
+        return f"Update artifact {self.args(params).id}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Apply the pair through the edit engine and store the result as a new version."""
         book = _book(ctx)
-        art = book.read(str(params["id"]))
-        pair = Pair(str(params["old_str"]), str(params["new_str"]))
+        a = self.args(params)
+        art = book.read(a.id)
+        pair = Pair(a.old_str, a.new_str)
         try:
             outcome = apply_edits(art.content, [pair], path=f"artifact {art.id}")
         except EditError as exc:
@@ -204,29 +206,21 @@ class UpdateArtifact(_ArtifactTool):
         )
 
 
-class RewriteArtifact(_ArtifactTool):
+class RewriteArtifact(_ArtifactTool[RewriteArtifactParams]):
     """`rewrite_artifact(id, content)`."""
 
     name = "rewrite_artifact"
     display_name = "Rewrite Artifact"
     description = "Completely rewrite an artifact's content (a new version; earlier ones stay)."
-    parameters = {
-        "type": "object",
-        "properties": {
-            "id": _ID,
-            "content": {"type": "string", "description": "New complete content"},
-        },
-        "required": ["id", "content"],
-        "additionalProperties": False,
-    }
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Rewrite artifact {params.get('id')}"
+        return f"Rewrite artifact {self.args(params).id}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Store the content as a new version."""
         book = _book(ctx)
-        art = book.read(str(params["id"]))
-        new = book.save(art.id, str(params["content"]), base_version=art.version)
+        a = self.args(params)
+        art = book.read(a.id)
+        new = book.save(art.id, a.content, base_version=art.version)
         return ToolResult.ok(f"Rewrote {_head(new)}.", data=_data(new))

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from karyi.core.results import ToolResult
-from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.ripgrep import MAX_MATCHES, GrepMatch, GrepResult, grep
 
 DIR_PATH = (
@@ -67,13 +67,35 @@ def _by_shown_file(ctx: ToolContext, target: Path, result: GrepResult) -> TextHi
     return TextHits(result, files)
 
 
-def search_roots(ctx: ToolContext, params: Mapping[str, Any]) -> tuple[list[Path], str]:
+def search_roots(ctx: ToolContext, path: str | None) -> tuple[list[Path], str]:
     """The roots a call's `path` names (see `search_targets`) and how they are shown."""
-    targets = search_targets(ctx, params.get("path"))
+    targets = search_targets(ctx, path)
     return targets, ", ".join(ctx.workspace.display(t) for t in targets)
 
 
-class Grep(Tool):
+@param_class
+class GrepParams(ToolParams):
+    """vecli `grep`'s parameters."""
+
+    pattern: str = arg(
+        min_length=1,
+        description="The regular expression (regex) pattern to search for within "
+        "file contents (e.g., 'function\\s+myFunction', "
+        "'import\\s+\\{.*\\}\\s+from\\s+.*').",
+    )
+    path: str | None = arg(implied=None, description=DIR_PATH)
+    include: str | None = arg(
+        implied=None,
+        description="A glob pattern to filter which files are searched (e.g., "
+        "'*.js', '*.{ts,tsx}', 'src/**'). If omitted, searches all files (respecting "
+        "potential ignores).",
+    )
+    case_sensitive: bool = arg(
+        default=False, description="Match case exactly (default false: case-insensitive)"
+    )
+
+
+class Grep(TypedTool[GrepParams]):
     """vecli (Gemini CLI) `search_file_content`, named `grep` in that profile."""
 
     plan_safe = True
@@ -88,32 +110,6 @@ class Grep(Tool):
         f"{MAX_MATCHES} matches are shown. The regex syntax is ripgrep's (Rust regex: no "
         "look-around or backreferences)."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "pattern": {
-                "type": "string",
-                "minLength": 1,
-                "description": "The regular expression (regex) pattern to search for within "
-                "file contents (e.g., 'function\\s+myFunction', "
-                "'import\\s+\\{.*\\}\\s+from\\s+.*').",
-            },
-            "path": {"type": "string", "description": DIR_PATH},
-            "include": {
-                "type": "string",
-                "description": "A glob pattern to filter which files are searched (e.g., "
-                "'*.js', '*.{ts,tsx}', 'src/**'). If omitted, searches all files (respecting "
-                "potential ignores).",
-            },
-            "case_sensitive": {
-                "type": "boolean",
-                "default": False,
-                "description": "Match case exactly (default false: case-insensitive)",
-            },
-        },
-        "required": ["pattern"],
-        "additionalProperties": False,
-    }
     example = {"pattern": "TODO", "path": "src", "include": "*.py"}
 
     def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
@@ -122,21 +118,23 @@ class Grep(Tool):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        where = f" in {params['path']}" if params.get("path") else ""
-        filt = f" ({params['include']})" if params.get("include") else ""
-        return f"Search for '{params.get('pattern')}'{where}{filt}"
+        a = self.args(params)
+        where = f" in {a.path}" if a.path else ""
+        filt = f" ({a.include})" if a.include else ""
+        return f"Search for '{a.pattern}'{where}{filt}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini's `Found N matches for pattern "P" in path "D":` then `File:`/`L<n>:` blocks."""
-        target, shown = search_roots(ctx, params)
-        pattern = str(params["pattern"])
-        include = params.get("include")
+        a = self.args(params)
+        target, shown = search_roots(ctx, a.path)
+        pattern = a.pattern
+        include = a.include
         found = await search_text(
             ctx,
             target,
             pattern,
-            include=str(include) if include else None,
-            case_sensitive=bool(params.get("case_sensitive", False)),
+            include=include or None,
+            case_sensitive=a.case_sensitive,
         )
         result = found.result
         where = f'in path "{shown}"' + (f' (filter: "{include}")' if include else "")

@@ -13,9 +13,9 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.base import Tool
 from karyi.tools.builtin.grep import DIR_PATH, search_roots
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.files import Entry, human_size, list_dir
 from karyi.workspace.globs import Found, Matcher, recent_first, with_mtimes
 from karyi.workspace.ripgrep import find_matching
@@ -39,13 +39,50 @@ def listing_lines(entries: list[Entry]) -> list[str]:
     return [f"{e.name}/" if e.is_dir else f"{e.name}  ({human_size(e.size)})" for e in entries]
 
 
-def _search_root(ctx: ToolContext, params: Mapping[str, Any]) -> tuple[Path, str]:
-    raw = params.get("path") or "."
-    path = ctx.workspace.resolve(str(raw), param="path")
-    return path, ctx.workspace.display(path)
+@param_class
+class GlobParams(ToolParams):
+    """vecli `glob`'s parameters."""
+
+    pattern: str = arg(
+        min_length=1,
+        description="The glob pattern to match against (e.g., '**/*.py', 'docs/*.md').",
+    )
+    path: str | None = arg(implied=None, description=DIR_PATH)
+    case_sensitive: bool = arg(
+        default=False,
+        description="Whether the search should be case-sensitive. Defaults to false.",
+    )
+    respect_git_ignore: bool = arg(
+        default=True,
+        description="Whether to respect .gitignore patterns when finding files. Defaults to true.",
+    )
 
 
-class Glob(Tool):
+@param_class
+class LsParams(ToolParams):
+    """vecli `ls`'s parameters."""
+
+    path: str = arg(
+        description="The absolute path to the directory to list (relative paths "
+        "are taken from the workspace root)"
+    )
+    ignore: list[str] = arg(implied=[], description="List of glob patterns to ignore")
+    respect_git_ignore: bool = arg(
+        description="Whether to respect .gitignore patterns (default true)", default=True
+    )
+
+
+@param_class
+class ListFileParams(ToolParams):
+    """agentxml `list_file`'s parameters."""
+
+    snake = False
+    workspace_path: str = arg(
+        description="directory path (default: the workspace root)", default="."
+    )
+
+
+class Glob(TypedTool[GlobParams]):
     """Gemini CLI `glob`: files matching a pattern, recently modified first."""
 
     plan_safe = True
@@ -59,30 +96,6 @@ class Glob(Tool):
         "directories; a pattern without it matches only at its own level. Respects "
         f".gitignore unless told not to; at most {MAX_GLOB_FILES} files are listed."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "pattern": {
-                "type": "string",
-                "minLength": 1,
-                "description": "The glob pattern to match against (e.g., '**/*.py', 'docs/*.md').",
-            },
-            "path": {"type": "string", "description": DIR_PATH},
-            "case_sensitive": {
-                "type": "boolean",
-                "default": False,
-                "description": "Whether the search should be case-sensitive. Defaults to false.",
-            },
-            "respect_git_ignore": {
-                "type": "boolean",
-                "default": True,
-                "description": "Whether to respect .gitignore patterns when finding files. "
-                "Defaults to true.",
-            },
-        },
-        "required": ["pattern"],
-        "additionalProperties": False,
-    }
     example = {"pattern": "src/**/*.ts"}
 
     def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
@@ -91,33 +104,35 @@ class Glob(Tool):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        where = f" within {params['path']}" if params.get("path") else ""
-        return f"Find files matching '{params.get('pattern')}'{where}"
+        a = self.args(params)
+        where = f" within {a.path}" if a.path else ""
+        return f"Find files matching '{a.pattern}'{where}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini's `Found N file(s) matching "P" within D, sorted by modification time`."""
-        roots, _shown = search_roots(ctx, params)
+        a = self.args(params)
+        roots, _shown = search_roots(ctx, a.path)
         every: list[Found] = []
         capped = False
         for root in roots:
             if not root.is_dir():
                 message = f"path: {root} is not a directory"
                 raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, message)
-            some, more = await self._find(root, params, ctx)
+            some, more = await self._find(root, a, ctx)
             every += some
             capped = capped or more
         within = ", ".join(str(r) for r in roots)
         found = recent_first(every)
         if not found:
             return ToolResult.ok(
-                f'No files found matching pattern "{params["pattern"]}" within {within}.',
+                f'No files found matching pattern "{a.pattern}" within {within}.',
                 display="No files found",
                 data={"files": []},
             )
         shown = found[:MAX_GLOB_FILES]
         count = f"more than {len(found)}" if capped else str(len(found))
         text = (
-            f'Found {count} file(s) matching "{params["pattern"]}" within {within}, '
+            f'Found {count} file(s) matching "{a.pattern}" within {within}, '
             "sorted by modification time (newest first):\n" + "\n".join(f.path for f in shown)
         )
         if capped:
@@ -140,19 +155,17 @@ class Glob(Tool):
             },
         )
 
-    async def _find(
-        self, root: Path, params: Mapping[str, Any], ctx: ToolContext
-    ) -> tuple[list[Found], bool]:
+    async def _find(self, root: Path, a: GlobParams, ctx: ToolContext) -> tuple[list[Found], bool]:
         """One root's matches (listing only where the pattern can match) and whether the
         listing stopped at its cap."""
-        pattern = _relative_pattern(str(params["pattern"]), root)
-        matcher = Matcher([pattern], case_sensitive=bool(params.get("case_sensitive", False)))
-        ignore = ctx.workspace.gitignore if params.get("respect_git_ignore", True) else None
+        pattern = _relative_pattern(a.pattern, root)
+        matcher = Matcher([pattern], case_sensitive=a.case_sensitive)
+        ignore = ctx.workspace.gitignore if a.respect_git_ignore else None
         listing = await find_matching(root, matcher, ignore, limit=MAX_GLOB_MATCHES)
         return with_mtimes(root, listing.files), listing.capped
 
 
-class Ls(Tool):
+class Ls(TypedTool[LsParams]):
     """vecli (Gemini CLI) `list_directory`, named `ls` in that profile."""
 
     plan_safe = True
@@ -163,28 +176,6 @@ class Ls(Tool):
         "Lists the names of files and subdirectories directly within a specified directory "
         "path. Can optionally ignore entries matching provided glob patterns."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "path": {
-                "type": "string",
-                "description": "The absolute path to the directory to list (relative paths "
-                "are taken from the workspace root)",
-            },
-            "ignore": {
-                "type": "array",
-                "items": {"type": "string"},
-                "description": "List of glob patterns to ignore",
-            },
-            "respect_git_ignore": {
-                "type": "boolean",
-                "description": "Whether to respect .gitignore patterns (default true)",
-                "default": True,
-            },
-        },
-        "required": ["path"],
-        "additionalProperties": False,
-    }
     example = {"path": "src"}
 
     def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
@@ -193,15 +184,15 @@ class Ls(Tool):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"List {params.get('path')}"
+        return f"List {self.args(params).path}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """`Directory listing for PATH:` then `[DIR] name` / `name` lines."""
-        path = ctx.workspace.resolve(params["path"])
+        a = self.args(params)
+        path = ctx.workspace.resolve(a.path)
         shown = str(path)
-        respect = bool(params.get("respect_git_ignore", True))
-        entries, git_ignored = list_entries(ctx, path, str(params["path"]), respect)
-        patterns = [str(p) for p in params.get("ignore", [])]
+        entries, git_ignored = list_entries(ctx, path, a.path, a.respect_git_ignore)
+        patterns = a.ignore
         kept = [e for e in entries if not any(fnmatch.fnmatch(e.name, p) for p in patterns)]
         if not kept:
             text = f"Directory {shown} is empty."
@@ -221,7 +212,7 @@ class Ls(Tool):
         return ToolResult.ok(text, display=display, data=data)
 
 
-class ListFile(Tool):
+class ListFile(TypedTool[ListFileParams]):
     """agentxml `list_file(workspacePath)`."""
 
     plan_safe = True
@@ -229,17 +220,6 @@ class ListFile(Tool):
     name = "list_file"
     display_name = "List files"
     description = "List the files and directories in a directory (one level)."
-    parameters = {
-        "type": "object",
-        "properties": {
-            "workspacePath": {
-                "type": "string",
-                "description": "directory path (default: the workspace root)",
-                "default": ".",
-            }
-        },
-        "additionalProperties": False,
-    }
     example = {"workspacePath": "src"}
 
     def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
@@ -248,11 +228,11 @@ class ListFile(Tool):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"List {params.get('workspacePath', '.')}"
+        return f"List {self.args(params).workspace_path}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """The listing as one string, directories first."""
-        src = str(params.get("workspacePath", "."))
+        src = self.args(params).workspace_path
         path = ctx.workspace.resolve(src, param="workspacePath")
         entries, ignored = list_entries(ctx, path, src)
         lines = listing_lines(entries)

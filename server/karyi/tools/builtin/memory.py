@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from karyi.core.atomic import write_atomic
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.settings import user_settings_path
-from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 FILE_NAME = "KARYI.md"
 HEADING = "## Karyi Added Memories"
@@ -55,7 +55,22 @@ def append_fact(path: Path, fact: str) -> None:
     _write(path, text)
 
 
-class SaveMemory(Tool):
+@param_class
+class SaveMemoryParams(ToolParams):
+    """`save_memory`'s parameters."""
+
+    fact: str = arg(
+        min_length=1,
+        max_length=MAX_FACT,
+        description="The fact to remember: a clear, self-contained statement",
+    )
+    scope: Literal["workspace", "user"] = arg(
+        default="workspace",
+        description="workspace: this project's KARYI.md; user: every project",
+    )
+
+
+class SaveMemory(TypedTool[SaveMemoryParams]):
     """Gemini CLI's `save_memory(fact)`, with a scope."""
 
     name = "save_memory"
@@ -65,29 +80,10 @@ class SaveMemory(Tool):
         "included in future sessions. Use it when the user asks you to remember something, "
         "or states a clear, concise fact that will help later (a preference, a convention)."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "fact": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_FACT,
-                "description": "The fact to remember: a clear, self-contained statement",
-            },
-            "scope": {
-                "type": "string",
-                "enum": ["workspace", "user"],
-                "default": "workspace",
-                "description": "workspace: this project's KARYI.md; user: every project",
-            },
-        },
-        "required": ["fact"],
-        "additionalProperties": False,
-    }
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """A fact is one line of text."""
-        fact = str(params["fact"]).strip()
+        fact = self.args(params).fact.strip()
         if not fact:
             return "fact: expected a non-empty statement"
         if "\n" in fact:
@@ -96,13 +92,14 @@ class SaveMemory(Tool):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Remember: {params.get('fact')}"
+        return f"Remember: {self.args(params).fact}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Append the fact to the scope's KARYI.md."""
-        scope = str(params.get("scope", "workspace"))
+        a = self.args(params)
+        scope = a.scope
         path = memory_paths(ctx.workspace.root)[scope]
-        fact = str(params["fact"]).strip()
+        fact = a.fact.strip()
         try:
             append_fact(path, fact)
         except OSError as exc:

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from karyi.core.errors import ToolFailure
 from karyi.core.results import Permission
-from karyi.tools.base import Confirmation, Tool
+from karyi.tools.base import Confirmation
 from karyi.tools.builtin.document_io import file_keys
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import TypedTool
 from karyi.workspace.editor import PlannedWrite
 
+M = TypeVar("M")
 
-class MutatingTool(Tool):
+
+class MutatingTool(TypedTool[M]):
     """A tool that changes files: `confirm` by default, with a diff to approve."""
 
     permission = Permission.CONFIRM

@@ -16,6 +16,7 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
 from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 DESCRIPTION = (
     "Delegate a task to a subagent: it works on its own, with its own instructions and "
@@ -24,48 +25,43 @@ DESCRIPTION = (
 )
 
 
-class CallSubagent(Tool):
+@param_class
+class CallSubagentParams(ToolParams):
+    """`call_subagent`'s parameters."""
+
+    agent_name: str = arg(min_length=1, description="The subagent to run")
+    task: str = arg(
+        min_length=1, description="What the subagent should do, with everything it needs to know"
+    )
+
+
+class CallSubagent(TypedTool[CallSubagentParams]):
     """`call_subagent(agent_name, task)`."""
 
     name = "call_subagent"
     display_name = "Call Subagent"
     description = DESCRIPTION + " The agents are defined in settings `agents`."
-    parameters = {
-        "type": "object",
-        "properties": {
-            "agent_name": {
-                "type": "string",
-                "minLength": 1,
-                "description": "The subagent to run",
-            },
-            "task": {
-                "type": "string",
-                "minLength": 1,
-                "description": "What the subagent should do, with everything it needs to know",
-            },
-        },
-        "required": ["agent_name", "task"],
-        "additionalProperties": False,
-    }
     example = {"agent_name": "explore", "task": "Find where the settings file is parsed."}
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """A task is more than blanks."""
-        if not str(params["task"]).strip():
+        if not self.args(params).task.strip():
             return "task: expected a description of the work, got only blanks"
         return None
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        task = " ".join(str(params.get("task", "")).split())
-        return f"Ask {params.get('agent_name')}: {task[:100]}"
+        a = self.args(params)
+        task = " ".join(a.task.split())
+        return f"Ask {a.agent_name}: {task[:100]}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Run the subagent and return its answer."""
         runner = ctx.subagents
         if runner is None:
             raise ToolFailure(ErrorCode.DISABLED, "subagents need an agent; this context has none")
-        name = str(params["agent_name"])
+        a = self.args(params)
+        name = a.agent_name
         agents = runner.agents()
         if name not in agents:
             known = ", ".join(agents) or "none (define them in settings `agents`)"
@@ -73,7 +69,7 @@ class CallSubagent(Tool):
                 ErrorCode.INVALID_TOOL_INPUT,
                 f"agent_name: no subagent {name!r}; available: {known}",
             )
-        done = await runner.run(name, str(params["task"]), ctx)
+        done = await runner.run(name, a.task, ctx)
         facts = {
             "agent": done.agent,
             "stop_reason": done.stop_reason,

@@ -20,15 +20,31 @@ from typing import Any
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, ToolResult
 from karyi.secrets.looks import looks_like_credential_name, mask_credentials
-from karyi.tools.base import Tool
 from karyi.tools.builtin.commands.common import shell_of
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
-_NAME = {
-    "type": "string",
-    "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
-    "description": "environment variable name",
-}
+_NAME = "^[A-Za-z_][A-Za-z0-9_]*$"
+
+
+@param_class
+class NoParams(ToolParams):
+    """A tool without parameters."""
+
+
+@param_class
+class EnvName(ToolParams):
+    """`get_env_variable`'s parameters."""
+
+    name: str = arg(pattern=_NAME, description="environment variable name")
+
+
+@param_class
+class EnvSetting(ToolParams):
+    """`set_env_variable`'s parameters."""
+
+    name: str = arg(pattern=_NAME, description="environment variable name")
+    value: str = arg(description="the value")
 
 
 def _memory_mb() -> int | None:
@@ -66,7 +82,7 @@ def system_info(ctx: ToolContext) -> dict[str, Any]:
     }
 
 
-class GetSystemInfo(Tool):
+class GetSystemInfo(TypedTool[NoParams]):
     """agentxml `get_system_info()`: `data` is the info object."""
 
     plan_safe = True
@@ -77,7 +93,6 @@ class GetSystemInfo(Tool):
         "Get facts about the machine: OS and release, kernel, CPU architecture and count, "
         "memory, Python version, shell, workspace path, free disk space, time zone, locale."
     )
-    parameters = {"type": "object", "properties": {}, "additionalProperties": False}
     example = {}
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -87,7 +102,7 @@ class GetSystemInfo(Tool):
         return ToolResult.ok(text, data=info, display="System information")
 
 
-class GetEnvVariable(Tool):
+class GetEnvVariable(TypedTool[EnvName]):
     """agentxml `get_env_variable(name)`: the value as the session's commands see it."""
 
     plan_safe = True
@@ -99,12 +114,6 @@ class GetEnvVariable(Tool):
         "look like credentials (…KEY, …TOKEN, …SECRET, …PASSWORD…) are refused and values "
         "that look like credentials are masked: ask for secrets with get_value instead."
     )
-    parameters = {
-        "type": "object",
-        "properties": {"name": _NAME},
-        "required": ["name"],
-        "additionalProperties": False,
-    }
     example = {"name": "PATH"}
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
@@ -113,7 +122,7 @@ class GetEnvVariable(Tool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """The value (`data`), masked where it looks like a credential."""
-        name = str(params["name"])
+        name = self.args(params).name
         if looks_like_credential_name(name):
             raise ToolFailure(
                 ErrorCode.PERMISSION_DENIED,
@@ -128,7 +137,7 @@ class GetEnvVariable(Tool):
         return ToolResult.ok(shown, data=shown, display=f"`{name}`{note}", masked=masked)
 
 
-class SetEnvVariable(Tool):
+class SetEnvVariable(TypedTool[EnvSetting]):
     """agentxml `set_env_variable(name, value)`: for later commands of this session."""
 
     name = "set_env_variable"
@@ -137,21 +146,13 @@ class SetEnvVariable(Tool):
         "Set an environment variable for the later commands of this session (one-shot "
         "commands and the terminal). The value may use $KARYI{NAME} for a secret."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "name": _NAME,
-            "value": {"type": "string", "description": "the value"},
-        },
-        "required": ["name", "value"],
-        "additionalProperties": False,
-    }
     permission = Permission.CONFIRM
     example = {"name": "NODE_ENV", "value": "production"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Set {params.get('name')}={params.get('value')!r} for later commands"
+        a = self.args(params)
+        return f"Set {a.name}={a.value!r} for later commands"
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """The session's environment and terminal."""
@@ -159,7 +160,8 @@ class SetEnvVariable(Tool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Record the change; the terminal gets it before its next command."""
-        name = str(params["name"])
-        shell_of(ctx).set_env(ctx.session_id, name, str(params["value"]))
+        a = self.args(params)
+        name = a.name
+        shell_of(ctx).set_env(ctx.session_id, name, a.value)
         text = f"{name} is set for the later commands of this session"
         return ToolResult.ok(text, data=text)

@@ -14,8 +14,8 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.base import Tool
-from karyi.tools.context import TODO_STATUSES, TodoItem, ToolContext
+from karyi.tools.context import TodoItem, TodoStatus, ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 MARKS = {"pending": "[ ]", "in_progress": "[>]", "done": "[x]"}
 
@@ -27,7 +27,23 @@ def render(items: list[TodoItem]) -> str:
     return "\n".join(f"{MARKS.get(i.status, '[ ]')} {i.id}. {i.text}" for i in items)
 
 
-class TodoWrite(Tool):
+@param_class
+class Todo(ToolParams):
+    """One item of the task list."""
+
+    id: str = arg(min_length=1, description="stable id")
+    text: str = arg(min_length=1, description="the task")
+    status: TodoStatus = arg()
+
+
+@param_class
+class TodoWriteParams(ToolParams):
+    """`todo_write`'s parameters."""
+
+    todos: list[Todo] = arg(description="the complete task list, in order", items={})
+
+
+class TodoWrite(TypedTool[TodoWriteParams]):
     """`todo_write(todos)`: the session's task list, replaced as a whole."""
 
     name = "todo_write"
@@ -39,27 +55,6 @@ class TodoWrite(Tool):
         "in_progress before you start it and done as soon as it is finished; keep one item "
         "in_progress at a time. The user sees the list live."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "todos": {
-                "type": "array",
-                "description": "the complete task list, in order",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "id": {"type": "string", "minLength": 1, "description": "stable id"},
-                        "text": {"type": "string", "minLength": 1, "description": "the task"},
-                        "status": {"type": "string", "enum": list(TODO_STATUSES)},
-                    },
-                    "required": ["id", "text", "status"],
-                    "additionalProperties": False,
-                },
-            }
-        },
-        "required": ["todos"],
-        "additionalProperties": False,
-    }
     example = {
         "todos": [
             {"id": "1", "text": "Read the parser", "status": "done"},
@@ -71,13 +66,13 @@ class TodoWrite(Tool):
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """Ids must be unique: they are how the user and the model name an item."""
-        ids = [str(t.get("id")) for t in params.get("todos", [])]
+        ids = [t.id for t in self.args(params).todos]
         twice = sorted({i for i in ids if ids.count(i) > 1})
         return f"todos: duplicate id(s) {', '.join(twice)}" if twice else None
 
     def describe(self, params: Mapping[str, Any]) -> str:
-        todos = params.get("todos", [])
-        done = sum(1 for t in todos if isinstance(t, Mapping) and t.get("status") == "done")
+        todos = self.args(params).todos
+        done = sum(1 for t in todos if t.status == "done")
         return f"Update the task list ({done}/{len(todos)} done)"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -85,7 +80,7 @@ class TodoWrite(Tool):
             raise ToolFailure(
                 ErrorCode.DISABLED, "the task list needs an agent session; this context has none"
             )
-        items = [TodoItem(str(t["id"]), str(t["text"]), str(t["status"])) for t in params["todos"]]
+        items = [TodoItem(t.id, t.text, t.status) for t in self.args(params).todos]
         ctx.todos.write(items)
         data = {"todos": [{"id": i.id, "text": i.text, "status": i.status} for i in items]}
         return ToolResult.ok(

@@ -17,11 +17,25 @@ from karyi.core.results import ToolResult
 from karyi.secrets.request import CannotAsk, ValueRequest
 from karyi.secrets.store import SecretStoreError
 from karyi.secrets.substitute import NAME
-from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 
-class GetValue(Tool):
+@param_class
+class GetValueParams(ToolParams):
+    """`get_value`'s parameters."""
+
+    key: str = arg(pattern=NAME.pattern, description="the variable's name, e.g. GITHUB_TOKEN")
+    reason: str = arg(min_length=1, description="why it is needed")
+    note: str = arg(implied="", description="a note to store with it if saved")
+    secret: bool = arg(
+        implied=True,
+        description="false for a value that is not a secret (a URL, a user name): "
+        "you then get the answer itself instead of a placeholder (default true)",
+    )
+
+
+class GetValue(TypedTool[GetValueParams]):
     """Asks the user for a secret value, usable afterwards as `$KARYI{KEY}`."""
 
     name = "get_value"
@@ -32,25 +46,6 @@ class GetValue(Tool):
         "parameter of any tool and it is replaced by the value when the tool runs (tool "
         "output shows $KARYI{KEY} instead of the value). Never ask for a secret in plain text."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "key": {
-                "type": "string",
-                "pattern": NAME.pattern,
-                "description": "the variable's name, e.g. GITHUB_TOKEN",
-            },
-            "reason": {"type": "string", "minLength": 1, "description": "why it is needed"},
-            "note": {"type": "string", "description": "a note to store with it if saved"},
-            "secret": {
-                "type": "boolean",
-                "description": "false for a value that is not a secret (a URL, a user name): "
-                "you then get the answer itself instead of a placeholder (default true)",
-            },
-        },
-        "required": ["key", "reason"],
-        "additionalProperties": False,
-    }
     example = {
         "key": "NPM_TOKEN",
         "reason": "npm needs it to publish the package",
@@ -59,7 +54,8 @@ class GetValue(Tool):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Ask the user for {params.get('key')}: {params.get('reason')}"
+        a = self.args(params)
+        return f"Ask the user for {a.key}: {a.reason}"
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """One question to the user at a time."""
@@ -67,7 +63,8 @@ class GetValue(Tool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Ask, store, and tell the model only the placeholder."""
-        key = str(params["key"])
+        a = self.args(params)
+        key = a.key
         vault = ctx.secrets
         if vault is None or ctx.ask_value is None:
             raise ToolFailure(
@@ -75,12 +72,12 @@ class GetValue(Tool):
                 f"nobody can be asked for {key} here (no interactive user); the user can store "
                 f"it with `karyi var set {key}`, then $KARYI{{{key}}} works",
             )
-        secret = params.get("secret", True) is not False
+        secret = a.secret
         exists = vault.exists(key) if secret else False
         request = ValueRequest(
             key,
-            str(params["reason"]),
-            str(params.get("note", "")),
+            a.reason,
+            a.note,
             exists=exists,
             session_id=ctx.session_id,
             call_id=ctx.call_id,

@@ -16,12 +16,13 @@ import asyncio
 import fnmatch
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
-from karyi.tools.base import Confirmation, Tool
+from karyi.tools.base import Confirmation
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 if TYPE_CHECKING:
     from karyi.tools.webclient.extract import Page
@@ -57,7 +58,31 @@ def _hosts(urls: list[str]) -> list[str]:
     return out
 
 
-class _Fetcher(Tool):
+@param_class
+class WebFetchParams(ToolParams):
+    """research `web_fetch`'s parameters."""
+
+    url: str = arg(min_length=1, description="The full http(s) URL to fetch")
+
+
+@param_class
+class VecliWebFetchParams(ToolParams):
+    """vecli `web_fetch`'s parameters."""
+
+    prompt: str = arg(
+        min_length=1,
+        description="A comprehensive prompt that includes the URL(s) (up to 20) to "
+        "fetch and specific instructions on how to process their content (e.g., "
+        '"Summarize https://example.com/article and extract key points from '
+        'https://another.com/data"). Must contain at least one URL starting with '
+        "http:// or https://.",
+    )
+
+
+F = TypeVar("F")
+
+
+class _Fetcher(TypedTool[F]):
     """What both `web_fetch` tools share: permission by host, the fetch, the rendering."""
 
     plan_safe = True
@@ -156,7 +181,7 @@ def render_page(fetched: Fetched, page: Page, budget: int) -> tuple[str, dict[st
     return "\n".join(lines), facts
 
 
-class WebFetch(_Fetcher):
+class WebFetch(_Fetcher[WebFetchParams]):
     """research `web_fetch(url)`."""
 
     name = "web_fetch"
@@ -165,23 +190,11 @@ class WebFetch(_Fetcher):
         "Fetch a web page or PDF and return its content as Markdown text (HTML is reduced "
         "to its main content; GitHub file pages are fetched raw). http and https only."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "url": {
-                "type": "string",
-                "minLength": 1,
-                "description": "The full http(s) URL to fetch",
-            }
-        },
-        "required": ["url"],
-        "additionalProperties": False,
-    }
     example = {"url": "https://docs.python.org/3/library/asyncio.html"}
 
     def urls(self, params: Mapping[str, Any]) -> list[str]:
         """See `_Fetcher.urls`."""
-        return [str(params.get("url", "")).strip()]
+        return [self.args(params).url.strip()]
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """The URL must be http(s) with a host, and not a metadata service."""
@@ -195,7 +208,7 @@ class WebFetch(_Fetcher):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Fetch {params.get('url')}"
+        return f"Fetch {self.args(params).url}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Fetch and convert."""
@@ -205,7 +218,7 @@ class WebFetch(_Fetcher):
         return ToolResult.ok(text, display=shown, data=facts)
 
 
-class VecliWebFetch(_Fetcher):
+class VecliWebFetch(_Fetcher[VecliWebFetchParams]):
     """Gemini CLI's `web_fetch(prompt)`: the URLs are found in the prompt."""
 
     name = "web_fetch"
@@ -217,28 +230,12 @@ class VecliWebFetch(_Fetcher):
         "'prompt' parameter. The pages are fetched and returned as Markdown with the "
         "request, for you to carry out."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "prompt": {
-                "type": "string",
-                "minLength": 1,
-                "description": "A comprehensive prompt that includes the URL(s) (up to 20) to "
-                "fetch and specific instructions on how to process their content (e.g., "
-                '"Summarize https://example.com/article and extract key points from '
-                'https://another.com/data"). Must contain at least one URL starting with '
-                "http:// or https://.",
-            }
-        },
-        "required": ["prompt"],
-        "additionalProperties": False,
-    }
     example = {"prompt": "Summarize https://example.com/article in three bullet points"}
 
     def urls(self, params: Mapping[str, Any]) -> list[str]:
         """Every distinct URL in the prompt, in order."""
         found: list[str] = []
-        for url in _URL.findall(str(params.get("prompt", ""))):
+        for url in _URL.findall(self.args(params).prompt):
             url = url.rstrip(".,;:!?")
             if url not in found:
                 found.append(url)
@@ -262,7 +259,7 @@ class VecliWebFetch(_Fetcher):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        prompt = str(params.get("prompt", ""))
+        prompt = self.args(params).prompt
         return f"Processing URLs and instructions from prompt: {prompt[:100]!r}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
@@ -272,7 +269,7 @@ class VecliWebFetch(_Fetcher):
         outcomes = await asyncio.gather(
             *(fetch_page(url, ctx) for url in urls), return_exceptions=True
         )
-        parts = [f"The user's request: {params['prompt']}", ""]
+        parts = [f"The user's request: {self.args(params).prompt}", ""]
         facts: list[dict[str, Any]] = []
         for url, outcome in zip(urls, outcomes, strict=True):
             if isinstance(outcome, ToolFailure):

@@ -14,8 +14,8 @@ from typing import Any
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.base import Tool
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.tools.webclient.engines import (
     FRESHNESS_PATTERN,
     SearchError,
@@ -48,10 +48,38 @@ def _hits(results: SearchResults) -> dict[str, Any]:
     }
 
 
-_QUERY = {"type": "string", "minLength": 1, "description": "Search query using keywords."}
+@param_class
+class WebSearchParams(ToolParams):
+    """research `web_search`'s parameters."""
+
+    query: str = arg(min_length=1, description="Search query using keywords.")
+    freshness: str = arg(
+        pattern=FRESHNESS_PATTERN,
+        default="noLimit",
+        description="Time range filter: 'noLimit', 'oneDay', 'oneWeek', "
+        "'oneMonth', 'oneYear', a date 'YYYY-MM-DD' or a range "
+        "'YYYY-MM-DD..YYYY-MM-DD'",
+    )
+    count: int = arg(
+        minimum=1, maximum=50, default=10, description="Number of results to return (1-50)"
+    )
 
 
-class WebSearch(Tool):
+@param_class
+class VecliWebSearchParams(ToolParams):
+    """vecli `web_search`'s parameters."""
+
+    query: str = arg(min_length=1, description="The search query.")
+
+
+@param_class
+class SearchWebParams(ToolParams):
+    """agentxml `search_web`'s parameters."""
+
+    query: str = arg(min_length=1, description="搜索关键词")
+
+
+class WebSearch(TypedTool[WebSearchParams]):
     """research `web_search(query, freshness, count)`."""
 
     plan_safe = True
@@ -62,45 +90,18 @@ class WebSearch(Tool):
         "Search the web for information with the configured search engine (SearXNG or "
         "Bocha). Returns titles, URLs and snippets; fetch a page with web_fetch to read it."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "query": _QUERY,
-            "freshness": {
-                "type": "string",
-                "pattern": FRESHNESS_PATTERN,
-                "default": "noLimit",
-                "description": "Time range filter: 'noLimit', 'oneDay', 'oneWeek', "
-                "'oneMonth', 'oneYear', a date 'YYYY-MM-DD' or a range "
-                "'YYYY-MM-DD..YYYY-MM-DD'",
-            },
-            "count": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 50,
-                "default": 10,
-                "description": "Number of results to return (1-50)",
-            },
-        },
-        "required": ["query"],
-        "additionalProperties": False,
-    }
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Search the web: {params.get('query')}"
+        return f"Search the web: {self.args(params).query}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Search."""
-        return await run_search(
-            ctx,
-            str(params["query"]),
-            count=int(params.get("count", 10)),
-            freshness=str(params.get("freshness", "noLimit")),
-        )
+        a = self.args(params)
+        return await run_search(ctx, a.query, count=a.count, freshness=a.freshness)
 
 
-class VecliWebSearch(Tool):
+class VecliWebSearch(TypedTool[VecliWebSearchParams]):
     """Gemini CLI's `google_web_search(query)`, named `web_search` in vecli."""
 
     plan_safe = True
@@ -111,25 +112,17 @@ class VecliWebSearch(Tool):
         "Performs a web search with the configured search engine and returns the results "
         "(titles, URLs, snippets). Useful for finding information on the internet."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "query": {"type": "string", "minLength": 1, "description": "The search query."}
-        },
-        "required": ["query"],
-        "additionalProperties": False,
-    }
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f'Searching the web for: "{params.get("query")}"'
+        return f'Searching the web for: "{self.args(params).query}"'
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Search."""
-        return await run_search(ctx, str(params["query"]))
+        return await run_search(ctx, self.args(params).query)
 
 
-class SearchWeb(Tool):
+class SearchWeb(TypedTool[SearchWebParams]):
     """agentxml `search_web(query)`."""
 
     plan_safe = True
@@ -137,17 +130,11 @@ class SearchWeb(Tool):
     name = "search_web"
     display_name = "Search Web"
     description = "执行网络搜索 (search the web): returns the result titles, links and snippets."
-    parameters = {
-        "type": "object",
-        "properties": {"query": {"type": "string", "minLength": 1, "description": "搜索关键词"}},
-        "required": ["query"],
-        "additionalProperties": False,
-    }
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Search the web: {params.get('query')}"
+        return f"Search the web: {self.args(params).query}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Search."""
-        return await run_search(ctx, str(params["query"]))
+        return await run_search(ctx, self.args(params).query)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
@@ -37,18 +37,67 @@ from karyi.tools.builtin.document_io import (
 )
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, arg, param_class
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.snapshots import Snapshot
 
-FILE_PATH = {"type": "string", "description": "file path"}
+FILE_PATH = "file path"
 ABSOLUTE = "The absolute path to the file (relative paths are taken from the workspace root)"
-PATH = {"type": "string", "description": "relative or absolute path"}
+PATH = "relative or absolute path"
+
+
+@param_class
+class AgentxmlWriteFileParams(ToolParams):
+    """agentxml `write_file`'s parameters."""
+
+    snake = False
+    file_path: str = arg(description=FILE_PATH)
+    content: str = arg(description="the file's new content")
+
+
+@param_class
+class AppendFileParams(ToolParams):
+    """agentxml `append_file`'s parameters."""
+
+    snake = False
+    file_path: str = arg(description=FILE_PATH)
+    content: str = arg(description="the text to append")
+
+
+@param_class
+class VecliWriteFileParams(ToolParams):
+    """vecli `write_file`'s parameters."""
+
+    file_path: str = arg(description=ABSOLUTE)
+    content: str = arg(description="The content to write to the file.")
+
+
+@param_class
+class CreateFileParams(ToolParams):
+    """gateway `create_file`'s parameters."""
+
+    path: str = arg(description=PATH)
+    content: str = arg(description="the file's content")
+
+
+@param_class
+class UpdateFileParams(ToolParams):
+    """gateway `update_file`'s parameters."""
+
+    path: str = arg(description=PATH)
+    content: str = arg(description="the new content, or what to append")
+    mode: Literal["overwrite", "append"] = arg(
+        default="overwrite", description="overwrite (default) or append"
+    )
+
+
+W = TypeVar("W")
 
 
 # -- the shared implementation ----------------------------------------------------------------
 
 
-class WholeFileTool(MutatingTool):
+class WholeFileTool(MutatingTool[W]):
     """A tool that replaces a whole file's content: previews the write's diff."""
 
     def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
@@ -64,14 +113,13 @@ class WholeFileTool(MutatingTool):
 
     def _plan_for(
         self,
-        params: Mapping[str, Any],
         ctx: ToolContext,
+        raw: str,
         param: str,
         text: str,
         *,
         merge: bool = True,
     ) -> WritePlan:
-        raw = params[param]
         path = ctx.workspace.resolve(raw, param=param)
         return plan_write(ctx, path, ctx.workspace.display(path), text, merge=merge)
 
@@ -125,7 +173,7 @@ ELIDE_IN_WRITE = (
 # -- the faces --------------------------------------------------------------------------------
 
 
-class AgentxmlWriteFile(WholeFileTool):
+class AgentxmlWriteFile(WholeFileTool[AgentxmlWriteFileParams]):
     """agentxml `write_file(filePath, content)`: create or replace a file."""
 
     name = "write_file"
@@ -135,30 +183,22 @@ class AgentxmlWriteFile(WholeFileTool):
         "its whole content. Replacing a file you read earlier is refused if it changed since."
         + ELIDE_IN_WRITE
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "filePath": FILE_PATH,
-            "content": {"type": "string", "description": "the file's new content"},
-        },
-        "required": ["filePath", "content"],
-        "additionalProperties": False,
-    }
     path_params = ("filePath",)
     example = {"filePath": "notes/todo.md", "content": "# TODO\n- write tests\n"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Write {params.get('filePath')}"
+        return f"Write {self.args(params).file_path}"
 
     def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
         """See `WholeFileTool.plan`."""
-        return self._plan_for(params, ctx, "filePath", str(params["content"]))
+        a = self.args(params)
+        return self._plan_for(ctx, a.file_path, "filePath", a.content)
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """`Created X (N bytes)` or `Overwrote X (N bytes)`."""
         plan = self.plan(params, ctx)
-        src = str(params["filePath"])
+        src = self.args(params).file_path
         snap = save(ctx, plan, src)
         if snap is None:
             return _done(f"{src} already has this content; nothing was written")
@@ -166,7 +206,7 @@ class AgentxmlWriteFile(WholeFileTool):
         return _done(_noted(f"{verb} {src} ({snap.size} bytes)", plan), diff=plan.diff.to_json())
 
 
-class AppendFile(MutatingTool):
+class AppendFile(MutatingTool[AppendFileParams]):
     """agentxml `append_file(filePath, content)`: add to the end (creating the file)."""
 
     name = "append_file"
@@ -175,46 +215,38 @@ class AppendFile(MutatingTool):
         "Append content to the end of a file, exactly as given (add a leading newline "
         "yourself if needed). A missing file is created."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "filePath": FILE_PATH,
-            "content": {"type": "string", "description": "the text to append"},
-        },
-        "required": ["filePath", "content"],
-        "additionalProperties": False,
-    }
     path_params = ("filePath",)
     example = {"filePath": "CHANGELOG.md", "content": "- fixed the parser\n"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Append to {params.get('filePath')}"
+        return f"Append to {self.args(params).file_path}"
 
     def _texts(self, params: Mapping[str, Any], ctx: ToolContext) -> tuple[Any, Any, str]:
-        src = str(params["filePath"])
+        src = self.args(params).file_path
         path = ctx.workspace.resolve(src, param="filePath")
         base = current(ctx, path, src, verb="appended to")
         if base is not None:
             editable(base, src)
-        return path, base, appended(base.text if base else "", str(params["content"]))
+        return path, base, appended(base.text if base else "", self.args(params).content)
 
     def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
         """See `MutatingTool.planned_writes`."""
         path, base, new = self._texts(params, ctx)
-        return [PlannedWrite(path, str(params["filePath"]), base.text if base else None, new)]
+        src = self.args(params).file_path
+        return [PlannedWrite(path, src, base.text if base else None, new)]
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """`Appended N bytes to X (now M bytes)`."""
-        src = str(params["filePath"])
+        src = self.args(params).file_path
         path, base, new = self._texts(params, ctx)
         snap = commit(ctx, path, src, new, base, make_parents=True)
-        added = len(str(params["content"]).encode("utf-8"))
+        added = len(self.args(params).content.encode("utf-8"))
         verb = "Created" if base is None else "Appended to"
         return _done(f"{verb} {src}: {added} bytes appended (now {snap.size} bytes)")
 
 
-class VecliWriteFile(WholeFileTool):
+class VecliWriteFile(WholeFileTool[VecliWriteFileParams]):
     """vecli (Gemini CLI) `write_file(file_path, content)`."""
 
     name = "write_file"
@@ -224,25 +256,17 @@ class VecliWriteFile(WholeFileTool):
         "any missing parent directories; replaces the content of an existing file (refused "
         "if the file changed since you last read it)." + ELIDE_IN_WRITE
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "file_path": {"type": "string", "description": ABSOLUTE},
-            "content": {"type": "string", "description": "The content to write to the file."},
-        },
-        "required": ["file_path", "content"],
-        "additionalProperties": False,
-    }
     path_params = ("file_path",)
     example = {"file_path": "/path/to/project/src/hello.py", "content": "print('hello')\n"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Write to {params.get('file_path')}"
+        return f"Write to {self.args(params).file_path}"
 
     def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
         """See `WholeFileTool.plan`."""
-        return self._plan_for(params, ctx, "file_path", str(params["content"]))
+        a = self.args(params)
+        return self._plan_for(ctx, a.file_path, "file_path", a.content)
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini's `Successfully created and wrote to new file: P.` or `... overwrote file: P.`"""
@@ -262,7 +286,7 @@ class VecliWriteFile(WholeFileTool):
         )
 
 
-class CreateFile(WholeFileTool):
+class CreateFile(WholeFileTool[CreateFileParams]):
     """gateway `create_file(path, content)`: a new file; an existing one is refused."""
 
     name = "create_file"
@@ -271,34 +295,26 @@ class CreateFile(WholeFileTool):
         "Create a new file (only succeeds when the file does not exist yet); its content is "
         "written as given."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "path": PATH,
-            "content": {"type": "string", "description": "the file's content"},
-        },
-        "required": ["path", "content"],
-        "additionalProperties": False,
-    }
     path_params = ("path",)
     example = {"path": "relative/path.txt", "content": "..."}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Create {params.get('path')}"
+        return f"Create {self.args(params).path}"
 
     def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
         """See `WholeFileTool.plan`: refuses an existing file."""
-        raw = str(params["path"])
+        a = self.args(params)
+        raw = a.path
         path = ctx.workspace.resolve(raw)
         if ctx.workspace.documents.exists(path):
             raise ToolFailure(ErrorCode.CONFLICT, f"{raw} already exists; use update_file")
-        return self._plan_for(params, ctx, "path", str(params["content"]))
+        return self._plan_for(ctx, raw, "path", a.content)
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """The gateway's shape: ok, path, size, text."""
         plan = self.plan(params, ctx)
-        raw = str(params["path"])
+        raw = self.args(params).path
         snap = commit(ctx, plan.path, raw, plan.text, None, make_parents=True)
         shape: dict[str, Any] = {
             "ok": True,
@@ -312,7 +328,7 @@ class CreateFile(WholeFileTool):
         return ToolResult.ok(text, data=shape, display=f"Created `{raw}`")
 
 
-class UpdateFile(WholeFileTool):
+class UpdateFile(WholeFileTool[UpdateFileParams]):
     """gateway `update_file(path, content, mode)`: overwrite or append to a file."""
 
     name = "update_file"
@@ -321,48 +337,36 @@ class UpdateFile(WholeFileTool):
         "Modify an existing file: overwrite its content (default) or append to it. "
         "Overwriting a file you read earlier is refused if it changed since." + ELIDE_IN_WRITE
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "path": PATH,
-            "content": {"type": "string", "description": "the new content, or what to append"},
-            "mode": {
-                "type": "string",
-                "enum": ["overwrite", "append"],
-                "default": "overwrite",
-                "description": "overwrite (default) or append",
-            },
-        },
-        "required": ["path", "content"],
-        "additionalProperties": False,
-    }
     path_params = ("path",)
     example = {"path": "relative/path.txt", "content": "...", "mode": "overwrite"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Update {params.get('path')} ({params.get('mode', 'overwrite')})"
+        a = self.args(params)
+        return f"Update {a.path} ({a.mode})"
 
     def plan(self, params: Mapping[str, Any], ctx: ToolContext) -> WritePlan:
         """See `WholeFileTool.plan`: the file must exist."""
-        raw = str(params["path"])
+        a = self.args(params)
+        raw = a.path
         path = ctx.workspace.resolve(raw)
         if not ctx.workspace.documents.exists(path):
             raise ToolFailure(ErrorCode.NOT_FOUND, f"{raw}: no such file; use create_file")
-        content = str(params["content"])
-        if params.get("mode", "overwrite") != "append":
-            return self._plan_for(params, ctx, "path", content)
-        plan = self._plan_for(params, ctx, "path", content, merge=False)
+        content = a.content
+        if a.mode != "append":
+            return self._plan_for(ctx, raw, "path", content)
+        plan = self._plan_for(ctx, raw, "path", content, merge=False)
         if plan.base is not None:
             text = appended(plan.base.text, content)
-            plan = self._plan_for(params, ctx, "path", text, merge=False)
+            plan = self._plan_for(ctx, raw, "path", text, merge=False)
         return plan
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """The gateway's shape: ok, path, mode, size, text."""
         plan = self.plan(params, ctx)
-        raw = str(params["path"])
-        mode = str(params.get("mode", "overwrite"))
+        a = self.args(params)
+        raw = a.path
+        mode = a.mode
         if mode == "overwrite":
             refuse_if_stale(ctx, plan.path, raw, plan.base)
         snap = commit(ctx, plan.path, raw, plan.text, plan.base)

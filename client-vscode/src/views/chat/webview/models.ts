@@ -1,12 +1,9 @@
 /**
  * The model picker in the chat header: the session's model and how much of its context
- * window the conversation takes; a click lists the models on offer and picks one for
- * the next turn (docs/models.md#the-model-picker).
+ * window the conversation takes (docs/models.md#the-model-picker); the list it opens is
+ * in panels.tsx.
  */
-import type { FromWebview } from '../../../shared/chat/messages';
 import type { ChatState } from '../../../shared/chat/state';
-import type { ModelList } from '../../../protocol';
-import { fill, h } from './dom';
 
 function tokens(n: number): string {
   if (n >= 1_000_000) return `${+(n / 1_000_000).toFixed(1)}M`;
@@ -23,25 +20,10 @@ export function modelLabel(state: ChatState): string {
   return `${name} · ${pct}% of ${tokens(use.window)}`;
 }
 
-export function paintModel(button: HTMLElement, state: ChatState): void {
-  button.textContent = modelLabel(state);
+/** The header button's tooltip. */
+export function modelTitle(state: ChatState): string {
   const use = state.contextUse;
-  button.title = use
+  return use
     ? `The conversation takes about ${use.used.toLocaleString()} of ${use.window.toLocaleString()} tokens. Click to pick another model.`
     : 'Click to pick the model for the next message';
-}
-
-/** The list in the header's panel; picking one tells the extension. */
-export function showModels(panel: HTMLElement, list: ModelList, post: (m: FromWebview) => void, close: () => void): void {
-  const rows = list.models.map((m) =>
-    h('li', { class: m.id === list.model ? 'current' : '' },
-      h('a', { href: '#', 'data-model': m.id, onclick: (e) => { e.preventDefault(); post({ type: 'setModel', model: m.id }); close(); } }, m.id),
-      h('span', { class: 'muted' }, m.source === 'server' ? ' listed by the server' : m.id === list.model ? ' current' : '')),
-  );
-  fill(panel,
-    h('div', { class: 'panel-head' }, h('strong', {}, 'Model for the next message'), h('button', { class: 'link', onclick: close }, 'Close')),
-    h('ul', { class: 'list models' }, ...rows),
-    list.note ? h('div', { class: 'muted' }, list.note) : null,
-    h('div', { class: 'muted' }, 'Add more with the karyi.models setting.'));
-  panel.hidden = false;
 }

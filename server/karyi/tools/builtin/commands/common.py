@@ -5,21 +5,22 @@ sandboxed, and "allow always" for that command line)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict
 from karyi.shell.manager import ShellManager
 from karyi.shell.rules import CommandRules
-from karyi.tools.base import Confirmation, Tool
+from karyi.tools.base import Confirmation
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import TypedTool
 
-SANDBOX_PARAM = {
-    "type": "boolean",
-    "description": "false runs the command outside the OS sandbox (network, files outside "
+SANDBOX = (
+    "false runs the command outside the OS sandbox (network, files outside "
     "the workspace); the user is always asked. Only after a sandboxed run failed because of "
-    "the sandbox",
-}
+    "the sandbox"
+)
+"""The description of every command tool's `sandbox` parameter (default true)."""
 _READ_ONLY = ("Read-only file system",)
 _NO_NETWORK = (
     "Network is unreachable",
@@ -38,14 +39,24 @@ def shell_of(ctx: ToolContext) -> ShellManager:
     return ctx.shell
 
 
-def wants_sandbox(params: Mapping[str, Any]) -> bool:
-    """Whether the call lets the command run sandboxed (only `sandbox: false` does not)."""
-    return params.get("sandbox") is not False
+class CommandArgs(Protocol):
+    """What every command tool's parameters have: the command line and `sandbox`."""
+
+    @property
+    def command(self) -> str:
+        """The command line."""
+
+    @property
+    def sandbox(self) -> bool:
+        """False: run outside the sandbox (only `sandbox: false` does)."""
 
 
-def runs_sandboxed(params: Mapping[str, Any], ctx: ToolContext) -> bool:
+C = TypeVar("C", bound=CommandArgs)
+
+
+def runs_sandboxed(args: CommandArgs, ctx: ToolContext) -> bool:
     """Whether this call's command will run in the sandbox."""
-    return wants_sandbox(params) and ctx.shell is not None and ctx.shell.sandboxed
+    return args.sandbox and ctx.shell is not None and ctx.shell.sandboxed
 
 
 def sandbox_hint(output: str, exit_code: int | None, sandboxed: bool) -> str | None:
@@ -67,7 +78,7 @@ def sandbox_hint(output: str, exit_code: int | None, sandboxed: bool) -> str | N
     )
 
 
-class CommandTool(Tool):
+class CommandTool(TypedTool[C]):
     """Base of tools whose `command` parameter is a shell line: rules and approval."""
 
     changes_files = True  # a command may change anything: a checkpoint is taken first
@@ -81,13 +92,12 @@ class CommandTool(Tool):
         a call leaving it always asks; a sandboxed one the rules do not judge runs
         without asking when `shell.sandbox.autoApprove` is on (and the user did not set
         this tool to `confirm`)."""
-        command = params.get("command")
-        if not isinstance(command, str):
-            return None
+        a = self.args(params)
+        command = a.command
         verdict = CommandRules.from_rules(ctx.settings.permissions.commands).evaluate(command)
         if verdict is not None and verdict.permission is Permission.DENY:
             return verdict
-        if not wants_sandbox(params):
+        if not a.sandbox:
             return PermissionVerdict(
                 Permission.CONFIRM, "runs outside the sandbox (sandbox: false): always asked"
             )
@@ -108,28 +118,30 @@ class CommandTool(Tool):
 
     def confirmation(self, params: Mapping[str, Any], ctx: ToolContext) -> Confirmation | None:
         """The command in full, where it runs, and whether in the sandbox."""
-        command = str(params.get("command", ""))
+        a = self.args(params)
+        command = a.command
         first = command.strip().splitlines()[0] if command.strip() else "(empty)"
-        inside = runs_sandboxed(params, ctx)
+        inside = runs_sandboxed(a, ctx)
         how = "sandboxed" if inside else "NOT sandboxed"
         return Confirmation(
             "command",
             f"Run in {self.where} ({how}): {first}",
             details=command,
             sandboxed=inside,
-            always=wants_sandbox(params),
+            always=a.sandbox,
         )
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        command = " ".join(str(params.get("command", "")).split())
-        outside = "" if wants_sandbox(params) else " outside the sandbox"
+        a = self.args(params)
+        command = " ".join(a.command.split())
+        outside = "" if a.sandbox else " outside the sandbox"
         return f"Run `{command[:200]}`{outside}"
 
     def approval_key(self, params: Mapping[str, Any]) -> str:
         """What "allow always" remembers: this exact command line, not every command."""
-        return f"{self.name}:{' '.join(str(params.get('command', '')).split())}"
+        return f"{self.name}:{' '.join(self.args(params).command.split())}"
 
     def rememberable(self, params: Mapping[str, Any]) -> bool:
         """A call leaving the sandbox is never settled by an earlier "always"."""
-        return wants_sandbox(params)
+        return self.args(params).sandbox

@@ -15,23 +15,62 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.shell.manager import OneShotResult
 from karyi.tools.builtin.commands.common import (
-    SANDBOX_PARAM,
+    SANDBOX,
+    CommandArgs,
     CommandTool,
     sandbox_hint,
     shell_of,
-    wants_sandbox,
 )
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, arg, param_class
 
 _DISABLED = "shell is disabled on this server (settings gateway.enableShell is false)"
-_COMMAND = {"type": "string", "minLength": 1, "description": "the command line (bash)"}
+_COMMAND = "the command line (bash)"
+
+
+@param_class
+class RunCommandParams(ToolParams):
+    """agentxml `run_command`'s parameters."""
+
+    command: str = arg(min_length=1, description=_COMMAND)
+    sandbox: bool = arg(implied=True, description=SANDBOX)
+
+
+@param_class
+class VecliShellParams(ToolParams):
+    """vecli `shell`'s parameters."""
+
+    command: str = arg(min_length=1, description=_COMMAND)
+    description: str | None = arg(
+        implied=None, description="a short description of the command for the user"
+    )
+    directory: str | None = arg(
+        implied=None,
+        description="directory to run in, relative to the project root (default: root)",
+    )
+    sandbox: bool = arg(implied=True, description=SANDBOX)
+
+
+@param_class
+class GatewayShellParams(ToolParams):
+    """gateway `shell`'s parameters."""
+
+    command: str = arg(min_length=1, description=_COMMAND)
+    cwd: str | None = arg(implied=None, description="working directory (default: the root)")
+    timeout_seconds: float | None = arg(
+        implied=None,
+        exclusive_minimum=0,
+        maximum=3600,
+        description="time limit in seconds (default: settings shell.timeoutSeconds)",
+    )
+    sandbox: bool = arg(implied=True, description=SANDBOX)
 
 
 def _env(ctx: ToolContext) -> frozenset[str]:
     return frozenset([f"env:{ctx.session_id}"])
 
 
-def _directory(ctx: ToolContext, raw: object, param: str) -> Path | None:
+def _directory(ctx: ToolContext, raw: str | None, param: str) -> Path | None:
     """A working directory through the path policy; None means the workspace root."""
     if raw is None or raw == "":
         return None
@@ -72,17 +111,17 @@ def oneshot_failure(r: OneShotResult, text: str, data: Any = None) -> ToolResult
 
 async def _run(
     ctx: ToolContext,
-    params: Mapping[str, Any],
+    args: CommandArgs,
     cwd: Path | None,
     limit: float | None = None,
 ) -> tuple[OneShotResult, str]:
     result = await shell_of(ctx).oneshot(
         ctx.session_id,
-        str(params["command"]),
+        args.command,
         cwd=cwd,
         max_seconds=limit,
         mirror=ctx.on_output,
-        sandbox=wants_sandbox(params),
+        sandbox=args.sandbox,
     )
     summary = oneshot_summary(
         result,
@@ -94,7 +133,7 @@ async def _run(
     return result, f"{summary}]\n[{hint}" if hint else summary
 
 
-class RunCommand(CommandTool):
+class RunCommand(CommandTool[RunCommandParams]):
     """agentxml `run_command(command)`: the result string is the output and exit status."""
 
     name = "run_command"
@@ -105,12 +144,6 @@ class RunCommand(CommandTool):
         "stopped when the command ends. Long output is cut in the middle; the full output is "
         "kept in a file whose path the result gives."
     )
-    parameters = {
-        "type": "object",
-        "properties": {"command": _COMMAND, "sandbox": SANDBOX_PARAM},
-        "required": ["command"],
-        "additionalProperties": False,
-    }
     permission = Permission.CONFIRM
     example = {"command": "ls -la"}
 
@@ -120,14 +153,14 @@ class RunCommand(CommandTool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Output, then `[exit code N]`."""
-        result, summary = await _run(ctx, params, None)
+        result, summary = await _run(ctx, self.args(params), None)
         text = f"{result.output.text.rstrip()}\n[{summary}]".lstrip("\n")
         return oneshot_failure(result, text, data=text) or ToolResult.ok(
             text, data=text, exit_code=result.outcome.exit_code, sandboxed=result.sandboxed
         )
 
 
-class VecliShell(CommandTool):
+class VecliShell(CommandTool[VecliShellParams]):
     """vecli (Gemini CLI) `shell(command, description?, directory?)`."""
 
     name = "shell"
@@ -138,30 +171,13 @@ class VecliShell(CommandTool):
         "ends. Returns: Command, Directory, Output (stdout and stderr together), Error, Exit "
         "Code, Signal, Background PIDs, Process Group PGID."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "command": _COMMAND,
-            "description": {
-                "type": "string",
-                "description": "a short description of the command for the user",
-            },
-            "directory": {
-                "type": "string",
-                "description": "directory to run in, relative to the project root (default: root)",
-            },
-            "sandbox": SANDBOX_PARAM,
-        },
-        "required": ["command"],
-        "additionalProperties": False,
-    }
     permission = Permission.CONFIRM
     example = {"command": "npm test", "description": "Run the test suite"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """The model's own description when given."""
-        said = params.get("description")
-        return f"{said} (`{params.get('command')}`)" if said else super().describe(params)
+        a = self.args(params)
+        return f"{a.description} (`{a.command}`)" if a.description else super().describe(params)
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """The session's environment (ordered after environment changes)."""
@@ -169,15 +185,16 @@ class VecliShell(CommandTool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Gemini CLI's shell result layout."""
-        directory = _directory(ctx, params.get("directory"), "directory")
-        result, summary = await _run(ctx, params, directory)
+        a = self.args(params)
+        directory = _directory(ctx, a.directory, "directory")
+        result, summary = await _run(ctx, a, directory)
         o = result.outcome
         error = summary if o.timed_out or o.signal or "sandbox: false" in summary else "(none)"
         stopped = ", ".join(map(str, o.stopped))
         background = f"{stopped} (stopped when the command ended)" if stopped else "(none)"
         lines = [
-            f"Command: {params['command']}",
-            f"Directory: {params.get('directory') or '(root)'}",
+            f"Command: {a.command}",
+            f"Directory: {a.directory or '(root)'}",
             f"Output: {result.output.text.rstrip() or '(empty)'}",
             f"Error: {error}",
             f"Exit Code: {o.exit_code if o.exit_code is not None else '(none)'}",
@@ -193,7 +210,7 @@ class VecliShell(CommandTool):
         )
 
 
-class GatewayShell(CommandTool):
+class GatewayShell(CommandTool[GatewayShellParams]):
     """gateway `shell(command, cwd?, timeout_seconds?)`, disabled unless enabled."""
 
     name = "shell"
@@ -203,22 +220,6 @@ class GatewayShell(CommandTool):
         "stdin is closed; `cwd` is relative to the repository; the command is killed after "
         "`timeout_seconds`."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "command": _COMMAND,
-            "cwd": {"type": "string", "description": "working directory (default: the root)"},
-            "timeout_seconds": {
-                "type": "number",
-                "exclusiveMinimum": 0,
-                "maximum": 3600,
-                "description": "time limit in seconds (default: settings shell.timeoutSeconds)",
-            },
-            "sandbox": SANDBOX_PARAM,
-        },
-        "required": ["command"],
-        "additionalProperties": False,
-    }
     permission = Permission.CONFIRM
     example = {"command": "pwd", "cwd": "apps/gateway", "timeout_seconds": 20}
 
@@ -238,9 +239,10 @@ class GatewayShell(CommandTool):
         """`{"ok", "command", "exit_code", "output", "text"}`."""
         if not ctx.settings.gateway.enable_shell:
             raise ToolFailure(ErrorCode.DISABLED, _DISABLED)
-        cwd = _directory(ctx, params.get("cwd"), "cwd")
-        command = str(params["command"])
-        result, summary = await _run(ctx, params, cwd, params.get("timeout_seconds"))
+        a = self.args(params)
+        cwd = _directory(ctx, a.cwd, "cwd")
+        command = a.command
+        result, summary = await _run(ctx, a, cwd, a.timeout_seconds)
         output = result.output.text
         text = f"{output.rstrip()}\n[{summary}]".lstrip("\n")
         shape = {

@@ -18,14 +18,14 @@ from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import Permission, PermissionVerdict, ToolResult
 from karyi.shell.rules import CommandRules
 from karyi.shell.terminal import TerminalResult
-from karyi.tools.base import Tool
 from karyi.tools.builtin.commands.common import (
-    SANDBOX_PARAM,
+    SANDBOX,
     CommandTool,
     sandbox_hint,
     shell_of,
 )
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|[ntr\\0ae])")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "0": "\0", "a": "\a", "e": "\x1b"}
@@ -119,7 +119,40 @@ def _pty(ctx: ToolContext) -> frozenset[str]:
     return frozenset([f"pty:{ctx.session_id}"])
 
 
-class Command(CommandTool):
+@param_class
+class CommandParams(ToolParams):
+    """karyi `command`'s parameters."""
+
+    command: str = arg(description="the script (one or more lines)")
+    timeout: float | None = arg(
+        implied=None,
+        exclusive_minimum=0,
+        maximum=3600,
+        description="seconds to wait at most before returning `running` "
+        "(default: settings shell.timeoutSeconds)",
+    )
+    sandbox: bool = arg(
+        implied=True,
+        description=f"{SANDBOX}. Runs as a one-shot command "
+        "(stdin closed) in the terminal's directory; the terminal itself is not changed",
+    )
+
+
+@param_class
+class InputParams(ToolParams):
+    """karyi `input`'s parameters."""
+
+    text: str = arg(description="what to type")
+
+
+@param_class
+class CtrlParams(ToolParams):
+    """karyi `ctrl`'s parameters."""
+
+    key: str = arg(description="the key, e.g. c")
+
+
+class Command(CommandTool[CommandParams]):
     """karyi `<command>`: a script in the session's persistent terminal."""
 
     name = "command"
@@ -133,33 +166,13 @@ class Command(CommandTool):
         "empty command to keep waiting. Long output is cut in the middle; the full output "
         "is kept in a file whose path the result gives."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "command": {"type": "string", "description": "the script (one or more lines)"},
-            "timeout": {
-                "type": "number",
-                "exclusiveMinimum": 0,
-                "maximum": 3600,
-                "description": "seconds to wait at most before returning `running` "
-                "(default: settings shell.timeoutSeconds)",
-            },
-            "sandbox": {
-                **SANDBOX_PARAM,
-                "description": f"{SANDBOX_PARAM['description']}. Runs as a one-shot command "
-                "(stdin closed) in the terminal's directory; the terminal itself is not changed",
-            },
-        },
-        "required": ["command"],
-        "additionalProperties": False,
-    }
     permission = Permission.CONFIRM
     example = {"command": "npm install\nnpm run build"}
     where = "the terminal"
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """No NUL: a script is text."""
-        return "command: cannot contain NUL" if "\0" in params["command"] else None
+        return "command: cannot contain NUL" if "\0" in self.args(params).command else None
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """The session's terminal."""
@@ -167,28 +180,29 @@ class Command(CommandTool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Run the script and report (outside the sandbox: a one-shot, see the parameter)."""
+        a = self.args(params)
         shell = shell_of(ctx)
-        if params.get("sandbox") is False and shell.sandboxed:
-            return await _outside(ctx, params)
+        if not a.sandbox and shell.sandboxed:
+            return await _outside(ctx, a)
         result = await shell.command(
             ctx.session_id,
-            str(params["command"]),
-            max_seconds=params.get("timeout"),
+            a.command,
+            max_seconds=a.timeout,
             mirror=ctx.on_output,
         )
         return _result(ctx, result)
 
 
-async def _outside(ctx: ToolContext, params: Mapping[str, Any]) -> ToolResult:
+async def _outside(ctx: ToolContext, args: CommandParams) -> ToolResult:
     """`command` with `sandbox: false`: the sandboxed terminal cannot leave its sandbox, so
     the script runs as a one-shot outside it, where the terminal stands."""
     shell = shell_of(ctx)
     where = shell.terminal_cwd(ctx.session_id)
     r = await shell.oneshot(
         ctx.session_id,
-        str(params["command"]),
+        args.command,
         cwd=where,
-        max_seconds=params.get("timeout"),
+        max_seconds=args.timeout,
         mirror=ctx.on_output,
         sandbox=False,
     )
@@ -204,7 +218,7 @@ async def _outside(ctx: ToolContext, params: Mapping[str, Any]) -> ToolResult:
     return ToolResult.ok(text, data=data, display=text, sandboxed=False)
 
 
-class Input(Tool):
+class Input(TypedTool[InputParams]):
     """karyi `<input>`: text typed to the running command."""
 
     changes_files = True  # an answer to "overwrite? (y/n)" changes files
@@ -216,17 +230,11 @@ class Input(Tool):
         "interpreter). C escapes are interpreted: \\n (Enter), \\t, \\r, \\\\, \\xNN; no "
         "newline is added, so end with \\n to press Enter. Refused when nothing runs."
     )
-    parameters = {
-        "type": "object",
-        "properties": {"text": {"type": "string", "description": "what to type"}},
-        "required": ["text"],
-        "additionalProperties": False,
-    }
     example = {"text": "y\\n"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Type {params.get('text', '')!r} in the terminal"
+        return f"Type {self.args(params).text!r} in the terminal"
 
     def permission_for(
         self, params: Mapping[str, Any], ctx: ToolContext
@@ -234,7 +242,7 @@ class Input(Tool):
         """Deny rules hold for typed text too: a line typed into whatever reads it may
         reach a shell. Otherwise the default (`auto`): programs that run what is typed
         to them (shells, editors, interpreters' prompts) were asked about when started."""
-        text = unescape(str(params.get("text", "")))
+        text = unescape(self.args(params).text)
         rules = CommandRules.from_rules(ctx.settings.permissions.commands)
         for line in text.replace("\r", "\n").split("\n"):
             verdict = rules.evaluate(line) if line.strip() else None
@@ -248,14 +256,14 @@ class Input(Tool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Type, then report what the command printed."""
-        data = unescape(str(params["text"])).encode("utf-8")
+        data = unescape(self.args(params).text).encode("utf-8")
         if not data:
             raise ToolFailure(ErrorCode.INVALID_TOOL_INPUT, "text: nothing to type")
         result = await shell_of(ctx).send(ctx.session_id, data, mirror=ctx.on_output)
         return _result(ctx, result)
 
 
-class Ctrl(Tool):
+class Ctrl(TypedTool[CtrlParams]):
     """karyi `<ctrl>`: a control key sent to the running command."""
 
     name = "ctrl"
@@ -266,26 +274,21 @@ class Ctrl(Tool):
         "(case-insensitive; `c` interrupts, `d` ends input, `z` suspends) or one of "
         "@ [ \\ ] ^ _ ?. Refused when nothing runs."
     )
-    parameters = {
-        "type": "object",
-        "properties": {"key": {"type": "string", "description": "the key, e.g. c"}},
-        "required": ["key"],
-        "additionalProperties": False,
-    }
     example = {"key": "c"}
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """The key must name a control key."""
-        if control_byte(str(params["key"])) is None:
+        key = self.args(params).key
+        if control_byte(key) is None:
             return (
-                f"key: {params['key']!r} is not a control key; expected one letter (a-z, "
+                f"key: {key!r} is not a control key; expected one letter (a-z, "
                 "any case) or one of @ [ \\ ] ^ _ ?"
             )
         return None
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Press Ctrl+{str(params.get('key', '')).strip().upper()} in the terminal"
+        return f"Press Ctrl+{self.args(params).key.strip().upper()} in the terminal"
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """The session's terminal."""
@@ -293,7 +296,7 @@ class Ctrl(Tool):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Send the key, then report."""
-        byte = control_byte(str(params["key"]))
+        byte = control_byte(self.args(params).key)
         assert byte is not None
         result = await shell_of(ctx).send(ctx.session_id, bytes([byte]), mirror=ctx.on_output)
         return _result(ctx, result)

@@ -18,33 +18,40 @@ from karyi.tools.builtin.document_io import file_keys
 from karyi.tools.builtin.edit.plan import ELIDE_IN_FIND, EditPlan, apply_plan, plan_edit
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, arg, param_class
 from karyi.workspace.diffs import compact
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair
 
-PAIR = {
-    "type": "object",
-    "properties": {
-        "find": {"type": "string", "description": "exact text to find (empty: create the file)"},
-        "replace": {"type": "string", "description": "text to put in its place"},
-    },
-    "required": ["find", "replace"],
-    "additionalProperties": False,
-}
-FILE = {
-    "type": "object",
-    "properties": {
-        "src": {"type": "string", "minLength": 1, "description": "file path"},
-        "pairs": {"type": "array", "items": PAIR, "minItems": 1},
-    },
-    "required": ["src", "pairs"],
-    "additionalProperties": False,
-}
+
+@param_class
+class PairItem(ToolParams):
+    """One find/replace pair."""
+
+    find: str = arg(description="exact text to find (empty: create the file)")
+    replace: str = arg(description="text to put in its place")
+
+
+@param_class
+class FileEdit(ToolParams):
+    """One file's pairs."""
+
+    src: str = arg(min_length=1, description="file path")
+    pairs: list[PairItem] = arg(min_items=1)
+
+
+@param_class
+class EditParams(ToolParams):
+    """karyi `edit`'s parameters."""
+
+    files: list[FileEdit] = arg(min_items=1)
+
+
 DIFF_LINES = 60
 
 
-def _pairs(item: Mapping[str, Any]) -> list[Pair]:
-    return [Pair(str(p["find"]), str(p["replace"])) for p in item["pairs"]]
+def _pairs(item: FileEdit) -> list[Pair]:
+    return [Pair(p.find, p.replace) for p in item.pairs]
 
 
 @dataclass
@@ -55,7 +62,7 @@ class _FileResult:
     summary: list[str] = field(default_factory=list)
 
 
-class EditTool(MutatingTool):
+class EditTool(MutatingTool[EditParams]):
     """Applies find/replace pairs to files, each file all-or-nothing."""
 
     name = "edit"
@@ -67,12 +74,6 @@ class EditTool(MutatingTool):
         "region. All pairs of one file apply or none. An empty find creates a new file."
         + ELIDE_IN_FIND
     )
-    parameters = {
-        "type": "object",
-        "properties": {"files": {"type": "array", "items": FILE, "minItems": 1}},
-        "required": ["files"],
-        "additionalProperties": False,
-    }
     example = {
         "files": [
             {
@@ -89,25 +90,23 @@ class EditTool(MutatingTool):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return "Edit " + ", ".join(str(f.get("src")) for f in params.get("files", []))
+        return "Edit " + ", ".join(f.src for f in self.args(params).files)
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """Every file the call edits."""
-        return file_keys(
-            ctx.workspace.resolve(f["src"], param="src") for f in params.get("files", [])
-        )
+        return file_keys(ctx.workspace.resolve(f.src, param="src") for f in self.args(params).files)
 
     def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
         """Every file's change (a file that would fail raises)."""
         writes = []
-        for item in params["files"]:
-            path = ctx.workspace.resolve(item["src"], param="src")
-            writes.append(plan_edit(ctx, path, str(item["src"]), _pairs(item)).planned_write())
+        for item in self.args(params).files:
+            path = ctx.workspace.resolve(item.src, param="src")
+            writes.append(plan_edit(ctx, path, item.src, _pairs(item)).planned_write())
         return writes
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Edit each file in turn; one file's failure does not stop the others."""
-        results = [self._one(item, ctx) for item in params["files"]]
+        results = [self._one(item, ctx) for item in self.args(params).files]
         text = "\n".join(r.section for r in results)
         data = {"files": [r.data for r in results]}
         display = "\n".join(line for r in results for line in r.summary)
@@ -119,8 +118,8 @@ class EditTool(MutatingTool):
             )
         return ToolResult.ok(text, display=display, data=data)
 
-    def _one(self, item: Mapping[str, Any], ctx: ToolContext) -> _FileResult:
-        src = str(item["src"])
+    def _one(self, item: FileEdit, ctx: ToolContext) -> _FileResult:
+        src = item.src
         try:
             path = ctx.workspace.resolve(src, param="src")
             plan = plan_edit(ctx, path, src, _pairs(item))

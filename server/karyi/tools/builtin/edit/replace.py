@@ -27,11 +27,36 @@ from karyi.tools.builtin.edit.plan import (
 from karyi.tools.builtin.mutating import MutatingTool
 from karyi.tools.builtin.write import ABSOLUTE, FILE_PATH, file_diff
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, arg, param_class
 from karyi.workspace.editor import PlannedWrite
 from karyi.workspace.edits import Pair, describe_region
 
 
-class ReplaceFileContent(MutatingTool):
+@param_class
+class ReplaceFileContentParams(ToolParams):
+    """agentxml `replace_file_content`'s parameters."""
+
+    snake = False
+    file_path: str = arg(description=FILE_PATH)
+    old_content: str = arg(description="the text to replace")
+    new_content: str = arg(description="the text to put in its place")
+
+
+@param_class
+class VecliEditParams(ToolParams):
+    """vecli `edit`'s parameters."""
+
+    file_path: str = arg(description=ABSOLUTE)
+    old_string: str = arg(
+        description="The exact literal text to replace (empty to create a new file)"
+    )
+    new_string: str = arg(description="The exact literal text to put in its place")
+    expected_replacements: float = arg(
+        minimum=1, default=1, description="Number of replacements expected (default 1)"
+    )
+
+
+class ReplaceFileContent(MutatingTool[ReplaceFileContentParams]):
     """agentxml `replace_file_content(filePath, oldContent, newContent)`."""
 
     name = "replace_file_content"
@@ -41,27 +66,18 @@ class ReplaceFileContent(MutatingTool):
         "copied exactly and match exactly one place (add surrounding lines if needed); small "
         "whitespace or indentation slips are forgiven and reported." + ELIDE_IN_FIND
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "filePath": FILE_PATH,
-            "oldContent": {"type": "string", "description": "the text to replace"},
-            "newContent": {"type": "string", "description": "the text to put in its place"},
-        },
-        "required": ["filePath", "oldContent", "newContent"],
-        "additionalProperties": False,
-    }
     path_params = ("filePath",)
     example = {"filePath": "src/app.js", "oldContent": "port = 3000", "newContent": "port = 8080"}
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Replace text in {params.get('filePath')}"
+        return f"Replace text in {self.args(params).file_path}"
 
     def _plan(self, params: Mapping[str, Any], ctx: ToolContext) -> EditPlan:
-        path = ctx.workspace.resolve(params["filePath"], param="filePath")
-        pair = Pair(str(params["oldContent"]), str(params["newContent"]))
-        return plan_edit(ctx, path, str(params["filePath"]), [pair])
+        a = self.args(params)
+        path = ctx.workspace.resolve(a.file_path, param="filePath")
+        pair = Pair(a.old_content, a.new_content)
+        return plan_edit(ctx, path, a.file_path, [pair])
 
     def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
         """See `MutatingTool.planned_writes`."""
@@ -71,7 +87,7 @@ class ReplaceFileContent(MutatingTool):
         """`Replaced 1 occurrence in X (line N, exact match)`."""
         plan = self._plan(params, ctx)
         apply_plan(ctx, plan)
-        src = str(params["filePath"])
+        src = self.args(params).file_path
         report = plan.outcome.pairs[0]
         if plan.base is None:
             message = f"Created {src}" + (f"; {report.detail}" if report.detail else "")
@@ -84,7 +100,7 @@ class ReplaceFileContent(MutatingTool):
         return ToolResult.ok(message, data=message, diff=plan.outcome.diff.to_json())
 
 
-class VecliEdit(MutatingTool):
+class VecliEdit(MutatingTool[VecliEditParams]):
     """vecli (Gemini CLI) `edit(file_path, old_string, new_string, expected_replacements)`."""
 
     name = "edit"
@@ -97,28 +113,6 @@ class VecliEdit(MutatingTool):
         "matches exactly one place. An empty old_string creates a new file with new_string "
         "as its content." + ELIDE_IN_FIND
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "file_path": {"type": "string", "description": ABSOLUTE},
-            "old_string": {
-                "type": "string",
-                "description": "The exact literal text to replace (empty to create a new file)",
-            },
-            "new_string": {
-                "type": "string",
-                "description": "The exact literal text to put in its place",
-            },
-            "expected_replacements": {
-                "type": "number",
-                "minimum": 1,
-                "default": 1,
-                "description": "Number of replacements expected (default 1)",
-            },
-        },
-        "required": ["file_path", "old_string", "new_string"],
-        "additionalProperties": False,
-    }
     path_params = ("file_path",)
     example = {
         "file_path": "/path/to/project/src/app.py",
@@ -128,27 +122,27 @@ class VecliEdit(MutatingTool):
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """Replacements are counted in whole numbers."""
-        n = params.get("expected_replacements", 1)
+        n = self.args(params).expected_replacements
         if not float(n).is_integer():
             return f"expected_replacements: expected a whole number, got {n}"
         return None
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Edit {params.get('file_path')}"
+        return f"Edit {self.args(params).file_path}"
 
     def _plan(self, params: Mapping[str, Any], ctx: ToolContext) -> EditPlan:
-        raw = params["file_path"]
-        path = ctx.workspace.resolve(raw, param="file_path")
+        a = self.args(params)
+        path = ctx.workspace.resolve(a.file_path, param="file_path")
         shown = str(path)
-        old, new = str(params["old_string"]), str(params["new_string"])
+        old, new = a.old_string, a.new_string
         if old == new:
             raise ToolFailure(
                 ErrorCode.INVALID_TOOL_INPUT,
                 "No changes to apply. The old_string and new_string are identical in file: "
                 f"{shown}",
             )
-        expected = int(params.get("expected_replacements", 1))
+        expected = int(a.expected_replacements)
         try:
             return plan_edit(ctx, path, shown, [Pair(old, new, expected)])
         except EditFailure as exc:

@@ -14,40 +14,44 @@ from typing import Any
 from karyi.core.errors import ToolFailure
 from karyi.core.results import ToolResult
 from karyi.protocol.xmltext import start_tag
-from karyi.tools.base import Tool
 from karyi.tools.builtin.document_io import file_keys
 from karyi.tools.builtin.grep import search_targets, search_text
 from karyi.tools.builtin.listing import list_entries, listing_lines
 from karyi.tools.builtin.read.window import read_file
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, human_size
 from karyi.workspace.ripgrep import MAX_MATCHES
 
-FILE_ITEM = {
-    "type": "object",
-    "properties": {
-        "src": {"type": "string", "description": "file or directory path"},
-        "offset": {"type": "integer", "minimum": 1, "description": "first line to show (1-based)"},
-        "limit": {"type": "integer", "minimum": 1, "description": "how many lines to show"},
-    },
-    "required": ["src"],
-    "additionalProperties": False,
-}
 
-SEARCH_ITEM = {
-    "type": "object",
-    "properties": {
-        "pattern": {"type": "string", "minLength": 1, "description": "regular expression"},
-        "path": {"type": "string", "description": "file or directory to search (default .)"},
-        "include": {"type": "string", "description": "glob of files to search, e.g. *.py"},
-        "case_sensitive": {"type": "boolean", "description": "match case (default false)"},
-    },
-    "required": ["pattern"],
-    "additionalProperties": False,
-}
+@param_class
+class FileItem(ToolParams):
+    """A file to read (or a directory to list)."""
+
+    src: str = arg(description="file or directory path")
+    offset: int = arg(implied=1, minimum=1, description="first line to show (1-based)")
+    limit: int = arg(implied=DEFAULT_LINE_LIMIT, minimum=1, description="how many lines to show")
 
 
-class ReadTool(Tool):
+@param_class
+class SearchItem(ToolParams):
+    """A search of file contents."""
+
+    pattern: str = arg(min_length=1, description="regular expression")
+    path: str = arg(implied=".", description="file or directory to search (default .)")
+    include: str | None = arg(implied=None, description="glob of files to search, e.g. *.py")
+    case_sensitive: bool = arg(implied=False, description="match case (default false)")
+
+
+@param_class
+class ReadParams(ToolParams):
+    """karyi `read`'s parameters."""
+
+    files: list[FileItem] = arg(implied=[], min_items=1)
+    searches: list[SearchItem] = arg(implied=[], min_items=1)
+
+
+class ReadTool(TypedTool[ReadParams]):
     """Reads files, lists directories and searches; several of each in one call."""
 
     plan_safe = True
@@ -60,57 +64,50 @@ class ReadTool(Tool):
         "A search element finds the lines matching a regular expression (ripgrep syntax, "
         f"case-insensitive unless case_sensitive is true; at most {MAX_MATCHES} matches)."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "files": {"type": "array", "items": FILE_ITEM, "minItems": 1},
-            "searches": {"type": "array", "items": SEARCH_ITEM, "minItems": 1},
-        },
-        "additionalProperties": False,
-    }
     example = {"files": [{"src": "package.json"}, {"src": "src/"}]}
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """At least one file or search."""
-        if not params.get("files") and not params.get("searches"):
+        a = self.args(params)
+        if not a.files and not a.searches:
             return "give at least one file (src) or search (pattern)"
         return None
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """The files read: a read waits for an earlier call in the reply that edits them."""
-        return file_keys(
-            ctx.workspace.resolve(f["src"], param="src") for f in params.get("files", [])
-        )
+        return file_keys(ctx.workspace.resolve(f.src, param="src") for f in self.args(params).files)
 
     def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
         """See `Tool.scans_tree`: a search, or a directory listed."""
-        if params.get("searches"):
+        a = self.args(params)
+        if a.searches:
             return True
-        files = params.get("files", [])
-        return any(ctx.workspace.resolve(f["src"], param="src").is_dir() for f in files)
+        return any(ctx.workspace.resolve(f.src, param="src").is_dir() for f in a.files)
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        parts = [str(f.get("src")) for f in params.get("files", [])]
-        parts += [f"search {s.get('pattern')!r}" for s in params.get("searches", [])]
+        a = self.args(params)
+        parts = [f.src for f in a.files]
+        parts += [f"search {s.pattern!r}" for s in a.searches]
         return "Read " + ", ".join(parts)
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Each file, directory or search in its own section; a failing one hides nothing."""
         sections: list[str] = []
         failures: list[tuple[str, str]] = []
-        items = [("file", f) for f in params.get("files", [])]
-        items += [("search", s) for s in params.get("searches", [])]
-        for kind, item in items:
+        a = self.args(params)
+        items: list[FileItem | SearchItem] = [*a.files, *a.searches]
+        for item in items:
+            kind = "file" if isinstance(item, FileItem) else "search"
             try:
-                if kind == "file":
+                if isinstance(item, FileItem):
                     sections.append(self._one(item, ctx))
                 else:
                     sections.append(await self._search(item, ctx))
             except ToolFailure as exc:
                 failures.append((exc.code, exc.message))
-                key = "src" if kind == "file" else "pattern"
-                attrs = {key: str(item[key]), "error": exc.code}
+                key = ("src", item.src) if isinstance(item, FileItem) else ("pattern", item.pattern)
+                attrs = {key[0]: key[1], "error": exc.code}
                 sections.append(start_tag(kind, attrs) + exc.message + f"</{kind}>")
         text = "\n".join(sections)
         display = f"Read {len(items) - len(failures)} of {len(items)} item(s)"
@@ -119,8 +116,8 @@ class ReadTool(Tool):
             return ToolResult.fail(code, message, llm_content=text, display=display)
         return ToolResult.ok(text, display=display)
 
-    def _one(self, item: Mapping[str, Any], ctx: ToolContext) -> str:
-        src = str(item["src"])
+    def _one(self, item: FileItem, ctx: ToolContext) -> str:
+        src = item.src
         path = ctx.workspace.resolve(src, param="src")
         if path.is_dir():
             entries, ignored = list_entries(ctx, path, src)
@@ -131,7 +128,7 @@ class ReadTool(Tool):
             return start_tag("dir", attrs) + "\n" + "\n".join(lines) + "\n</dir>"
         read = read_file(ctx, path, src)
         snap = read.snap
-        w = read.window(int(item.get("offset", 1)) - 1, int(item.get("limit", DEFAULT_LINE_LIMIT)))
+        w = read.window(item.offset - 1, item.limit)
         attrs = {"src": src, "lines": f"{w.first_line}-{w.last_line}", "total": str(w.total_lines)}
         if snap.source == "buffer":
             attrs["unsaved"] = "true"
@@ -153,20 +150,20 @@ class ReadTool(Tool):
         tail = "\n".join(notes) + "\n" if notes else ""
         return start_tag("file", attrs) + "\n" + body + tail + "</file>"
 
-    async def _search(self, item: Mapping[str, Any], ctx: ToolContext) -> str:
-        raw = str(item.get("path", "."))
+    async def _search(self, item: SearchItem, ctx: ToolContext) -> str:
+        raw = item.path
         target = search_targets(ctx, raw)
         found = await search_text(
             ctx,
             target,
-            str(item["pattern"]),
-            include=item.get("include"),
-            case_sensitive=bool(item.get("case_sensitive", False)),
+            item.pattern,
+            include=item.include,
+            case_sensitive=item.case_sensitive,
         )
         result = found.result
-        attrs = {"pattern": str(item["pattern"]), "path": raw}
-        if item.get("include"):
-            attrs["include"] = str(item["include"])
+        attrs = {"pattern": item.pattern, "path": raw}
+        if item.include:
+            attrs["include"] = item.include
         attrs["matches"] = str(len(result.matches)) + ("+" if result.capped else "")
         lines: list[str] = []
         for file_shown, matches in found.files.items():

@@ -20,9 +20,9 @@ from wcmatch import glob as wglob
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.core.results import ToolResult
-from karyi.tools.base import Tool
 from karyi.tools.builtin.read.window import read_file
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.files import DEFAULT_LINE_LIMIT
 from karyi.workspace.globs import DEFAULT_EXCLUDES, Matcher
 from karyi.workspace.ripgrep import find_files, find_matching
@@ -37,7 +37,39 @@ TRUNCATED = (
 )
 END = "--- End of content ---"
 
-_STRINGS = {"type": "array", "items": {"type": "string", "minLength": 1}}
+_NONEMPTY = {"min_length": 1}
+
+
+@param_class
+class ReadManyFilesParams(ToolParams):
+    """vecli `read_many_files`'s parameters."""
+
+    paths: list[str] = arg(
+        items=_NONEMPTY,
+        min_items=1,
+        description="Paths or glob patterns relative to the workspace root, e.g. "
+        "['src/**/*.ts'] or ['README.md', 'docs/']",
+    )
+    include: list[str] = arg(
+        implied=[],
+        items=_NONEMPTY,
+        description="Additional glob patterns to include, e.g. ['*.test.ts']",
+    )
+    exclude: list[str] = arg(
+        implied=[],
+        items=_NONEMPTY,
+        description="Glob patterns of files to leave out, e.g. ['**/*.log']",
+    )
+    recursive: bool = arg(default=True, description="Read directories recursively (default true)")
+    use_default_excludes: bool = arg(
+        name="useDefaultExcludes",
+        default=True,
+        description="Apply the default excludes (node_modules, .git, build output, "
+        "binaries, .env; default true)",
+    )
+    respect_git_ignore: bool = arg(
+        default=True, description="Skip files .gitignore ignores (default true)"
+    )
 
 
 @dataclass
@@ -49,7 +81,7 @@ class _Selection:
     capped: bool = False
 
 
-class ReadManyFiles(Tool):
+class ReadManyFiles(TypedTool[ReadManyFilesParams]):
     """vecli (Gemini CLI) `read_many_files`."""
 
     plan_safe = True
@@ -65,43 +97,6 @@ class ReadManyFiles(Tool):
         f"files are skipped by default. At most {MAX_FILES} files and {MAX_TOTAL_CHARS} "
         f"characters in all; each file at most {DEFAULT_LINE_LIMIT} lines."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "paths": {
-                **_STRINGS,
-                "minItems": 1,
-                "description": "Paths or glob patterns relative to the workspace root, e.g. "
-                "['src/**/*.ts'] or ['README.md', 'docs/']",
-            },
-            "include": {
-                **_STRINGS,
-                "description": "Additional glob patterns to include, e.g. ['*.test.ts']",
-            },
-            "exclude": {
-                **_STRINGS,
-                "description": "Glob patterns of files to leave out, e.g. ['**/*.log']",
-            },
-            "recursive": {
-                "type": "boolean",
-                "default": True,
-                "description": "Read directories recursively (default true)",
-            },
-            "useDefaultExcludes": {
-                "type": "boolean",
-                "default": True,
-                "description": "Apply the default excludes (node_modules, .git, build output, "
-                "binaries, .env; default true)",
-            },
-            "respect_git_ignore": {
-                "type": "boolean",
-                "default": True,
-                "description": "Skip files .gitignore ignores (default true)",
-            },
-        },
-        "required": ["paths"],
-        "additionalProperties": False,
-    }
     example = {"paths": ["src/**/*.py", "README.md"]}
 
     def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
@@ -110,7 +105,7 @@ class ReadManyFiles(Tool):
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return "Read " + ", ".join(map(str, params.get("paths", [])))
+        return "Read " + ", ".join(self.args(params).paths)
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Every selected file after its separator, then `--- End of content ---`."""
@@ -164,13 +159,14 @@ class ReadManyFiles(Tool):
         return ToolResult.ok(text, display=display, data=data)
 
     async def _select(self, params: Mapping[str, Any], ctx: ToolContext) -> _Selection:
+        a = self.args(params)
         root = ctx.workspace.root
-        recursive = bool(params.get("recursive", True))
+        recursive = a.recursive
         explicit: list[str] = []
         patterns: list[str] = []
-        for raw in [*params["paths"], *params.get("include", [])]:
+        for raw in [*a.paths, *a.include]:
             if wglob.is_magic(raw, flags=wglob.BRACE | wglob.GLOBSTAR):
-                patterns.append(_inside(str(raw), str(root)))
+                patterns.append(_inside(raw, str(root)))
                 continue
             path = ctx.workspace.resolve(raw, param="paths")
             rel = ctx.workspace.display(path)
@@ -180,8 +176,8 @@ class ReadManyFiles(Tool):
                 explicit.append(rel)
             else:
                 raise ToolFailure(ErrorCode.NOT_FOUND, f"paths: {raw}: no such file or directory")
-        excludes: Sequence[str] = list(params.get("exclude", []))
-        if params.get("useDefaultExcludes", True):
+        excludes: Sequence[str] = list(a.exclude)
+        if a.use_default_excludes:
             excludes = [*excludes, *DEFAULT_EXCLUDES]
         matcher = Matcher(patterns, excludes)
         picked: dict[str, None] = {}
@@ -192,7 +188,7 @@ class ReadManyFiles(Tool):
             else:
                 picked[rel] = None
         capped = False
-        respect = bool(params.get("respect_git_ignore", True))
+        respect = a.respect_git_ignore
         folders = ctx.workspace.folders
         if patterns and len(folders) == 1:
             ignore = ctx.workspace.gitignore if respect else None

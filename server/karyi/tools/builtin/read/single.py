@@ -17,15 +17,50 @@ from collections.abc import Mapping
 from typing import Any
 
 from karyi.core.results import ToolResult
-from karyi.tools.base import Tool
 from karyi.tools.builtin.read.window import read_file, read_resources
 from karyi.tools.context import ToolContext
+from karyi.tools.typed import ToolParams, TypedTool, arg, param_class
 from karyi.workspace.files import DEFAULT_LINE_LIMIT, MAX_LINE_CHARS
 
 GATEWAY_READ_LIMIT = 1024 * 1024
 
 
-class ReadFile(Tool):
+@param_class
+class ReadFileParams(ToolParams):
+    """agentxml `read_file`'s parameters."""
+
+    snake = False
+    file_path: str = arg(description="file path")
+    offset: int = arg(implied=1, minimum=1, description="first line (1-based)")
+    limit: int = arg(implied=DEFAULT_LINE_LIMIT, minimum=1, description="number of lines")
+
+
+@param_class
+class VecliReadFileParams(ToolParams):
+    """vecli `read_file`'s parameters."""
+
+    absolute_path: str = arg(
+        description="The absolute path to the file to read (relative paths are "
+        "taken from the workspace root)"
+    )
+    offset: float = arg(
+        implied=0.0, minimum=0, description="The 0-based line number to start reading from"
+    )
+    limit: float = arg(
+        implied=float(DEFAULT_LINE_LIMIT),
+        minimum=1,
+        description=f"Maximum number of lines to read (default {DEFAULT_LINE_LIMIT})",
+    )
+
+
+@param_class
+class GatewayReadFileParams(ToolParams):
+    """gateway `read_file`'s parameters."""
+
+    path: str = arg(description="relative or absolute path")
+
+
+class ReadFile(TypedTool[ReadFileParams]):
     """agentxml `read_file(filePath)`."""
 
     plan_safe = True
@@ -36,33 +71,22 @@ class ReadFile(Tool):
         f"Read a text file's content. Shows up to {DEFAULT_LINE_LIMIT} lines; "
         "offset/limit (1-based lines) read further."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "filePath": {"type": "string", "description": "file path"},
-            "offset": {"type": "integer", "minimum": 1, "description": "first line (1-based)"},
-            "limit": {"type": "integer", "minimum": 1, "description": "number of lines"},
-        },
-        "required": ["filePath"],
-        "additionalProperties": False,
-    }
     example = {"filePath": "info.txt"}
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """See `window.read_resources`."""
-        return read_resources(ctx, params["filePath"], "filePath")
+        return read_resources(ctx, self.args(params).file_path, "filePath")
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Read {params.get('filePath')}"
+        return f"Read {self.args(params).file_path}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """The content string, with a note when only part of the file is shown."""
-        src = str(params["filePath"])
+        a = self.args(params)
+        src = a.file_path
         read = read_file(ctx, ctx.workspace.resolve(src, param="filePath"), src)
-        w = read.window(
-            int(params.get("offset", 1)) - 1, int(params.get("limit", DEFAULT_LINE_LIMIT))
-        )
+        w = read.window(a.offset - 1, a.limit)
         content = w.text
         if w.truncated:
             more = (
@@ -78,7 +102,7 @@ class ReadFile(Tool):
         )
 
 
-class VecliReadFile(Tool):
+class VecliReadFile(TypedTool[VecliReadFileParams]):
     """vecli (Gemini CLI) `read_file(absolute_path, offset, limit)`."""
 
     plan_safe = True
@@ -90,51 +114,31 @@ class VecliReadFile(Tool):
         "content will be truncated; the response says so and how to read more using "
         "'offset' and 'limit'. Binary files are refused."
     )
-    parameters = {
-        "type": "object",
-        "properties": {
-            "absolute_path": {
-                "type": "string",
-                "description": "The absolute path to the file to read (relative paths are "
-                "taken from the workspace root)",
-            },
-            "offset": {
-                "type": "number",
-                "minimum": 0,
-                "description": "The 0-based line number to start reading from",
-            },
-            "limit": {
-                "type": "number",
-                "minimum": 1,
-                "description": f"Maximum number of lines to read (default {DEFAULT_LINE_LIMIT})",
-            },
-        },
-        "required": ["absolute_path"],
-        "additionalProperties": False,
-    }
     example = {"absolute_path": "/path/to/project/src/main.py"}
 
     def check(self, params: Mapping[str, Any]) -> str | None:
         """Offsets and limits are line counts: whole numbers."""
-        for key in ("offset", "limit"):
-            if key in params and not float(params[key]).is_integer():
-                return f"{key}: expected a whole number of lines, got {params[key]}"
+        a = self.args(params)
+        for key, value in (("offset", a.offset), ("limit", a.limit)):
+            if not value.is_integer():
+                return f"{key}: expected a whole number of lines, got {value}"
         return None
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """See `window.read_resources`."""
-        return read_resources(ctx, params["absolute_path"], "absolute_path")
+        return read_resources(ctx, self.args(params).absolute_path, "absolute_path")
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Read {params.get('absolute_path')}"
+        return f"Read {self.args(params).absolute_path}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """The content, preceded by Gemini CLI's truncation notice when cut."""
-        path = ctx.workspace.resolve(str(params["absolute_path"]), param="absolute_path")
+        a = self.args(params)
+        path = ctx.workspace.resolve(a.absolute_path, param="absolute_path")
         shown = ctx.workspace.display(path)
-        offset = int(params.get("offset", 0))
-        limit = int(params.get("limit", DEFAULT_LINE_LIMIT))
+        offset = int(a.offset)
+        limit = int(a.limit)
         w = read_file(ctx, path, shown).window(offset, limit)
         content = w.text
         if w.truncated or w.shortened_lines:
@@ -168,7 +172,7 @@ class VecliReadFile(Tool):
         )
 
 
-class GatewayReadFile(Tool):
+class GatewayReadFile(TypedTool[GatewayReadFileParams]):
     """gateway `read_file(path)`: a text file inside the allowed roots."""
 
     plan_safe = True
@@ -176,25 +180,19 @@ class GatewayReadFile(Tool):
     name = "read_file"
     display_name = "Read file"
     description = "Read a text file in the repository."
-    parameters = {
-        "type": "object",
-        "properties": {"path": {"type": "string", "description": "relative or absolute path"}},
-        "required": ["path"],
-        "additionalProperties": False,
-    }
     example = {"path": "docs/contracts.md"}
 
     def resources(self, params: Mapping[str, Any], ctx: ToolContext) -> frozenset[str]:
         """See `window.read_resources`."""
-        return read_resources(ctx, params["path"], "path")
+        return read_resources(ctx, self.args(params).path, "path")
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """See `Tool.describe`."""
-        return f"Read {params.get('path')}"
+        return f"Read {self.args(params).path}"
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """The file's text, cut at the read limit with `truncated: true`."""
-        raw = str(params["path"])
+        raw = self.args(params).path
         snap = read_file(ctx, ctx.workspace.resolve(raw), raw).snap
         size = snap.size
         text = snap.text
