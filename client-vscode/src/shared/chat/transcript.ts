@@ -182,6 +182,7 @@ function loadedTurn(state: ChatState, turn: TranscriptTurn): ChatState {
   for (const block of turn.blocks) {
     if (block.kind === 'text') s = appendText(s, turn.id, block.channel, block.text);
     else if (block.kind === 'notice') s = addBlock(s, turn.id, { kind: 'notice', level: 'info', text: block.text });
+    else if (block.kind === 'steer') s = addBlock(s, turn.id, { kind: 'steer', text: block.text });
     else {
       s = withTool(s, storedCard(block));
       s = addBlock(s, turn.id, { kind: 'tool', id: block.id });

@@ -60,7 +60,9 @@ export interface ToolCard {
 export type Block =
   | { kind: 'text'; channel: 'text' | 'thinking' | 'answer'; text: string }
   | { kind: 'tool'; id: string }
-  | { kind: 'notice'; level: 'info' | 'error'; text: string };
+  | { kind: 'notice'; level: 'info' | 'error'; text: string }
+  /** A message the user sent into the running turn, where the model read it. */
+  | { kind: 'steer'; text: string };
 
 export interface UserItem {
   kind: 'user';
