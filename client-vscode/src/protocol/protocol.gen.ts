@@ -996,6 +996,7 @@ export interface TranscriptCall {
   summary: string;
   error: string | null;
   files: FileStat[];
+  output: string;
 }
 
 /** Something that happened to the session: a checkpoint, a compaction. */

@@ -44,7 +44,7 @@ def history(transcript: Transcript) -> list[Update]:
 
 
 def _call(block: CallBlock) -> Update:
-    text = (block.summary or block.error or "")[:RESULT_LIMIT]
+    text = (block.output or block.error or "")[:RESULT_LIMIT]
     return start_tool_call(
         block.id,
         block.name,

@@ -150,7 +150,9 @@ async def steer(ls: KaryiServer, raw: Any) -> Acknowledged:
     """`karyi/steer`: send a message into the session's running turn (RequestFailed when
     none runs)."""
     p = checked("karyi/steer", raw)
-    ls.require_host().steer(p["sessionId"], p["message"])
+    host = ls.require_host()
+    host.require(p["sessionId"])  # an unknown session is InvalidParams (docs/protocol.md)
+    host.steer(p["sessionId"], p["message"])
     return {"ok": True}
 
 

@@ -20,6 +20,9 @@ from karyi.core.images import Image, ImageJson
 SUMMARY_LIMIT = 2000
 """Characters of a call's result kept in the transcript: a preview, not the output."""
 
+OUTPUT_LIMIT = 4000
+"""Characters of a call's result text (what the model read) kept in the transcript."""
+
 STEER = "steer"
 """`Message.name` of a message the user sent into a running turn (agent/turn/steering.py)."""
 
@@ -61,8 +64,12 @@ class CallBlock:
     status: CallStatus
     decision: str = ""
     summary: str = ""
+    """What the user was shown of the result (an editor's card)."""
     error: str | None = None
     files: tuple[FileStat, ...] = ()
+    output: str = ""
+    """The result's text as the model read it, cut at `OUTPUT_LIMIT` (a terminal's or an
+    ACP client's view of the call)."""
     kind: Literal["call"] = "call"
 
 
@@ -160,6 +167,7 @@ class CallBlockJson(TypedDict):
     summary: str
     error: str | None
     files: list[FileStatJson]
+    output: str
 
 
 class NoticeBlockJson(TypedDict):
@@ -245,4 +253,5 @@ def _block_json(block: Block) -> BlockJson:
             }
             for f in block.files
         ],
+        "output": block.output,
     }

@@ -18,6 +18,7 @@ from karyi.agent.session.compaction import RESULTS
 from karyi.agent.session.store import SessionStore, ToolCallRecord
 from karyi.agent.session.store_messages import LIVE, REWOUND, MessageRow
 from karyi.agent.session.transcript import (
+    OUTPUT_LIMIT,
     STEER,
     STEER_PREFIX,
     SUMMARY_LIMIT,
@@ -216,9 +217,8 @@ def call_block(record: ToolCallRecord) -> CallBlock:
     )
     display = result.get("display")
     shown = display if isinstance(display, str) and display else result.get("llm_content")
-    summary = str(shown or message or "")
-    if len(summary) > SUMMARY_LIMIT:
-        summary = summary[:SUMMARY_LIMIT] + f"\n[{len(summary) - SUMMARY_LIMIT} more characters]"
+    summary = _cut(str(shown or message or ""), SUMMARY_LIMIT)
+    output = _cut(str(result.get("llm_content") or message or ""), OUTPUT_LIMIT)
     return CallBlock(
         record.call_id,
         record.name,
@@ -228,7 +228,13 @@ def call_block(record: ToolCallRecord) -> CallBlock:
         summary,
         message,
         tuple(_file_stats(result)),
+        output,
     )
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text`, its end cut off past `limit` characters, saying how much."""
+    return text if len(text) <= limit else text[:limit] + f"\n[{len(text) - limit} more characters]"
 
 
 def _file_stats(result: dict[str, Any]) -> Iterator[FileStat]:
