@@ -222,7 +222,7 @@ describe('chat reducer', () => {
     });
     const call: TranscriptTurn['blocks'][number] = {
       kind: 'call', id: 'k1', name: 'edit', params: {}, status: 'done', decision: 'accepted', summary: 'Edited a.py', error: null,
-      files: [{ path: 'a.py', added: 2, removed: 1, created: false, deleted: false }],
+      files: [{ path: 'a.py', added: 2, removed: 1, created: false, deleted: false }], output: 'Edited a.py',
     };
     const s = reduce(emptyState('m'), {
       kind: 'loaded',
