@@ -18,8 +18,20 @@ from acp import (
 )
 
 from karyi.acp.kinds import tool_kind
-from karyi.acp.updates import RESULT_LIMIT, Update
+from karyi.acp.session import AcpSession
+from karyi.acp.updates import RESULT_LIMIT, Update, plan_update
 from karyi.agent.session.transcript import CallBlock, SteerBlock, TextBlock, Transcript
+
+
+async def replay(session: AcpSession) -> None:
+    """`session/load`'s history: the transcript, then the task list as it stands, all
+    before the load answers (a `plan` update belongs to a turn or to this history)."""
+    updates = history(session.live.transcript())
+    todos = list(session.live.conversation.todos)
+    if todos:
+        updates.append(plan_update(todos))
+    session.plan_told = todos
+    await session.send(updates)
 
 
 def history(transcript: Transcript) -> list[Update]:

@@ -242,18 +242,6 @@ class AcpSession:
         for update in updates:
             await self.client.session_update(self.id, update)
 
-    async def replay(self) -> None:
-        """`session/load`'s history: the transcript, then the task list as it stands,
-        all before the load answers."""
-        from karyi.acp.replay import history
-
-        updates = history(self.live.transcript())
-        todos = list(self.live.conversation.todos)
-        if todos:
-            updates.append(plan_update(todos))
-        self.plan_told = todos
-        await self.send(updates)
-
     async def prompt(self, blocks: list[Block]) -> PromptResponse:
         """Run one turn; every update is sent before the response (SessionBusy while
         the session runs one: the updates of a turn have one queue; ReadOnly for a task's)."""
