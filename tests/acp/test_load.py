@@ -52,3 +52,57 @@ async def test_loading_an_unknown_session_is_invalid_params(karyi_acp: Start) ->
     with pytest.raises(RequestError) as raised:
         await agent.conn.load_session(cwd=str(agent.root), session_id="nope", mcp_servers=[])
     assert raised.value.code == -32602 and raised.value.data["field"] == "sessionId"
+
+
+def _plans_after_the_last_answer(raw: list[dict[str, object]]) -> list[int]:
+    """Indexes of the plan updates that came after the last answer (a prompt's or a
+    load's): an update between turns."""
+    last = max(i for i, m in enumerate(raw) if "method" not in m)
+    return [
+        i
+        for i, m in enumerate(raw)
+        if i > last
+        and m.get("method") == "session/update"
+        and m["params"]["update"]["sessionUpdate"] == "plan"  # type: ignore[index]
+    ]
+
+
+async def test_the_task_list_goes_with_a_turn_or_the_history_never_between(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    from acp import text_block
+
+    from karyi.protocol import get_dialect
+
+    todos = [
+        {"id": "1", "text": "Read", "status": "done"},
+        {"id": "2", "text": "Fix", "status": "pending"},
+    ]
+    write = get_dialect("toolsxml").format_call("todo_write", {"todos": todos})
+    fake_llm.script(
+        Reply(text=write), Reply(text="Listed."), Reply(text="On."), Reply(text="Back.")
+    )
+    first = await karyi_acp()
+    sid = await first.new_session()
+    await first.say(sid, "plan it")
+    assert first.client.of("plan") and _plans_after_the_last_answer(first.client.raw) == []
+
+    second = await karyi_acp()
+    await second.conn.load_session(cwd=str(second.root), session_id=sid, mcp_servers=[])
+    await second.client.wait_for(lambda: second.client.of("available_commands_update"))
+    assert [p.entries[1].content for p in second.client.of("plan")] == ["Fix"]
+    assert (
+        _plans_after_the_last_answer(second.client.raw) == []
+    )  # with the history, before the answer
+    await second.say(sid, "go on")
+    assert len(second.client.of("plan")) == 1  # unchanged: not told again
+
+    third = await karyi_acp()
+    await third.conn.resume_session(cwd=str(third.root), session_id=sid, mcp_servers=[])
+    await third.client.wait_for(lambda: third.client.of("available_commands_update"))
+    assert third.client.of("plan") == []  # nothing between turns
+    answer = await third.conn.prompt(session_id=sid, prompt=[text_block("and now?")])
+    assert answer.stop_reason == "end_turn"
+    assert (
+        len(third.client.of("plan")) == 1 and _plans_after_the_last_answer(third.client.raw) == []
+    )

@@ -111,21 +111,62 @@ async def test_malformed_params_get_precise_errors(
         await request(client, method, params)
 
 
-async def test_a_second_chat_on_a_busy_session_is_refused(
+async def test_a_second_chat_on_a_busy_session_waits_its_turn(
     lsp: Start, fake_llm: FakeModelServer
 ) -> None:
-    from tests.support.replies import Fault
-
-    fake_llm.script(Reply(text="slow " * 20))
-    fake_llm.fail_next(Fault(stall=True))
+    fake_llm.script(Reply(text="First.", paced=True), Reply(text="Second."))
     client = await lsp()
     first = asyncio.ensure_future(request(client, "karyi/chat", {"message": "one"}))
     await wait_for_event(client, "step")
     sid = updates(client)[0]["sessionId"]
-    with pytest.raises(JsonRpcException, match="is already running a turn"):
-        await request(client, "karyi/chat", {"sessionId": sid, "message": "two"})
-    await request(client, "karyi/cancel", {"sessionId": sid})
-    assert (await first).stopReason == "cancelled"
+    second = asyncio.ensure_future(
+        request(client, "karyi/chat", {"sessionId": sid, "message": "two"})
+    )
+    await asyncio.to_thread(fake_llm.wait_requests, 1)
+    assert not second.done()
+    fake_llm.release(100)
+    assert (await first).finalAnswer == "First."
+    assert (await second).finalAnswer == "Second."
+    sent = [m["content"] for m in fake_llm.requests[-1].body["messages"][1:]]
+    assert sent == ["one", "First.", "two"]
+
+
+async def test_a_steered_message_reaches_the_model_at_the_next_tool_boundary(
+    lsp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text=READ, paced=True), Reply(text="Done."))
+    client = await lsp(settings={"permissions": {"tools": {"read": "auto"}}})
+    chat = asyncio.ensure_future(request(client, "karyi/chat", {"message": "read it"}))
+    await wait_for_event(client, "step")
+    sid = updates(client)[0]["sessionId"]
+
+    steered = await request(client, "karyi/steer", {"sessionId": sid, "message": "and be brief"})
+
+    assert plain(steered) == {"ok": True}
+    fake_llm.release(100)
+    result = await chat
+    assert result.finalAnswer == "Done." and result.unsent == []
+    last = fake_llm.requests[-1].body["messages"]
+    assert "and be brief" in last[-1]["content"] and "README" in last[-1]["content"]
+    assert (await wait_for_event(client, "steered"))["text"] == "and be brief"
+    loaded = plain(await request(client, "karyi/loadSession", {"sessionId": sid}))
+    kinds = [b["kind"] for b in loaded["transcript"]["turns"][0]["blocks"]]
+    assert kinds[-3:] == ["call", "steer", "text"]
+
+
+async def test_what_no_tool_boundary_took_comes_back_unsent(
+    lsp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text="Just an answer.", paced=True))
+    client = await lsp()
+    chat = asyncio.ensure_future(request(client, "karyi/chat", {"message": "hi"}))
+    await wait_for_event(client, "step")
+    sid = updates(client)[0]["sessionId"]
+    await request(client, "karyi/steer", {"sessionId": sid, "message": "one more thing"})
+    fake_llm.release(100)
+    assert (await chat).unsent == ["one more thing"]
+    with pytest.raises(JsonRpcException, match="no turn is running in session"):
+        await request(client, "karyi/steer", {"sessionId": sid, "message": "late"})
 
 
 async def test_the_documented_chat_example_and_cancel_answers(
@@ -149,7 +190,8 @@ async def test_the_documented_chat_example_and_cancel_answers(
         },
     }
     result = plain(await request(client, "karyi/chat", params))
-    assert set(result) == {"sessionId", "turnId", "stopReason", "finalAnswer", "mode", "usage"}
+    keys = {"sessionId", "turnId", "stopReason", "finalAnswer", "mode", "usage", "unsent"}
+    assert set(result) == keys
     assert result["mode"] == "act"
     assert set(result["usage"]) == {"inputTokens", "outputTokens", "cachedTokens", "cost"}
     assert (result["stopReason"], result["finalAnswer"]) == (

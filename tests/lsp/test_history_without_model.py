@@ -24,7 +24,8 @@ async def test_sessions_list_and_load_without_a_model(
     listed = await request(second, "karyi/sessions", {})
     assert [s.id for s in listed.sessions] == [result.sessionId]
     loaded = await request(second, "karyi/loadSession", {"sessionId": result.sessionId})
-    assert [m.content for m in loaded.messages] == ["remember me", "First."]
+    [turn] = loaded.transcript.turns
+    assert turn.prompt == "remember me" and turn.blocks[0].text == "First."
     with pytest.raises(JsonRpcException) as refused:
         await request(second, "karyi/chat", {"sessionId": result.sessionId, "message": "again"})
     assert "no API key for openai:gpt-4.1" in refused.value.message

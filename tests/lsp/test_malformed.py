@@ -39,6 +39,10 @@ BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
         ({"message": "hi", "images": "x"}, "images"),
     ],
     "karyi/cancel": [({}, "sessionId"), ({"sessionId": "nope"}, "nope")],
+    "karyi/steer": [
+        ({"sessionId": "s"}, "message"),
+        ({"sessionId": "nope", "message": "x"}, "nope"),
+    ],
     "karyi/confirmTool": [({"sessionId": "s"}, "toolCallId"), ([1], "object")],
     "karyi/fileDiffs": [({"sessionId": 1}, "sessionId")],
     "karyi/provideValue": [({"key": "K"}, "sessionId")],
@@ -46,6 +50,14 @@ BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
     "karyi/sessions": [({"x": 1}, "x")],
     "karyi/loadSession": [({}, "sessionId"), ({"sessionId": "nope"}, "nope")],
     "karyi/deleteSession": [({"sessionId": ""}, "sessionId")],
+    "karyi/rewind": [
+        ({"sessionId": "s"}, "turnId"),
+        ({"sessionId": "s", "turnId": "t", "restore": "x"}, "restore"),
+    ],
+    "karyi/forkSession": [
+        ({"sessionId": ""}, "sessionId"),
+        ({"sessionId": "s", "turnId": None}, "turnId"),
+    ],
     "karyi/checkpoints": [({"sessionId": 5}, "sessionId")],
     "karyi/restoreCheckpoint": [({}, "checkpointId")],
     "karyi/tools": [({"y": True}, "y")],

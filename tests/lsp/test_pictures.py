@@ -30,7 +30,7 @@ async def test_a_chat_picture_reaches_the_model_and_the_transcript(
         "image_url": {"url": f"data:image/png;base64,{PNG64}"},
     }
     loaded = plain(await request(client, "karyi/loadSession", {"sessionId": result["sessionId"]}))
-    assert loaded["messages"][0]["images"] == [shot]
+    assert loaded["transcript"]["turns"][0]["images"] == [shot]
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,7 @@ def sample_events(root: Path) -> list[ev.Event]:
         ev.FileChanged(call, (write,)),
         ev.ValueRequested("c1", "KEY", "needed", "a note", True),
         ev.Notice("retry", "again"),
+        ev.Steered("and be brief"),
         ev.Usage(10, 5, 2, 0.5, 1.25),
         ev.Usage(10, 5),
         ev.Mode("s1", "act", "the plan"),

@@ -11,6 +11,8 @@ export type ConfirmOutcome = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectAlw
 
 export type Scope = 'session' | 'workspace' | 'user';
 
+export type Restore = 'code' | 'conversation' | 'both';
+
 export type TextChannel = 'text' | 'thinking' | 'answer';
 
 export type HookStatus = 'ok' | 'blocked' | 'reported' | 'failed';
@@ -57,6 +59,15 @@ export interface ChatParams {
   plan?: string | null;
   images?: ImageParam[];
   context?: ChatContext | null;
+}
+
+/**
+ * `karyi/steer`: a message into the session's running turn, read by the model at
+ * its next tool boundary (docs/sessions.md#steer).
+ */
+export interface SteerParams {
+  sessionId: string;
+  message: string;
 }
 
 /** `karyi/cancel`: end the session's running turn. */
@@ -125,6 +136,30 @@ export interface SessionParams {
   sessionId: string;
 }
 
+/**
+ * `karyi/rewind`: take a session back to before one of its turns (docs/sessions.md#rewind).
+ *
+ * `restore`: the code, the conversation or both; `overwrite`: files no rewound call
+ * changed that may be put back all the same (else they are kept); `dryRun`: only say
+ * what it would do.
+ */
+export interface RewindParams {
+  sessionId: string;
+  turnId: string;
+  restore?: Restore;
+  overwrite?: string[];
+  dryRun?: boolean;
+}
+
+/**
+ * `karyi/forkSession`: a new session with the turns up to and including `turnId`
+ * (left out: every turn; docs/sessions.md#fork).
+ */
+export interface ForkSessionParams {
+  sessionId: string;
+  turnId?: string;
+}
+
 /** A method about the workspace, or one session of it. */
 export interface OptionalSessionParams {
   sessionId?: string | null;
@@ -180,6 +215,7 @@ export interface AnswerTaskParams {
 export const Methods = {
   chat: 'karyi/chat',
   cancel: 'karyi/cancel',
+  steer: 'karyi/steer',
   models: 'karyi/models',
   modelState: 'karyi/modelState',
   setModel: 'karyi/setModel',
@@ -189,6 +225,8 @@ export const Methods = {
   sessions: 'karyi/sessions',
   loadSession: 'karyi/loadSession',
   deleteSession: 'karyi/deleteSession',
+  rewind: 'karyi/rewind',
+  forkSession: 'karyi/forkSession',
   checkpoints: 'karyi/checkpoints',
   restoreCheckpoint: 'karyi/restoreCheckpoint',
   tools: 'karyi/tools',
@@ -312,6 +350,15 @@ export interface ValueRequestedEvent {
   exists: boolean;
 }
 
+/**
+ * A message the user sent while the turn ran reached the model, here: after the
+ * results of the last calls, before the next model request (docs/sessions.md#steer).
+ */
+export interface SteeredEvent {
+  type: 'steered';
+  text: string;
+}
+
 /** Something the user should know: retries, changed files, compaction, checkpoints. */
 export interface NoticeEvent {
   type: 'notice';
@@ -411,6 +458,7 @@ export type TurnEvent =
   | ToolDoneEvent
   | FileChangedEvent
   | ValueRequestedEvent
+  | SteeredEvent
   | NoticeEvent
   | UsageEvent
   | ModeEvent
@@ -485,7 +533,11 @@ export interface ChatUsage {
   cost: number | null;
 }
 
-/** `karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s). */
+/**
+ * `karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s).
+ * `unsent`: what `karyi/steer` sent into the turn that it ended before reading; send
+ * it as the next message.
+ */
 export interface ChatResult {
   sessionId: string;
   mode: Mode;
@@ -493,6 +545,7 @@ export interface ChatResult {
   stopReason: string;
   finalAnswer: string | null;
   usage: ChatUsage;
+  unsent: string[];
 }
 
 /**
@@ -529,30 +582,56 @@ export interface SessionList {
   sessions: SessionInfo[];
 }
 
-/** A message of a stored session as `karyi/loadSession` shows it. */
-export interface StoredMessage {
-  role: string;
-  content: string;
-  name: string | null;
-  toolCallId: string | null;
-  toolCalls: StoredToolCall[];
-  images: ImageData[];
-}
-
 /**
- * `karyi/loadSession`: a session's messages, tool calls, turns and state, to show
- * it again.
+ * `karyi/loadSession`: a session as the user saw it (its transcript,
+ * docs/sessions.md) and its state: the task list, the mode, the plan, the cost.
  */
 export interface LoadedSession {
   sessionId: string;
   title: string;
-  messages: StoredMessage[];
-  calls: StoredCall[];
-  turns: Record<string, unknown>[];
+  transcript: Transcript;
   todos: TodoItem[];
   mode: Mode;
   plan: string;
   cost: number;
+}
+
+/**
+ * A file a rewind of the code would change: `effect` on it, and whether a rewound
+ * call changed it (else it is the user's, kept unless named in `overwrite`).
+ */
+export interface RewindFile {
+  path: string;
+  effect: 'modified' | 'created' | 'deleted';
+  byAgent: boolean;
+}
+
+/**
+ * `karyi/rewind`: what the rewind does (`dryRun`) or did.
+ *
+ * `prompt` is the message rewound to, for the input; `turns` how many turns leave the
+ * conversation; `checkpoint` the snapshot the code goes back to (null: nothing to
+ * restore); `restored` and `kept` the files put back and the user's files left as they
+ * are; `undoCheckpoint` the snapshot taken just before (null: the code was not touched).
+ */
+export interface RewindResult {
+  sessionId: string;
+  turnId: string;
+  prompt: string;
+  turns: number;
+  checkpoint: string | null;
+  files: RewindFile[];
+  done: boolean;
+  conversation: boolean;
+  restored: string[];
+  kept: string[];
+  undoCheckpoint: string | null;
+}
+
+/** `karyi/forkSession`: the new session's id and title. */
+export interface Forked {
+  sessionId: string;
+  title: string;
 }
 
 /** The turn that took a checkpoint (nothing: none did). */
@@ -700,6 +779,7 @@ export interface Params {
 export interface Results {
   'karyi/chat': ChatResult;
   'karyi/cancel': Cancelled;
+  'karyi/steer': Acknowledged;
   'karyi/models': ModelList;
   'karyi/modelState': ModelState;
   'karyi/setModel': ModelState;
@@ -709,6 +789,8 @@ export interface Results {
   'karyi/sessions': SessionList;
   'karyi/loadSession': LoadedSession;
   'karyi/deleteSession': Deleted;
+  'karyi/rewind': RewindResult;
+  'karyi/forkSession': Forked;
   'karyi/checkpoints': CheckpointList;
   'karyi/restoreCheckpoint': Restored;
   'karyi/tools': ToolsInfo;
@@ -814,30 +896,12 @@ export interface SessionInfo {
   messages: number;
 }
 
-/** A function call the model made through the provider's tool-calling API. */
-export interface StoredToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-/** A picture in a chat message: base64 bytes, checked by the server (docs/images.md). */
-export interface ImageData {
-  mimeType: string;
-  data: string;
-  name: string;
-}
-
-/** One executed call as stored (parameters keep `$KARYI{}` placeholders). */
-export interface StoredCall {
-  turn_id: string;
-  call_id: string;
-  name: string;
-  params: Record<string, unknown>;
-  decision: string;
-  success: boolean;
-  error_code: string | null;
-  result: ToolResultJson;
+/** A session as the user saw it, in its wire form (docs/sessions.md). */
+export interface Transcript {
+  sessionId: string;
+  title: string;
+  dialect: string;
+  turns: TranscriptTurn[];
 }
 
 /**
@@ -914,10 +978,77 @@ export interface Hunk {
   lines: string[];
 }
 
+/** One turn of a transcript (docs/sessions.md#the-transcript). */
+export interface TranscriptTurn {
+  id: string;
+  prompt: string;
+  context: string;
+  images: ImageData[];
+  blocks: (TranscriptText | TranscriptCall | TranscriptNotice | TranscriptSteer)[];
+  stopReason: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  checkpoint: string | null;
+  status: 'live' | 'compacted' | 'rewound';
+}
+
 /** The check command's outcome: passed when it exited 0. */
 export interface CheckResult {
   command: string;
   exit_code: number | null;
   passed: boolean;
   output: string;
+}
+
+/** A picture in a chat message: base64 bytes, checked by the server (docs/images.md). */
+export interface ImageData {
+  mimeType: string;
+  data: string;
+  name: string;
+}
+
+/** Prose or thinking in a turn (`channel`). */
+export interface TranscriptText {
+  kind: 'text';
+  channel: 'text' | 'thinking';
+  text: string;
+}
+
+/**
+ * A tool call: its parameters, the user's decision, a summary of its result, the
+ * files it changed.
+ */
+export interface TranscriptCall {
+  kind: 'call';
+  id: string;
+  name: string;
+  params: Record<string, unknown>;
+  status: 'done' | 'failed' | 'rejected' | 'invalid';
+  decision: string;
+  summary: string;
+  error: string | null;
+  files: FileStat[];
+  output: string;
+}
+
+/** Something that happened to the session: a checkpoint, a compaction. */
+export interface TranscriptNotice {
+  kind: 'notice';
+  notice: 'checkpoint' | 'compacted' | 'interrupted';
+  text: string;
+}
+
+/** A message the user sent into the running turn, where the model got it. */
+export interface TranscriptSteer {
+  kind: 'steer';
+  text: string;
+}
+
+/** A file a call changed, in lines. */
+export interface FileStat {
+  path: string;
+  added: number;
+  removed: number;
+  created: boolean;
+  deleted: boolean;
 }

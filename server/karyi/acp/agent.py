@@ -122,10 +122,10 @@ class KaryiAgent:
         """A stored session of the workspace `cwd`: its history is sent as updates first,
         then the answer; the next prompt continues it."""
         await agent_stack.load()
-        from karyi.acp.replay import history
+        from karyi.acp.replay import replay
 
         session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
-        await session.send(history(session.live.transcript()))
+        await replay(session)
         self._later(session.announce())
         return LoadSessionResponse(
             modes=session_modes(session.mode), config_options=list(session.options())

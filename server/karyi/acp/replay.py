@@ -18,8 +18,20 @@ from acp import (
 )
 
 from karyi.acp.kinds import tool_kind
-from karyi.acp.updates import RESULT_LIMIT, Update
-from karyi.agent.session.transcript import CallBlock, TextBlock, Transcript
+from karyi.acp.session import AcpSession
+from karyi.acp.updates import RESULT_LIMIT, Update, plan_update
+from karyi.agent.session.transcript import CallBlock, SteerBlock, TextBlock, Transcript
+
+
+async def replay(session: AcpSession) -> None:
+    """`session/load`'s history: the transcript, then the task list as it stands, all
+    before the load answers (a `plan` update belongs to a turn or to this history)."""
+    updates = history(session.live.transcript())
+    todos = list(session.live.conversation.todos)
+    if todos:
+        updates.append(plan_update(todos))
+    session.plan_told = todos
+    await session.send(updates)
 
 
 def history(transcript: Transcript) -> list[Update]:
@@ -38,11 +50,13 @@ def history(transcript: Transcript) -> list[Update]:
                 out.append(update(block.text))
             elif isinstance(block, CallBlock):
                 out.append(_call(block))
+            elif isinstance(block, SteerBlock):
+                out.append(update_user_message_text(block.text))
     return out
 
 
 def _call(block: CallBlock) -> Update:
-    text = (block.summary or block.error or "")[:RESULT_LIMIT]
+    text = (block.output or block.error or "")[:RESULT_LIMIT]
     return start_tool_call(
         block.id,
         block.name,

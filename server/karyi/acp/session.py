@@ -48,6 +48,7 @@ from karyi.agent.events import (
     Event,
     Mode,
     Subagent,
+    Todos,
     ToolAwaitingPermission,
     ToolDone,
     ToolOutput,
@@ -62,6 +63,7 @@ from karyi.core.images import ImageError
 from karyi.llm.unconfigured import UnconfiguredProvider
 from karyi.protocol.calls import ToolCall
 from karyi.settings import Settings
+from karyi.tools.context import TodoItem
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +135,9 @@ class AcpSession:
         self._queue: asyncio.Queue[_QueueItem] = asyncio.Queue()
         self._asks: set[asyncio.Task[None]] = set()
         self._key_checked = True
+        self.plan_told: list[TodoItem] = []
+        """The task list as the client last heard it: a list changed outside a turn (a
+        resumed session's) goes out with the next turn, never between turns."""
         """False after `logout`: the next prompt makes the model again, with the key
         that is left (or asks for sign-in)."""
         known, self._models_complete = host.catalog.known(runtime.settings, runtime.model_env())
@@ -221,14 +226,13 @@ class AcpSession:
             raise AuthRequired(provider.error.message)
 
     async def announce(self) -> None:
-        """Tell the client the slash commands, the task list and the models the model's
-        server lists (after the session's id reached it: the list may take a moment)."""
+        """Tell the client the slash commands and the models the model's server lists
+        (after the session's id reached it: the list may take a moment). The task list
+        is a turn's update: it goes with the history or the next turn."""
         try:
             root = self.runtime.workspace.root
             custom = await asyncio.to_thread(load_commands, root)
             await self.client.session_update(self.id, available_commands(list(custom.values())))
-            if self.live.conversation.todos:
-                await self.client.session_update(self.id, plan_update(self.live.conversation.todos))
             await self.refresh_models()
         except Exception as exc:
             log.debug("announcing the session failed: %s", exc)
@@ -254,6 +258,10 @@ class AcpSession:
         text = expand(text)
         self.cancelled = False
         self.mapper.reset_usage()
+        todos = list(self.live.conversation.todos)
+        if todos != self.plan_told:  # changed since the client last heard it
+            self._queue.put_nowait(plan_update(todos))
+            self.plan_told = todos
         pump = asyncio.ensure_future(self._pump())
         try:
             _, result = await self.host.chat(
@@ -291,6 +299,8 @@ class AcpSession:
             self._queue.put_nowait(
                 SessionInfoUpdate(session_update="session_info_update", title=title, updated_at=now)
             )
+        if isinstance(event, Todos):
+            self.plan_told = list(event.items)
         if self._mirror(event):
             return
         for update in self.mapper.updates(event):

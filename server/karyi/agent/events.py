@@ -245,6 +245,15 @@ class ValueRequested(Event):
 
 
 @dataclass(frozen=True)
+class Steered(Event):
+    """A message the user sent while the turn ran reached the model, here: after the
+    results of the last calls, before the next model request (docs/sessions.md#steer)."""
+
+    kind = "steered"
+    text: str
+
+
+@dataclass(frozen=True)
 class Notice(Event):
     """Something the user should know: retries, changed files, compaction, checkpoints."""
 

@@ -10,6 +10,7 @@ session; any number of sessions at once.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +54,10 @@ class SessionBusy(RuntimeError):
     """A turn was started in a session that is already running one."""
 
 
+class NoTurnRunning(RuntimeError):
+    """A message was sent into a session's running turn, and none runs."""
+
+
 @dataclass
 class PendingApproval:
     """A call waiting for the user, and the future its answer resolves."""
@@ -73,6 +78,8 @@ class LiveSession:
     values: dict[str, asyncio.Future[ValueAnswer | None]] = field(default_factory=dict)
     applied: list[tuple[str, tuple[PlannedWrite, ...]]] = field(default_factory=list)
     """(call id, files) of every change the session's calls made, oldest first."""
+    turns: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held by the running turn: a message sent meanwhile waits its turn, in order."""
 
     @property
     def id(self) -> str:
@@ -246,14 +253,33 @@ class AgentHost:
         (karyi.core.images) sent with `text` (docs/images.md)."""
         live = self.session(session_id)
         self.require_model(live)
-        if live.agent.busy:
-            raise SessionBusy(
-                f"session {live.id} is already running a turn: wait for it or cancel it first"
+        async with live.turns:  # a message sent during a turn is the next one
+            return live, await self._turn(live, text, context, images, listener)
+
+    def steer(self, session_id: str, text: str) -> None:
+        """Send `text` into the session's running turn: the model reads it at the next
+        tool boundary (agent/turn/steering.py). NoTurnRunning when the session is idle."""
+        live = self._sessions.get(session_id)
+        if live is None or not live.agent.busy:
+            raise NoTurnRunning(
+                f"no turn is running in session {session_id}: send it as a new message"
             )
+        live.agent.steers.add(text)
+
+    async def _turn(
+        self,
+        live: LiveSession,
+        text: str,
+        context: str,
+        images: Sequence[Image],
+        listener: Listener | None,
+    ) -> TurnResult:
+        """One turn of `live`, and what was sent into it that no tool boundary took."""
         unsubscribe = live.events.subscribe(listener) if listener else None
         try:
-            return live, await live.agent.run(text, context=context, images=images)
+            result = await live.agent.run(text, context=context, images=images)
         finally:
+            unsent = tuple(live.agent.steers.take_rest())
             if unsubscribe is not None:
                 unsubscribe()
             for pending in list(live.pending.values()):
@@ -263,6 +289,7 @@ class AgentHost:
             for waiting in list(live.values.values()):
                 if not waiting.done():
                     waiting.cancel()
+        return dataclasses.replace(result, unsent=unsent)
 
     async def set_model(self, session_id: str | None, model: str) -> LiveSession:
         """Switch a session (a new one without id) to `model` from its next turn on

@@ -17,6 +17,7 @@ from karyi.agent.session.transcript import (
     Block,
     CallBlock,
     NoticeBlock,
+    SteerBlock,
     TextBlock,
     Transcript,
     Turn,
@@ -84,6 +85,8 @@ def _block(block: Block) -> Text | None:
         if block.channel == "thinking":
             return None
         return Text("  " + _cut(block.text).replace("\n", "\n  "), style="dim")
+    if isinstance(block, SteerBlock):
+        return Text.assemble(("  ↪ ", "cyan"), (_cut(block.text, 1), "cyan"))
     if isinstance(block, NoticeBlock):
         shown = block.notice != "checkpoint"
         return Text(f"  ℹ {block.text}", style="dim yellow") if shown else None

@@ -93,6 +93,7 @@ async def run_chat(
             "cachedTokens": result.cached_tokens,
             "cost": result.cost,
         },
+        "unsent": list(result.unsent),
     }
 
 
@@ -142,6 +143,17 @@ async def set_mode(ls: KaryiServer, raw: Any) -> ModeState:
         raise RequestFailed(f"session {live.id} is running a turn: wait for it or cancel it")
     live.agent.set_mode(p["mode"], plan=p.get("plan"))
     return {"sessionId": live.id, "mode": live.agent.mode, "plan": live.conversation.plan}
+
+
+@rpc
+async def steer(ls: KaryiServer, raw: Any) -> Acknowledged:
+    """`karyi/steer`: send a message into the session's running turn (RequestFailed when
+    none runs)."""
+    p = checked("karyi/steer", raw)
+    host = ls.require_host()
+    host.require(p["sessionId"])  # an unknown session is InvalidParams (docs/protocol.md)
+    host.steer(p["sessionId"], p["message"])
+    return {"ok": True}
 
 
 @rpc

@@ -28,9 +28,10 @@ class ServerNotReady(JsonRpcException):
 
 def translate(exc: Exception, where: str) -> JsonRpcException:
     """The JSON-RPC error for a core exception (imported here, not at start-up)."""
-    from karyi.agent.host import NotPending, SessionBusy
+    from karyi.agent.host import NotPending, NoTurnRunning, SessionBusy
     from karyi.agent.review.edit_answer import InvalidEditAnswer
     from karyi.agent.session.checkpoints import CheckpointError
+    from karyi.agent.session.rewind import HistoryError
     from karyi.agent.session.store import SessionNotFound
     from karyi.core.storage import StorageUnavailable
     from karyi.llm.base import ProviderError
@@ -39,7 +40,7 @@ def translate(exc: Exception, where: str) -> JsonRpcException:
         return JsonRpcInvalidParams(str(exc).strip("'\""))
     if isinstance(exc, InvalidEditAnswer):
         return JsonRpcInvalidParams(f"karyi/confirmTool: {exc}")
-    if isinstance(exc, SessionBusy | CheckpointError):
+    if isinstance(exc, SessionBusy | NoTurnRunning | CheckpointError | HistoryError):
         return RequestFailed(str(exc))
     if isinstance(exc, ProviderError):
         return RequestFailed(f"model provider: {exc.message}", data={"kind": exc.kind})

@@ -37,6 +37,7 @@ FEATURES: dict[str, Handler] = {
     # chat.py: turns and what the client answers during one
     "karyi/chat": Handler("chat:chat"),
     "karyi/cancel": Handler("chat:cancel"),
+    "karyi/steer": Handler("chat:steer"),
     "karyi/confirmTool": Handler("chat:confirm_tool"),
     "karyi/fileDiffs": Handler("chat:file_diffs"),
     "karyi/provideValue": Handler("chat:provide_value"),
@@ -50,6 +51,8 @@ FEATURES: dict[str, Handler] = {
     "karyi/sessions": Handler("history:sessions"),
     "karyi/loadSession": Handler("history:load_session"),
     "karyi/deleteSession": Handler("history:delete_session"),
+    "karyi/rewind": Handler("history:rewind"),
+    "karyi/forkSession": Handler("history:fork_session"),
     "karyi/checkpoints": Handler("history:checkpoints"),
     "karyi/restoreCheckpoint": Handler("history:restore_checkpoint"),
     # toolinfo.py: tools, MCP servers, project rules

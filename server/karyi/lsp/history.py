@@ -1,4 +1,5 @@
-"""Sessions and checkpoints: list, load, delete; list and restore workspace snapshots."""
+"""Sessions and checkpoints: list, load (as the user saw it), rewind, fork, delete; list
+and restore workspace snapshots (docs/sessions.md)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import asyncio
 import dataclasses
 from typing import Any
 
+from karyi.agent.session.rewind import RewindPlan, Rewound
+from karyi.agent.turn.timeline import fork_at, rewind_agent, rewind_plan
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
@@ -14,10 +17,11 @@ from karyi.lsp.wire.results import (
     CheckpointInfo,
     CheckpointList,
     Deleted,
+    Forked,
     LoadedSession,
     Restored,
+    RewindResult,
     SessionList,
-    StoredMessage,
     TurnRef,
 )
 
@@ -32,33 +36,60 @@ async def sessions(ls: KaryiServer, raw: Any) -> SessionList:
 
 @rpc
 async def load_session(ls: KaryiServer, raw: Any) -> LoadedSession:
-    """`karyi/loadSession`: a session's messages, tool calls and turns, to show it again."""
+    """`karyi/loadSession`: a session as the user saw it, to show it again."""
     p = checked("karyi/loadSession", raw)
-    host = ls.require_host()
-    live = host.session(p["sessionId"])
-    store = host.runtime.store
-    messages: list[StoredMessage] = [
-        {
-            "role": m.role,
-            "content": m.content,
-            "name": m.name,
-            "toolCallId": m.tool_call_id,
-            "toolCalls": [dataclasses.asdict(c) for c in m.tool_calls],
-            "images": [i.to_json() for i in m.images],
-        }
-        for m in store.messages(live.id)
-    ]
-    calls = [dataclasses.asdict(c) for c in store.calls(live.id)]
+    live = ls.require_host().session(p["sessionId"])
+    transcript = await asyncio.to_thread(live.transcript)
+    conv = live.conversation
     return {
         "sessionId": live.id,
-        "title": live.conversation.title,
-        "messages": messages,
-        "calls": calls,
-        "turns": store.turns(live.id),
-        "todos": [dataclasses.asdict(t) for t in live.conversation.todos],
-        "mode": live.conversation.mode,
-        "plan": live.conversation.plan,
-        "cost": live.conversation.cost,
+        "title": conv.title,
+        "transcript": transcript.to_json(),
+        "todos": [dataclasses.asdict(t) for t in conv.todos],
+        "mode": conv.mode,
+        "plan": conv.plan,
+        "cost": conv.cost,
+    }
+
+
+@rpc
+async def rewind(ls: KaryiServer, raw: Any) -> RewindResult:
+    """`karyi/rewind`: take a session back to before one of its turns, or say what that
+    would do (`dryRun`)."""
+    p = checked("karyi/rewind", raw)
+    live = ls.require_host().session(p["sessionId"])
+    if p.get("dryRun"):
+        plan = await rewind_plan(live.agent, p["turnId"])
+        return rewind_json(live.id, plan, None)
+    restore, overwrite = p.get("restore", "both"), p.get("overwrite", [])
+    done = await rewind_agent(live.agent, p["turnId"], restore, overwrite)
+    return rewind_json(live.id, done.plan, done)
+
+
+@rpc
+async def fork_session(ls: KaryiServer, raw: Any) -> Forked:
+    """`karyi/forkSession`: a new session with the turns up to one (or all of them)."""
+    p = checked("karyi/forkSession", raw)
+    host = ls.require_host()
+    live = host.session(p["sessionId"])
+    new = await fork_at(live.agent, p.get("turnId"))
+    return {"sessionId": new, "title": host.session(new).conversation.title}
+
+
+def rewind_json(sid: str, plan: RewindPlan, done: Rewound | None) -> RewindResult:
+    """A rewind's plan, and what it did when it was done, as `karyi/rewind` answers."""
+    return {
+        "sessionId": sid,
+        "turnId": plan.turn_id,
+        "prompt": plan.prompt,
+        "turns": plan.turns,
+        "checkpoint": plan.checkpoint,
+        "files": [{"path": f.path, "effect": f.effect, "byAgent": f.by_agent} for f in plan.files],
+        "done": done is not None,
+        "conversation": done.conversation if done else False,
+        "restored": list(done.restored) if done else [],
+        "kept": list(done.kept) if done else [],
+        "undoCheckpoint": done.undo_checkpoint if done else None,
     }
 
 

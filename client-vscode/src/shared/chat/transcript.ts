@@ -3,8 +3,8 @@
  * opening a turn, adding a block or a notice, patching a tool card, closing what a
  * turn left open. Pure functions of the state.
  */
-import type { Confirmation, LoadedSession } from '../../protocol';
-import type { Block, ChatState, FileCard, FileState, NoticeItem, ToolCard, TurnItem, Usage } from './types';
+import type { Confirmation, LoadedSession, TranscriptCall, TranscriptTurn } from '../../protocol';
+import type { Block, ChatState, FileCard, FileState, NoticeItem, ToolCard, TurnItem, Usage, UserItem } from './types';
 
 export function emptyState(model = ''): ChatState {
   return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0, todos: [], mode: 'act', plan: '', cost: null };
@@ -149,33 +149,62 @@ export function addNotice(state: ChatState, level: 'info' | 'error', text: strin
   return { ...state, seq, items: [...state.items, { kind: 'notice', id, level, text, action }] };
 }
 
-/** The transcript of a stored session, as the server's `karyi/loadSession` returns it. */
+/**
+ * A stored session as the server's `karyi/loadSession` returns it: its transcript
+ * (docs/sessions.md), turn by turn, as the chat showed it live. Turns rewound out of
+ * the conversation are told in one line where they were.
+ */
 export function loaded(state: ChatState, session: LoadedSession): ChatState {
   let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title, todos: session.todos ?? [], mode: session.mode ?? 'act', plan: session.plan ?? '', cost: session.cost || null };
-  const calls = new Map(session.calls.map((c) => [c.call_id, c]));
-  for (const m of session.messages) {
-    if (m.role === 'user' && m.content.trim() && !m.toolCallId && !m.content.startsWith('<tool_result')) {
-      const [id, seq] = nextId(s, 'u');
-      s = closeOpenTurn({ ...s, seq, items: [...s.items] }, 'end_turn');
-      s = { ...s, items: [...s.items, { kind: 'user', id, text: m.content, images: m.images?.length ? m.images : undefined }] };
-    } else if (m.role === 'assistant') {
-      if (m.content.trim()) s = appendText(s, '', 'text', m.content);
-      for (const tc of m.toolCalls ?? []) {
-        const rec = calls.get(tc.id);
-        s = withTool(s, {
-          id: tc.id,
-          name: tc.name,
-          description: tc.name,
-          status: rec ? (rec.decision.startsWith('rejected') ? 'rejected' : rec.success ? 'done' : 'failed') : 'done',
-          output: '',
-          display: displayText(rec?.result?.display),
-          error: rec?.result?.error?.message,
-          decision: rec?.decision,
-        });
-        s = addBlock(s, '', { kind: 'tool', id: tc.id });
-      }
+  let rewound = 0;
+  for (const turn of session.transcript.turns) {
+    if (turn.status === 'rewound') {
+      rewound++;
+      continue;
     }
+    if (rewound) s = addNotice(s, 'info', rewoundNote(rewound));
+    rewound = 0;
+    s = loadedTurn(s, turn);
   }
-  return closeOpenTurn(s, 'end_turn');
+  if (rewound) s = addNotice(s, 'info', rewoundNote(rewound));
+  return s;
 }
 
+function rewoundNote(turns: number): string {
+  return `↶ ${turns} turn${turns === 1 ? '' : 's'} rewound: no longer in the conversation`;
+}
+
+/** One stored turn: the user's message, then its prose, cards and notices. */
+function loadedTurn(state: ChatState, turn: TranscriptTurn): ChatState {
+  const [id, seq] = nextId(state, 'u');
+  const user: UserItem = { kind: 'user', id, turnId: turn.id, text: turn.prompt, context: turn.context || undefined, images: turn.images.length ? turn.images : undefined };
+  let s: ChatState = { ...state, seq, items: [...state.items, user] };
+  for (const block of turn.blocks) {
+    if (block.kind === 'text') s = appendText(s, turn.id, block.channel, block.text);
+    else if (block.kind === 'notice') s = addBlock(s, turn.id, { kind: 'notice', level: 'info', text: block.text });
+    else if (block.kind === 'steer') s = addBlock(s, turn.id, { kind: 'steer', text: block.text });
+    else {
+      s = withTool(s, storedCard(block));
+      s = addBlock(s, turn.id, { kind: 'tool', id: block.id });
+    }
+  }
+  const [opened, item] = openTurn(s, turn.id);
+  return replaceTurn(opened, { ...item, done: true, stopReason: turn.stopReason ?? 'interrupted' });
+}
+
+/** A stored call's card: its status, what the user was shown, the files it changed. */
+function storedCard(call: TranscriptCall): ToolCard {
+  const status = call.status === 'invalid' ? 'failed' : call.status;
+  const files: FileCard[] = call.files.map((f) => ({ path: f.path, uri: '', added: f.added, removed: f.removed, hunks: 0, created: f.created, deleted: f.deleted, state: 'accepted' }));
+  return {
+    id: call.id,
+    name: call.name,
+    description: call.name,
+    status,
+    output: '',
+    display: call.summary || undefined,
+    error: call.error ?? undefined,
+    decision: call.decision || undefined,
+    files: files.length ? files : undefined,
+  };
+}

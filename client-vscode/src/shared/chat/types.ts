@@ -60,11 +60,15 @@ export interface ToolCard {
 export type Block =
   | { kind: 'text'; channel: 'text' | 'thinking' | 'answer'; text: string }
   | { kind: 'tool'; id: string }
-  | { kind: 'notice'; level: 'info' | 'error'; text: string };
+  | { kind: 'notice'; level: 'info' | 'error'; text: string }
+  /** A message the user sent into the running turn, where the model read it. */
+  | { kind: 'steer'; text: string };
 
 export interface UserItem {
   kind: 'user';
   id: string;
+  /** The server's turn this message started, once known: what rewind and fork name. */
+  turnId?: string;
   text: string;
   context?: string;
   /** Pictures sent with the message, shown as thumbnails (docs/images.md). */

@@ -101,10 +101,11 @@ const turnFinished: Reducer<'turnFinished'> = (s, ev, turnId) => {
 const UPDATES: { [K in TurnEvent['type']]: Reducer<K> } = {
   turnStarted: (s, ev) => {
     const mode = ev.mode ?? s.mode;
-    return openTurn({ ...s, busy: true, step: 0, mode, plan: mode === 'act' ? '' : s.plan }, ev.turnId)[0];
+    return openTurn({ ...withTurnId(s, ev.turnId), busy: true, step: 0, mode, plan: mode === 'act' ? '' : s.plan }, ev.turnId)[0];
   },
   mode: (s, ev) => ({ ...s, mode: ev.mode, plan: ev.plan }),
   step: (s, ev) => ({ ...s, step: ev.step, model: ev.model || s.model }),
+  steered: (s, ev, turnId) => addBlock(s, turnId, { kind: 'steer', text: ev.text }),
   text: (s, ev, turnId) => (ev.text ? appendText(s, turnId, ev.channel, ev.text) : s),
   toolPending: (s, ev, turnId) => {
     const key = pendingKey(s.step, ev.index);
@@ -149,6 +150,14 @@ const UPDATES: { [K in TurnEvent['type']]: Reducer<K> } = {
 };
 
 /** The state after one `karyi/turnUpdate` (the update names its session: the state takes it). */
+/** The last user message gets the turn it started: what rewind and fork name. */
+function withTurnId(state: ChatState, turnId: string): ChatState {
+  const at = state.items.length - 1;
+  const last = state.items[at];
+  if (!last || last.kind !== 'user' || last.turnId) return state;
+  return { ...state, items: [...state.items.slice(0, at), { ...last, turnId }] };
+}
+
 export function applyUpdate(state: ChatState, update: TurnUpdate): ChatState {
   const s: ChatState = state.sessionId === update.sessionId ? state : { ...state, sessionId: update.sessionId };
   // An event kind this extension does not know (a newer server) changes nothing.

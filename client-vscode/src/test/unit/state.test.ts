@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Action, type ChatState, emptyState, reduce, turnState } from '../../shared/chat/state';
-import type { TurnEvent } from '../../protocol';
+import type { TranscriptTurn, TurnEvent } from '../../protocol';
 
 const S = 'sess1';
 const T = 'turn1';
@@ -217,19 +217,25 @@ describe('chat reducer', () => {
   });
 
   it('loads a stored session as a transcript', () => {
+    const turn = (id: string, prompt: string, status: 'live' | 'rewound', blocks: TranscriptTurn['blocks']): TranscriptTurn => ({
+      id, prompt, context: '', images: [], blocks, stopReason: 'end_turn', inputTokens: 1, outputTokens: 1, checkpoint: null, status,
+    });
+    const call: TranscriptTurn['blocks'][number] = {
+      kind: 'call', id: 'k1', name: 'edit', params: {}, status: 'done', decision: 'accepted', summary: 'Edited a.py', error: null,
+      files: [{ path: 'a.py', added: 2, removed: 1, created: false, deleted: false }], output: 'Edited a.py',
+    };
     const s = reduce(emptyState('m'), {
       kind: 'loaded',
       session: {
         sessionId: 'old',
         title: 'Fix the test',
-        messages: [
-          { role: 'user', content: 'fix the test', name: null, toolCallId: null, toolCalls: [], images: [] },
-          { role: 'assistant', content: 'Reading.', name: null, toolCallId: null, toolCalls: [{ id: 'k1', name: 'read', arguments: '{}' }], images: [] },
-          { role: 'tool', content: '...', name: 'read', toolCallId: 'k1', toolCalls: [], images: [] },
-          { role: 'assistant', content: 'Fixed.', name: null, toolCallId: null, toolCalls: [], images: [] },
-        ],
-        calls: [{ turn_id: 't', call_id: 'k1', name: 'read', params: {}, decision: 'auto', success: true, error_code: null, result: result() }],
-        turns: [],
+        transcript: {
+          sessionId: 'old', title: 'Fix the test', dialect: 'toolsxml',
+          turns: [
+            turn('t1', 'fix the test', 'live', [{ kind: 'text', channel: 'text', text: 'Editing.' }, call, { kind: 'text', channel: 'text', text: 'Fixed.' }]),
+            turn('t2', 'undone', 'rewound', []),
+          ],
+        },
         todos: [],
         mode: 'act',
         plan: '',
@@ -237,9 +243,20 @@ describe('chat reducer', () => {
       },
     });
     assert.equal(s.sessionId, 'old');
-    assert.equal(s.items[0].kind, 'user');
+    assert.deepEqual(s.items.map((i) => i.kind), ['user', 'turn', 'notice']);
+    const [user, done, notice] = s.items;
+    assert.ok(user.kind === 'user' && user.text === 'fix the test' && user.turnId === 't1');
+    assert.ok(done.kind === 'turn' && done.done && done.blocks.map((b) => b.kind).join() === 'text,tool,text');
+    assert.ok(notice.kind === 'notice' && /1 turn rewound/.test(notice.text));
     assert.equal(s.tools.k1.status, 'done');
+    assert.equal(s.tools.k1.files?.[0].added, 2);
     assert.equal(s.model, 'm');
+  });
+
+  it('gives the user message the turn it started', () => {
+    const s = run([{ kind: 'user', text: 'x' }, up({ type: 'turnStarted', sessionId: S, turnId: T, message: 'x', mode: 'act' })]);
+    const user = s.items[0];
+    assert.ok(user.kind === 'user' && user.turnId === T);
   });
 
   it('reset keeps the model and empties the transcript', () => {
@@ -252,7 +269,7 @@ describe('chat reducer', () => {
     const second = [{ id: '1', text: 'Read', status: 'done' as const }, { id: '2', text: 'Fix', status: 'pending' as const }];
     let s = run([up({ type: 'todos', items: first }), up({ type: 'todos', items: second })]);
     assert.deepEqual(s.todos, second);
-    s = reduce(s, { kind: 'loaded', session: { sessionId: 'x', title: '', messages: [], calls: [], turns: [], todos: first, mode: 'act', plan: '', cost: 0 } });
+    s = reduce(s, { kind: 'loaded', session: { sessionId: 'x', title: '', transcript: { sessionId: 'x', title: '', dialect: 'toolsxml', turns: [] }, todos: first, mode: 'act', plan: '', cost: 0 } });
     assert.deepEqual(s.todos, first);
     assert.deepEqual(reduce(s, { kind: 'reset' }).todos, []);
   });

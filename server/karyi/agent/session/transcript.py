@@ -13,12 +13,21 @@ ACP's `session/load` and `karyi run --session` all render this (docs/sessions.md
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
-from karyi.core.images import Image
+from karyi.core.images import Image, ImageJson
 
 SUMMARY_LIMIT = 2000
 """Characters of a call's result kept in the transcript: a preview, not the output."""
+
+OUTPUT_LIMIT = 4000
+"""Characters of a call's result text (what the model read) kept in the transcript."""
+
+STEER = "steer"
+"""`Message.name` of a message the user sent into a running turn (agent/turn/steering.py)."""
+
+STEER_PREFIX = "[The user adds, while you work:]\n"
+"""How the model reads such a message: the user's words, said mid-turn."""
 
 CallStatus = Literal["done", "failed", "rejected", "invalid"]
 NoticeKind = Literal["checkpoint", "compacted", "interrupted"]
@@ -55,8 +64,12 @@ class CallBlock:
     status: CallStatus
     decision: str = ""
     summary: str = ""
+    """What the user was shown of the result (an editor's card)."""
     error: str | None = None
     files: tuple[FileStat, ...] = ()
+    output: str = ""
+    """The result's text as the model read it, cut at `OUTPUT_LIMIT` (a terminal's or an
+    ACP client's view of the call)."""
     kind: Literal["call"] = "call"
 
 
@@ -69,7 +82,15 @@ class NoticeBlock:
     kind: Literal["notice"] = "notice"
 
 
-Block = TextBlock | CallBlock | NoticeBlock
+@dataclass(frozen=True)
+class SteerBlock:
+    """A message the user sent while the turn ran, where it reached the model."""
+
+    text: str
+    kind: Literal["steer"] = "steer"
+
+
+Block = TextBlock | CallBlock | NoticeBlock | SteerBlock
 
 
 @dataclass(frozen=True)
@@ -105,7 +126,7 @@ class Transcript:
         """The last `n` turns (all of them when there are fewer)."""
         return self.turns[-n:] if n > 0 else ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TranscriptJson:
         """The wire form: camelCase fields, pictures as their JSON, blocks by `kind`."""
         return {
             "sessionId": self.session_id,
@@ -115,7 +136,83 @@ class Transcript:
         }
 
 
-def _turn_json(turn: Turn) -> dict[str, Any]:
+class TextBlockJson(TypedDict):
+    """Prose or thinking in a turn (`channel`)."""
+
+    kind: Literal["text"]
+    channel: Literal["text", "thinking"]
+    text: str
+
+
+class FileStatJson(TypedDict):
+    """A file a call changed, in lines."""
+
+    path: str
+    added: int
+    removed: int
+    created: bool
+    deleted: bool
+
+
+class CallBlockJson(TypedDict):
+    """A tool call: its parameters, the user's decision, a summary of its result, the
+    files it changed."""
+
+    kind: Literal["call"]
+    id: str
+    name: str
+    params: dict[str, Any]
+    status: CallStatus
+    decision: str
+    summary: str
+    error: str | None
+    files: list[FileStatJson]
+    output: str
+
+
+class NoticeBlockJson(TypedDict):
+    """Something that happened to the session: a checkpoint, a compaction."""
+
+    kind: Literal["notice"]
+    notice: NoticeKind
+    text: str
+
+
+class SteerBlockJson(TypedDict):
+    """A message the user sent into the running turn, where the model got it."""
+
+    kind: Literal["steer"]
+    text: str
+
+
+BlockJson = TextBlockJson | CallBlockJson | NoticeBlockJson | SteerBlockJson
+
+
+class TurnJson(TypedDict):
+    """One turn of a transcript (docs/sessions.md#the-transcript)."""
+
+    id: str
+    prompt: str
+    context: str
+    images: list[ImageJson]
+    blocks: list[BlockJson]
+    stopReason: str | None
+    inputTokens: int
+    outputTokens: int
+    checkpoint: str | None
+    status: TurnStatus
+
+
+class TranscriptJson(TypedDict):
+    """A session as the user saw it, in its wire form (docs/sessions.md)."""
+
+    sessionId: str
+    title: str
+    dialect: str
+    turns: list[TurnJson]
+
+
+def _turn_json(turn: Turn) -> TurnJson:
     return {
         "id": turn.id,
         "prompt": turn.prompt,
@@ -130,13 +227,15 @@ def _turn_json(turn: Turn) -> dict[str, Any]:
     }
 
 
-def _block_json(block: Block) -> dict[str, Any]:
+def _block_json(block: Block) -> BlockJson:
     if isinstance(block, TextBlock):
-        return {"kind": block.kind, "channel": block.channel, "text": block.text}
+        return {"kind": "text", "channel": block.channel, "text": block.text}
     if isinstance(block, NoticeBlock):
-        return {"kind": block.kind, "notice": block.notice, "text": block.text}
+        return {"kind": "notice", "notice": block.notice, "text": block.text}
+    if isinstance(block, SteerBlock):
+        return {"kind": "steer", "text": block.text}
     return {
-        "kind": block.kind,
+        "kind": "call",
         "id": block.id,
         "name": block.name,
         "params": block.params,
@@ -154,4 +253,5 @@ def _block_json(block: Block) -> dict[str, Any]:
             }
             for f in block.files
         ],
+        "output": block.output,
     }

@@ -18,12 +18,16 @@ from karyi.agent.session.compaction import RESULTS
 from karyi.agent.session.store import SessionStore, ToolCallRecord
 from karyi.agent.session.store_messages import LIVE, REWOUND, MessageRow
 from karyi.agent.session.transcript import (
+    OUTPUT_LIMIT,
+    STEER,
+    STEER_PREFIX,
     SUMMARY_LIMIT,
     Block,
     CallBlock,
     CallStatus,
     FileStat,
     NoticeBlock,
+    SteerBlock,
     TextBlock,
     Transcript,
     Turn,
@@ -109,7 +113,9 @@ class _Draft:
     blocks: list[Block] = field(default_factory=list)
 
     def add(self, message: Message, parser_for: ParserFor, state: DialectState) -> None:
-        if message.role == "user" and not message.tool_call_id and message.name != RESULTS:
+        if message.role == "user" and message.name == STEER:
+            self.blocks.append(SteerBlock(message.content.removeprefix(STEER_PREFIX)))
+        elif message.role == "user" and not message.tool_call_id and message.name != RESULTS:
             # The first is the user's; later ones are the agent's own notes to the model.
             self.asked = self.asked or message
         elif message.role == "assistant":
@@ -209,9 +215,10 @@ def call_block(record: ToolCallRecord) -> CallBlock:
         if record.decision.startswith("rejected")
         else ("done" if record.success else "failed")
     )
-    summary = str(result.get("llm_content") or message or "")
-    if len(summary) > SUMMARY_LIMIT:
-        summary = summary[:SUMMARY_LIMIT] + f"\n[{len(summary) - SUMMARY_LIMIT} more characters]"
+    display = result.get("display")
+    shown = display if isinstance(display, str) and display else result.get("llm_content")
+    summary = _cut(str(shown or message or ""), SUMMARY_LIMIT)
+    output = _cut(str(result.get("llm_content") or message or ""), OUTPUT_LIMIT)
     return CallBlock(
         record.call_id,
         record.name,
@@ -221,7 +228,13 @@ def call_block(record: ToolCallRecord) -> CallBlock:
         summary,
         message,
         tuple(_file_stats(result)),
+        output,
     )
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text`, its end cut off past `limit` characters, saying how much."""
+    return text if len(text) <= limit else text[:limit] + f"\n[{len(text) - limit} more characters]"
 
 
 def _file_stats(result: dict[str, Any]) -> Iterator[FileStat]:

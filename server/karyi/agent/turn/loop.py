@@ -43,6 +43,7 @@ from karyi.agent.turn.pictures import picture_notice
 from karyi.agent.turn.recording import record_step
 from karyi.agent.turn.reply import Reply, ReplyReader
 from karyi.agent.turn.spec import AgentSpec, TurnResult, TurnServices
+from karyi.agent.turn.steering import SteerInbox
 from karyi.agent.turn.user_message import MessageSources, build_user_message
 from karyi.core.images import Image, checked_count
 from karyi.core.text import valid_text
@@ -93,6 +94,8 @@ class Agent:
         """The pictures of the running turn's user message (docs/images.md)."""
         self.meter = CostMeter(conversation, self.notices)
         self.events.subscribe(self.meter.count_subagent)
+        self.steers = SteerInbox(self.events.emit)
+        """Messages the user sent into the running turn (agent/turn/steering.py)."""
         self.last_command = LastCommand(lambda: self.spec.toolkit)
         self.events.subscribe(self.last_command.on_event)
         if ctx.todos is None:
@@ -281,6 +284,7 @@ class Agent:
             rules=self.rules(),
             facts=self._facts,
         )
+        self.steers.deliver(conv, turn_id)
         history, note = compact(conv.history, self.provider.context_window, system)
         if note is not None:
             conv.replace(history)

@@ -56,6 +56,9 @@ class TurnResult:
     finish: str = ""
     """Why the last model reply ended (`stop`, `length`, `refusal`, `content_filter`, …):
     a front end tells a reply cut by the token limit or refused from a finished one."""
+    unsent: tuple[str, ...] = ()
+    """Messages the user sent into the turn that it ended before reading (no tool boundary
+    came): the front end sends them as the next message (agent/turn/steering.py)."""
 
 
 @dataclass

@@ -17,6 +17,7 @@ Mode = Literal["plan", "act"]
 ImageType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
 ConfirmOutcome = Literal["allowOnce", "allowAlways", "reject", "rejectAlways"]
 Scope = Literal["session", "workspace", "user"]
+Restore = Literal["code", "conversation", "both"]
 
 NONEMPTY: dict[str, Any] = {"min_length": 1}
 OMIT_ONLY: dict[str, Any] = {"nullable": False}
@@ -74,6 +75,15 @@ class ChatParams:
         default=None, metadata={"nullable": False, "max_items": 8}
     )
     context: ChatContext | None = None
+
+
+@attrs.frozen(kw_only=True)
+class SteerParams:
+    """`karyi/steer`: a message into the session's running turn, read by the model at
+    its next tool boundary (docs/sessions.md#steer)."""
+
+    session_id: str = attrs.field(metadata=NONEMPTY)
+    message: str = attrs.field(metadata=NONEMPTY)
 
 
 @attrs.frozen(kw_only=True)
@@ -166,6 +176,30 @@ class SessionParams:
 
 
 @attrs.frozen(kw_only=True)
+class RewindParams:
+    """`karyi/rewind`: take a session back to before one of its turns (docs/sessions.md#rewind).
+
+    `restore`: the code, the conversation or both; `overwrite`: files no rewound call
+    changed that may be put back all the same (else they are kept); `dryRun`: only say
+    what it would do."""
+
+    session_id: str = attrs.field(metadata=NONEMPTY)
+    turn_id: str = attrs.field(metadata=NONEMPTY)
+    restore: Restore = "both"
+    overwrite: list[str] = attrs.field(factory=list)
+    dry_run: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class ForkSessionParams:
+    """`karyi/forkSession`: a new session with the turns up to and including `turnId`
+    (left out: every turn; docs/sessions.md#fork)."""
+
+    session_id: str = attrs.field(metadata=NONEMPTY)
+    turn_id: str | None = attrs.field(default=None, metadata=OMIT_ONLY)
+
+
+@attrs.frozen(kw_only=True)
 class OptionalSessionParams:
     """A method about the workspace, or one session of it."""
 
@@ -233,6 +267,7 @@ class AnswerTaskParams:
 METHODS: dict[str, tuple[str, type | None]] = {
     "chat": ("karyi/chat", ChatParams),
     "cancel": ("karyi/cancel", CancelParams),
+    "steer": ("karyi/steer", SteerParams),
     "models": ("karyi/models", OptionalSessionParams),
     "modelState": ("karyi/modelState", OptionalSessionParams),
     "setModel": ("karyi/setModel", SetModelParams),
@@ -242,6 +277,8 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "sessions": ("karyi/sessions", NoParams),
     "loadSession": ("karyi/loadSession", SessionParams),
     "deleteSession": ("karyi/deleteSession", SessionParams),
+    "rewind": ("karyi/rewind", RewindParams),
+    "forkSession": ("karyi/forkSession", ForkSessionParams),
     "checkpoints": ("karyi/checkpoints", OptionalSessionParams),
     "restoreCheckpoint": ("karyi/restoreCheckpoint", RestoreCheckpointParams),
     "tools": ("karyi/tools", NoParams),

@@ -16,10 +16,9 @@ from karyi.agent.background.records import TaskRecord
 from karyi.agent.events import Event
 from karyi.agent.prompting.rules import RuleJson
 from karyi.agent.prompting.slash_commands import SlashCommandJson
-from karyi.agent.session.store import SessionInfo, ToolCallRecord
-from karyi.core.images import ImageJson
+from karyi.agent.session.store import SessionInfo
+from karyi.agent.session.transcript import TranscriptJson
 from karyi.core.results import ToolResultJson
-from karyi.llm.base import NativeCall
 from karyi.lsp.wire.params import METHODS, Mode
 from karyi.tools.context import TodoItem
 from karyi.tools.mcp.status import ServerStatus
@@ -97,7 +96,9 @@ class ChatUsage(TypedDict):
 
 
 class ChatResult(TypedDict):
-    """`karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s)."""
+    """`karyi/chat`: how the turn ended (its events came as `karyi/turnUpdate`s).
+    `unsent`: what `karyi/steer` sent into the turn that it ended before reading; send
+    it as the next message."""
 
     sessionId: str
     mode: Annotated[str, Mode]
@@ -105,6 +106,7 @@ class ChatResult(TypedDict):
     stopReason: str
     finalAnswer: str | None
     usage: ChatUsage
+    unsent: list[str]
 
 
 class ModelState(TypedDict):
@@ -138,30 +140,54 @@ class SessionList(TypedDict):
     sessions: Annotated[list[dict[str, Any]], list[SessionInfo]]
 
 
-class StoredMessage(TypedDict):
-    """A message of a stored session as `karyi/loadSession` shows it."""
-
-    role: str
-    content: str
-    name: str | None
-    toolCallId: str | None
-    toolCalls: Annotated[list[dict[str, Any]], list[NativeCall]]
-    images: list[ImageJson]
-
-
 class LoadedSession(TypedDict):
-    """`karyi/loadSession`: a session's messages, tool calls, turns and state, to show
-    it again."""
+    """`karyi/loadSession`: a session as the user saw it (its transcript,
+    docs/sessions.md) and its state: the task list, the mode, the plan, the cost."""
 
     sessionId: str
     title: str
-    messages: list[StoredMessage]
-    calls: Annotated[list[dict[str, Any]], list[ToolCallRecord]]
-    turns: list[dict[str, Any]]
+    transcript: TranscriptJson
     todos: Annotated[list[dict[str, Any]], list[TodoItem]]
     mode: Annotated[str, Mode]
     plan: str
     cost: float
+
+
+class RewindFile(TypedDict):
+    """A file a rewind of the code would change: `effect` on it, and whether a rewound
+    call changed it (else it is the user's, kept unless named in `overwrite`)."""
+
+    path: str
+    effect: Literal["modified", "created", "deleted"]
+    byAgent: bool
+
+
+class RewindResult(TypedDict):
+    """`karyi/rewind`: what the rewind does (`dryRun`) or did.
+
+    `prompt` is the message rewound to, for the input; `turns` how many turns leave the
+    conversation; `checkpoint` the snapshot the code goes back to (null: nothing to
+    restore); `restored` and `kept` the files put back and the user's files left as they
+    are; `undoCheckpoint` the snapshot taken just before (null: the code was not touched)."""
+
+    sessionId: str
+    turnId: str
+    prompt: str
+    turns: int
+    checkpoint: str | None
+    files: list[RewindFile]
+    done: bool
+    conversation: bool
+    restored: list[str]
+    kept: list[str]
+    undoCheckpoint: str | None
+
+
+class Forked(TypedDict):
+    """`karyi/forkSession`: the new session's id and title."""
+
+    sessionId: str
+    title: str
 
 
 class TurnRef(TypedDict, total=False):

@@ -12,10 +12,9 @@ from typing import Any, Literal
 import attrs
 
 from karyi.agent import events
-from karyi.agent.session.store import ToolCallRecord
+from karyi.agent.session import transcript
 from karyi.core.images import ImageJson
 from karyi.core.results import ToolResult
-from karyi.llm.base import NativeCall
 from karyi.lsp.wire import params, results
 from karyi.lsp.wire.ts_types import Writer
 from karyi.protocol.calls import ToolCall
@@ -48,10 +47,15 @@ NAMES: dict[Any, str] = {
     TextEditJson: "ProposalEdit",
     RangeJson: "Range",
     PositionJson: "Position",
-    ToolCallRecord: "StoredCall",
     ServerStatus: "McpServerStatus",
-    NativeCall: "StoredToolCall",
     ImageJson: "ImageData",
+    transcript.TranscriptJson: "Transcript",
+    transcript.TurnJson: "TranscriptTurn",
+    transcript.TextBlockJson: "TranscriptText",
+    transcript.CallBlockJson: "TranscriptCall",
+    transcript.NoticeBlockJson: "TranscriptNotice",
+    transcript.SteerBlockJson: "TranscriptSteer",
+    transcript.FileStatJson: "FileStat",
 }
 """TypeScript names where they differ from the Python ones (the extension's)."""
 

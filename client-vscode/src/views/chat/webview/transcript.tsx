@@ -65,6 +65,7 @@ function Turn({ turn, tools }: TurnProps) {
       {turn.blocks.map((b, i) => {
         if (b.kind === 'text') return <TextBlock key={i} block={b} />;
         if (b.kind === 'tool') return tools[b.id] ? <ToolCardView key={b.id} card={tools[b.id]} /> : <div key={b.id} />;
+        if (b.kind === 'steer') return <div key={i} class="steer" title="Sent while Karyi worked: the model read it here">↪ {b.text}</div>;
         return <div key={i} class={`notice ${b.level}`}>{b.text}</div>;
       })}
       {turn.done ? null : <div class="working">Working…</div>}
