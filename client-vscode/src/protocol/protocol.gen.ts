@@ -747,6 +747,7 @@ export interface ApplyResult {
 export interface Params {
   'karyi/chat': ChatParams;
   'karyi/cancel': CancelParams;
+  'karyi/steer': SteerParams;
   'karyi/models': OptionalSessionParams;
   'karyi/modelState': OptionalSessionParams;
   'karyi/setModel': SetModelParams;
@@ -756,6 +757,8 @@ export interface Params {
   'karyi/sessions': NoParams;
   'karyi/loadSession': SessionParams;
   'karyi/deleteSession': SessionParams;
+  'karyi/rewind': RewindParams;
+  'karyi/forkSession': ForkSessionParams;
   'karyi/checkpoints': OptionalSessionParams;
   'karyi/restoreCheckpoint': RestoreCheckpointParams;
   'karyi/tools': NoParams;
