@@ -207,7 +207,7 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await proposalWaits();
     assert.match(await input.getAttribute('placeholder'), /Shift\+Esc/, 'the input says which key ends the turn');
     await input.press('Shift+Escape');
-    await chat.locator('.item.turn.done .usage', { hasText: 'stopped: cancelled' }).waitFor({ timeout: WAIT });
+    await chat.locator('.item.turn').last().locator('.usage', { hasText: 'stopped: cancelled' }).waitFor({ timeout: WAIT });
     const card = chat.locator('.tool.tool-cancelled').last();
     await card.locator('.tool-status', { hasText: 'cancelled' }).waitFor({ timeout: WAIT });
     await card.locator('.file-state', { hasText: 'rejected' }).waitFor({ timeout: WAIT });
