@@ -22,7 +22,7 @@ async function overwrites(files: { path: string }[]): Promise<string[] | undefin
   const items = files.map((f) => ({ label: f.path, description: 'changed since by you (or a command): kept unless picked' }));
   const picked = await vscode.window.showQuickPick(items, {
     title: 'Your own changes are kept',
-    placeHolder: 'Pick the files to put back to the checkpoint all the same, or press Enter to keep them all',
+    placeHolder: 'Pick any to overwrite with the checkpoint; Enter keeps them all',
     canPickMany: true,
     ignoreFocusOut: true,
   });
@@ -53,5 +53,5 @@ export async function forkFrom(chat: ChatController, turnId: string): Promise<vo
   const title = chat.state.title;
   const forked = await chat.server.request(Methods.forkSession, { sessionId, turnId });
   await chat.loadSession(forked.sessionId);
-  chat.dispatch({ kind: 'notice', level: 'info', text: `⑂ Forked${title ? ` from “${title}”` : ''}: a new session; the original is unchanged, in History.` });
+  chat.dispatch({ kind: 'notice', level: 'info', text: `Forked${title ? ` from “${title}”` : ''}: a new session; the original is unchanged, in History.` });
 }

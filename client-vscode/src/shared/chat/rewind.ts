@@ -30,7 +30,7 @@ function codeDetail(dry: RewindResult): string {
 
 /** The three choices, code and conversation first (the default). */
 export function rewindChoices(dry: RewindResult): RewindChoice[] {
-  const turns = `${plural(dry.turns, 'turn')} leave the conversation`;
+  const turns = `${plural(dry.turns, 'turn')} ${dry.turns === 1 ? 'leaves' : 'leave'} the conversation`;
   const files = dry.checkpoint ? plural(dry.files.length, 'file') : 'no file';
   return [
     { label: 'Code and conversation', description: `${turns}; ${files} restored`, detail: codeDetail(dry), restore: 'both' },

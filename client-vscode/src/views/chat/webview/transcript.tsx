@@ -94,7 +94,7 @@ function UserActions({ turnId }: { turnId?: string }) {
   return (
     <div class="user-actions">
       <button class="link" data-action="rewind" title="Take the code, the conversation or both back to before this message" onClick={() => post({ type: 'rewind', turnId })}>↶ Rewind to here</button>
-      <button class="link" data-action="fork" title="A new session with the conversation up to and including this message's turn" onClick={() => post({ type: 'fork', turnId })}>⑂ Fork from here</button>
+      <button class="link" data-action="fork" title="A new session with the conversation up to and including this message's turn" onClick={() => post({ type: 'fork', turnId })}>Fork from here</button>
     </div>
   );
 }
