@@ -53,5 +53,5 @@ export async function forkFrom(chat: ChatController, turnId: string): Promise<vo
   const title = chat.state.title;
   const forked = await chat.server.request(Methods.forkSession, { sessionId, turnId });
   await chat.loadSession(forked.sessionId);
-  chat.dispatch({ kind: 'notice', level: 'info', text: `Forked${title ? ` from “${title}”` : ''}: a new session; the original is unchanged, in History.` });
+  chat.dispatch({ kind: 'notice', level: 'info', text: `Forked${title ? ` from “${title}”` : ''}: this is a new session, “${forked.title}”; the original is unchanged, in History.` });
 }
