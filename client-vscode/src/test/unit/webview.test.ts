@@ -112,7 +112,12 @@ describe('the chat view', () => {
     assert.equal($('#queue li.steering .text').textContent, 'use pytest');
     assert.equal($('#queue li.queued .text').textContent, 'then this');
     assert.equal($('#queue li.queued .tag').textContent, 'next');
-    assert.ok($('#send-now'), 'Send now shows while a turn runs');
+    assert.equal($('#send-now'), null, 'nothing to send now while the input is empty');
+    store.updateUi((ui) => ({ ...ui, draft: 'use pytest' }));
+    await settle();
+    assert.ok($('#send-now'), 'Send now shows while a turn runs and there is a message');
+    store.updateUi((ui) => ({ ...ui, draft: '' }));
+    await settle();
     $('#queue li.queued button[data-action="edit"]').click();
     await settle();
     const box = $('#queue textarea.edit') as HTMLTextAreaElement;

@@ -151,7 +151,7 @@ export function Composer({ view }: { view: ViewState }) {
       <Tray ui={ui} />
       <div class="row">
         <textarea id="input" rows={1} placeholder={placeholder(chat)} aria-label="Message" ref={input} value={ui.draft} onInput={onInput} onKeyDown={(e) => onKey(env, e)} onPaste={onPaste} />
-        {chat.busy ? <button id="send-now" title="Send into the running turn: Karyi reads it at its next tool step (Ctrl+Enter); Enter queues it for after the turn" disabled={!ui.draft.trim()} onClick={() => send(env, true)}>Send now</button> : null}
+        {chat.busy && ui.draft.trim() ? <button id="send-now" title="Send into the running turn: Karyi reads it at its next tool step (Ctrl+Enter); Enter queues it for after the turn" onClick={() => send(env, true)}>Send now</button> : null}
         <button id="send" class={chat.busy ? 'primary stop' : 'primary'} title={sendTitle} onClick={onSend}>{chat.busy ? 'Stop' : 'Send'}</button>
       </div>
     </div>
