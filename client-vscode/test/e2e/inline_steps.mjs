@@ -146,7 +146,10 @@ export async function inlineSteps(page, ws, fake, { step, send, chatFrame, shot,
     await changes.filter({ hasText: 'stats.py' }).filter({ hasText: '2 of 2 to review' }).waitFor({ timeout: WAIT });
     await changes.filter({ hasText: 'Hunk 1: line' }).filter({ hasText: '+15 −0' }).waitFor({ timeout: WAIT });
     await changes.filter({ hasText: 'Hunk 2: line' }).filter({ hasText: '+8 −3' }).waitFor({ timeout: WAIT });
+    // An older step's toast (the MCP server restarted) is left out of the picture.
+    const hideToasts = await page.addStyleTag({ content: '.notifications-toasts { visibility: hidden !important; }' });
     await shot(page, 'vscode-inline-diff.png');
+    await hideToasts.evaluate((el) => el.remove());
     // Keyboard: into the editor, next hunk (the insertion), accept it.
     await focusEditor();
     await page.keyboard.press('Control+Home');

@@ -11,7 +11,9 @@
 //      inline diffs as real lines, decided by keyboard and lens, Reject all, inline chat
 //      (inline_steps.mjs; KARYI_E2E_ONLY=inline runs those alone); a background task
 //      started from the palette, running then done in the Agents view, reviewed and
-//      applied (agents_steps.mjs; KARYI_E2E_ONLY=agents runs those alone);
+//      applied (agents_steps.mjs; KARYI_E2E_ONLY=agents runs those alone); a ToolsXML
+//      session from History and after Restart Server as it was live, fork, rewind, a
+//      queued and a steered message (transcript_steps.mjs; KARYI_E2E_ONLY=transcript);
 //   3. the one-download install (fresh.mjs): a fresh profile and HOME, the extension sets
 //      up its own server on first start and reuses it on the second.
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures;
@@ -25,6 +27,7 @@ import { freshInstallSteps } from './fresh.mjs';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
 import { inlineSteps } from './inline_steps.mjs';
 import { mediaSteps } from './media_steps.mjs';
+import { transcriptSteps } from './transcript_steps.mjs';
 
 const [codeServer, vsix] = process.argv.slice(2);
 if (!codeServer || !vsix) {
@@ -156,6 +159,7 @@ async function uiTests(context, base, ws, fake, dir) {
     if (!only) await workflowSteps(page, ws, fake);
     if (!only || only === 'media') await mediaSteps({ page, fake, chat: chatFrame(page), step, send, shot, WAIT });
     if (!only || only === 'agents') await agentsSteps(page, ws, fake, { step, shot, palette, chatFrame, WAIT });
+    if (!only || only === 'transcript') await transcriptSteps(page, ws, fake, { step, send, chatFrame, shot, palette, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
@@ -495,7 +499,7 @@ async function main() {
       server = context = undefined;
     }
     await fake.reset();
-    if (process.env.KARYI_E2E_ONLY !== 'agents') await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
+    if (!['agents', 'transcript'].includes(process.env.KARYI_E2E_ONLY ?? '')) await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
   } catch (err) {
     failed = true;
     if (server) log(`code-server log tail:\n${server.logText().slice(-3000)}`);

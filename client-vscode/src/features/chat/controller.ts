@@ -117,10 +117,12 @@ export class ChatController implements vscode.Disposable {
     return this.state.tools[callId];
   }
 
-  /** Send a message; resolves when the turn ends. */
+  /** Send a message; resolves when the turn ends. While a turn runs the message is
+   * queued instead (docs/vscode.md#while-karyi-works), and sent when the turn ends. */
   async send(text: string, options: SendOptions = {}): Promise<ChatResult | undefined> {
     if (this.state.busy) {
-      void vscode.window.showWarningMessage('Karyi is still working on the last message: stop it first or wait.');
+      const { context, contextLabel, display, images } = options;
+      this.dispatch({ kind: 'queue', message: { text, context, contextLabel, display, images } });
       return undefined;
     }
     if (!this.server.running && !(await this.server.start())) {
@@ -148,6 +150,8 @@ export class ChatController implements vscode.Disposable {
       this.dispatch({ kind: 'turnEnded', result });
       void this.showRules();
       void this.refreshModel();
+      // A turn the user stopped leaves the queue waiting (each queued message has Send).
+      if (result.stopReason !== 'cancelled') setTimeout(() => void this.sendQueued(), 0);
       return result;
     } catch (err) {
       if (this.state.busy) {
@@ -161,6 +165,36 @@ export class ChatController implements vscode.Disposable {
       this.request = undefined;
       cts.dispose();
     }
+  }
+
+  /** Send a queued message (the first when none is named) as the next turn. */
+  async sendQueued(id?: string): Promise<void> {
+    const next = id ? this.state.queue.find((q) => q.id === id) : this.state.queue[0];
+    if (!next || this.state.busy) return;
+    this.dispatch({ kind: 'queueRemove', id: next.id });
+    await this.send(next.text, { context: next.context, contextLabel: next.contextLabel, display: next.display, images: next.images });
+  }
+
+  /** *Send now*: the message goes into the running turn, read at its next tool boundary
+   * (`karyi/steer`); when no turn runs (it may just have ended), it is sent as a message. */
+  async steer(text: string, options: SendOptions = {}): Promise<void> {
+    const sessionId = this.state.sessionId;
+    if (!this.state.busy || !sessionId || !this.server.running) {
+      await this.send(text, options);
+      return;
+    }
+    this.dispatch({ kind: 'steering', text });
+    try {
+      await this.server.request(Methods.steer, { sessionId, message: text });
+    } catch {
+      this.dispatch({ kind: 'steering', text, drop: true });
+      await this.send(text, options);
+    }
+  }
+
+  /** Put text in the chat input (a rewound message, a message that could not be sent). */
+  prefill(text: string): void {
+    this.post({ type: 'prefill', text });
   }
 
   /** Tell the webview which rule files are in force for this session (nearer AGENTS.md

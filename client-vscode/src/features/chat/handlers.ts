@@ -10,6 +10,7 @@ import { turnState } from '../../shared/chat/state';
 import { taskFromChat } from '../../shared/fromChat';
 import { isSpecial } from '../../shared/mentions';
 import type { ChatController, SendOptions } from './controller';
+import { forkFrom, rewindTo } from './timeline';
 import { askValue, refuseValue } from './values';
 import { WorkspaceFiles } from './workspaceFiles';
 
@@ -46,7 +47,8 @@ const send: Handler<'send'> = async (m, { chat, selectionContext }) => {
   const fileUris = m.mentions.filter((p) => !isSpecial(p)).map((p) => WorkspaceFiles.toUri(p)).filter((u): u is string => !!u);
   if (fileUris.length) context.files = fileUris;
   const labels = [sel?.contextLabel, ...m.mentions.map((p) => `@${p}`)].filter(Boolean);
-  await chat.send(m.text, { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined, plan: m.plan, images: m.images });
+  const options: SendOptions = { context: Object.keys(context).length ? context : undefined, contextLabel: labels.join(' · ') || undefined, plan: m.plan, images: m.images };
+  await (m.now ? chat.steer(m.text, options) : chat.send(m.text, options));
 };
 
 const HANDLERS: { [K in FromWebview['type']]: Handler<K> } = {
@@ -56,6 +58,13 @@ const HANDLERS: { [K in FromWebview['type']]: Handler<K> } = {
     void chat.refreshModel();
   },
   send,
+  queued: async (m, { chat }) => {
+    if (m.action === 'send') await chat.sendQueued(m.id);
+    else if (m.action === 'remove') chat.dispatch({ kind: 'queueRemove', id: m.id });
+    else if (m.text?.trim()) chat.dispatch({ kind: 'queueEdit', id: m.id, text: m.text.trim() });
+  },
+  rewind: (m, { chat }) => rewindTo(chat, m.turnId),
+  fork: (m, { chat }) => forkFrom(chat, m.turnId),
   setMode: (m, { chat }) => chat.setMode(m.mode),
   listModels: async (_m, { chat, post }) => post({ type: 'models', list: await chat.models() }),
   setModel: (m, { chat }) => chat.setModel(m.model),

@@ -29,7 +29,13 @@ export type PermissionChoice = 'allowOnce' | 'allowAlways' | 'reject' | 'rejectF
 /** Webview → extension host. */
 export type FromWebview =
   | { type: 'ready' }
-  | { type: 'send'; text: string; mentions: string[]; withSelection: boolean; plan?: string; images?: ImageData[] }
+  /** `now`: into the running turn (`karyi/steer`), else queued while a turn runs. */
+  | { type: 'send'; text: string; mentions: string[]; withSelection: boolean; plan?: string; images?: ImageData[]; now?: boolean }
+  /** A queued message changed, taken out, or sent now (the chat is idle). */
+  | { type: 'queued'; id: string; action: 'edit' | 'remove' | 'send'; text?: string }
+  /** On a user message: take the session back to before its turn, or fork it there. */
+  | { type: 'rewind'; turnId: string }
+  | { type: 'fork'; turnId: string }
   | { type: 'listModels' }
   | { type: 'setModel'; model: string }
   | { type: 'setMode'; mode: Mode }
@@ -53,6 +59,7 @@ export type FromWebview =
 const FROM_TYPES = new Set([
   'ready', 'send', 'setMode', 'listCommands', 'stop', 'newChat', 'permission', 'edits', 'value', 'completeFiles', 'listSessions',
   'loadSession', 'deleteSession', 'listCheckpoints', 'restoreCheckpoint', 'command', 'openFile', 'copy', 'listModels', 'setModel',
+  'queued', 'rewind', 'fork',
 ]);
 
 /** A message from the webview, or undefined when it is not one we know (it is dropped). */
@@ -67,6 +74,11 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
       return str('text') && Array.isArray(m.mentions) && (m.images === undefined || Array.isArray(m.images)) ? (raw as FromWebview) : undefined;
     case 'setModel':
       return str('model') ? (raw as FromWebview) : undefined;
+    case 'queued':
+      return str('id') && ['edit', 'remove', 'send'].includes(m.action as string) && (m.action !== 'edit' || str('text')) ? (raw as FromWebview) : undefined;
+    case 'rewind':
+    case 'fork':
+      return str('turnId') ? (raw as FromWebview) : undefined;
     case 'permission':
       return str('callId') && ['allowOnce', 'allowAlways', 'reject', 'rejectFeedback'].includes(m.choice as string)
         ? (raw as FromWebview)

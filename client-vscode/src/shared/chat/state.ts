@@ -5,7 +5,7 @@
  * reducer on the same actions to render incrementally.
  */
 import type { Action, ChatState, ToolCard, TurnState, UserItem } from './types';
-import { addNotice, closeOpenTurn, emptyState, loaded, nextId, patchTool, replaceTurn, settleTools } from './transcript';
+import { addNotice, closeOpenTurn, emptyState, loaded, nextId, patchTool, replaceTurn, requeue, settleTools } from './transcript';
 import { applyUpdate } from './updates';
 
 export type * from './types';
@@ -51,6 +51,9 @@ const ACTIONS: { [K in Action['kind']]: Reducer<K> } = {
     if (action.result && last?.kind === 'turn' && !last.done) {
       s = replaceTurn(s, { ...last, done: true, stopReason: action.result.stopReason, usage: action.result.usage });
     }
+    // What was steered and not read goes first in the queue: the server says which
+    // (`unsent`); without its answer, all that was steered.
+    s = requeue({ ...s, steering: [] }, action.result ? (action.result.unsent ?? []) : s.steering);
     return settleTools({ ...s, busy: false });
   },
   fileState: (state, action) => {
@@ -69,7 +72,7 @@ const ACTIONS: { [K in Action['kind']]: Reducer<K> } = {
   notice: (state, action) => addNotice(state, action.level, action.text, action.action),
   serverStopped: (state, action) => {
     if (!state.busy) return addNotice(state, 'error', action.message, 'restart');
-    const s = settleTools({ ...closeOpenTurn(state, 'error'), busy: false });
+    const s = settleTools({ ...closeOpenTurn(requeue({ ...state, steering: [] }, state.steering), 'error'), busy: false });
     return addNotice(s, 'error', action.message, 'restart');
   },
   loaded: (state, action) => loaded(state, action.session),
@@ -80,6 +83,18 @@ const ACTIONS: { [K in Action['kind']]: Reducer<K> } = {
     return { ...state, sessionId: m.sessionId ?? state.sessionId, model: m.model, contextUse: { used: m.contextUsed, window: m.contextWindow } };
   },
   mode: (state, action) => ({ ...state, mode: action.mode, plan: action.plan ?? state.plan }),
+  queue: (state, action) => {
+    const [id, seq] = nextId(state, 'q');
+    const message = { ...action.message, id };
+    return { ...state, seq, queue: action.front ? [message, ...state.queue] : [...state.queue, message] };
+  },
+  queueEdit: (state, action) => ({ ...state, queue: state.queue.map((q) => (q.id === action.id ? { ...q, text: action.text, display: undefined } : q)) }),
+  queueRemove: (state, action) => ({ ...state, queue: state.queue.filter((q) => q.id !== action.id) }),
+  steering: (state, action) => {
+    if (!action.drop) return { ...state, steering: [...state.steering, action.text] };
+    const i = state.steering.indexOf(action.text);
+    return i < 0 ? state : { ...state, steering: [...state.steering.slice(0, i), ...state.steering.slice(i + 1)] };
+  },
 };
 
 /** The state after `action` (an action of an unknown kind changes nothing). */

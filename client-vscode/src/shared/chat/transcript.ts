@@ -4,10 +4,10 @@
  * turn left open. Pure functions of the state.
  */
 import type { Confirmation, LoadedSession, TranscriptCall, TranscriptTurn } from '../../protocol';
-import type { Block, ChatState, FileCard, FileState, NoticeItem, ToolCard, TurnItem, Usage, UserItem } from './types';
+import type { Block, ChatState, FileCard, FileState, NoticeItem, QueuedMessage, ToolCard, TurnItem, Usage, UserItem } from './types';
 
 export function emptyState(model = ''): ChatState {
-  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0, todos: [], mode: 'act', plan: '', cost: null };
+  return { sessionId: null, title: '', items: [], tools: {}, busy: false, step: 0, model, seq: 0, todos: [], mode: 'act', plan: '', cost: null, queue: [], steering: [] };
 }
 
 /** A turn's usage from an event (`cachedTokens` only when some input was cached). */
@@ -155,7 +155,8 @@ export function addNotice(state: ChatState, level: 'info' | 'error', text: strin
  * the conversation are told in one line where they were.
  */
 export function loaded(state: ChatState, session: LoadedSession): ChatState {
-  let s: ChatState = { ...emptyState(state.model), sessionId: session.sessionId, title: session.title, todos: session.todos ?? [], mode: session.mode ?? 'act', plan: session.plan ?? '', cost: session.cost || null };
+  const queue = state.sessionId === session.sessionId ? state.queue : [];
+  let s: ChatState = { ...emptyState(state.model), queue, sessionId: session.sessionId, title: session.title, todos: session.todos ?? [], mode: session.mode ?? 'act', plan: session.plan ?? '', cost: session.cost || null };
   let rewound = 0;
   for (const turn of session.transcript.turns) {
     if (turn.status === 'rewound') {
@@ -207,4 +208,20 @@ function storedCard(call: TranscriptCall): ToolCard {
     decision: call.decision || undefined,
     files: files.length ? files : undefined,
   };
+}
+
+/**
+ * Messages back to the front of the queue, in order: what a turn ended before reading
+ * (`ChatResult.unsent`, or what was steered when the turn failed), so none is lost.
+ */
+export function requeue(state: ChatState, texts: string[]): ChatState {
+  if (!texts.length) return state;
+  let s = state;
+  const front: QueuedMessage[] = [];
+  for (const text of texts) {
+    const [id, seq] = nextId(s, 'q');
+    s = { ...s, seq };
+    front.push({ id, text });
+  }
+  return { ...s, queue: [...front, ...s.queue] };
 }

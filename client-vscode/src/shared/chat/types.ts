@@ -1,5 +1,5 @@
 /** The chat's state and the actions that change it (state.ts reduces them). */
-import type { ChatResult, Confirmation, ImageData, LoadedSession, Mode, ModelState, TodoItem, TurnUpdate } from '../../protocol';
+import type { ChatContext, ChatResult, Confirmation, ImageData, LoadedSession, Mode, ModelState, TodoItem, TurnUpdate } from '../../protocol';
 
 /**
  * Tokens of a turn as the chat shows them (the extension's own summary of the `usage`
@@ -96,6 +96,20 @@ export interface NoticeItem {
 
 export type Item = UserItem | TurnItem | NoticeItem;
 
+/**
+ * A message typed while a turn ran, to be sent as the next turn (docs/vscode.md#while-karyi-works):
+ * editable and removable until then. `context` and `images` go with it as they were.
+ */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+  context?: ChatContext;
+  contextLabel?: string;
+  /** What the transcript shows for it (a palette task's name), until it is edited. */
+  display?: string;
+  images?: ImageData[];
+}
+
 export interface ChatState {
   sessionId: string | null;
   title: string;
@@ -115,6 +129,10 @@ export interface ChatState {
   cost: number | null;
   /** Tokens the conversation takes of the model's window (`karyi/models`), when known. */
   contextUse?: { used: number; window: number };
+  /** Messages waiting for the running turn to end, sent one per turn in this order. */
+  queue: QueuedMessage[];
+  /** Messages sent into the running turn (`karyi/steer`) that the model has not read yet. */
+  steering: string[];
 }
 
 export type Action =
@@ -129,6 +147,12 @@ export type Action =
   | { kind: 'serverStopped'; message: string }
   | { kind: 'loaded'; session: LoadedSession }
   | { kind: 'model'; model: string }
-  | { kind: 'mode'; mode: Mode; plan?: string };
+  | { kind: 'mode'; mode: Mode; plan?: string }
+  /** A message for after the turn; `front`: before the others (what the turn did not read). */
+  | { kind: 'queue'; message: Omit<QueuedMessage, 'id'>; front?: boolean }
+  | { kind: 'queueEdit'; id: string; text: string }
+  | { kind: 'queueRemove'; id: string }
+  /** Sent into the running turn (`karyi/steer`), or taken back (`drop`: the server refused it). */
+  | { kind: 'steering'; text: string; drop?: boolean };
 
 export type TurnState = 'idle' | 'thinking' | 'tool' | 'awaiting';

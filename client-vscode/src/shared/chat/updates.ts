@@ -105,7 +105,11 @@ const UPDATES: { [K in TurnEvent['type']]: Reducer<K> } = {
   },
   mode: (s, ev) => ({ ...s, mode: ev.mode, plan: ev.plan }),
   step: (s, ev) => ({ ...s, step: ev.step, model: ev.model || s.model }),
-  steered: (s, ev, turnId) => addBlock(s, turnId, { kind: 'steer', text: ev.text }),
+  steered: (s, ev, turnId) => {
+    const i = s.steering.indexOf(ev.text);
+    const steering = i < 0 ? s.steering : [...s.steering.slice(0, i), ...s.steering.slice(i + 1)];
+    return addBlock({ ...s, steering }, turnId, { kind: 'steer', text: ev.text });
+  },
   text: (s, ev, turnId) => (ev.text ? appendText(s, turnId, ev.channel, ev.text) : s),
   toolPending: (s, ev, turnId) => {
     const key = pendingKey(s.step, ev.index);

@@ -102,4 +102,42 @@ describe('the chat view', () => {
     assert.equal($('.tool.tool-awaiting'), card);
     assert.equal(doc.querySelectorAll('.item.turn .md.text')[1].textContent?.trim(), 'Waiting for you.');
   });
+
+  it('shows queued messages under the transcript, editable and removable, and Send now while busy', async () => {
+    let chat = reduce(emptyState(), { kind: 'user', text: 'first' });
+    chat = reduce(chat, up({ type: 'turnStarted', sessionId: 's', turnId: 't', message: 'first', mode: 'act' }));
+    chat = reduce(chat, { kind: 'queue', message: { text: 'then this' } });
+    chat = reduce(chat, { kind: 'steering', text: 'use pytest' });
+    await send({ type: 'state', state: chat, serverRunning: true });
+    assert.equal($('#queue li.steering .text').textContent, 'use pytest');
+    assert.equal($('#queue li.queued .text').textContent, 'then this');
+    assert.equal($('#queue li.queued .tag').textContent, 'next');
+    assert.equal($('#send-now'), null, 'nothing to send now while the input is empty');
+    store.updateUi((ui) => ({ ...ui, draft: 'use pytest' }));
+    await settle();
+    assert.ok($('#send-now'), 'Send now shows while a turn runs and there is a message');
+    store.updateUi((ui) => ({ ...ui, draft: '' }));
+    await settle();
+    $('#queue li.queued button[data-action="edit"]').click();
+    await settle();
+    const box = $('#queue textarea.edit') as HTMLTextAreaElement;
+    assert.equal(box.value, 'then this');
+    box.value = 'then that';
+    box.dispatchEvent(new dom.window.Event('input', { bubbles: true }));
+    await settle();
+    $('#queue li.queued button[data-action="save"]').click();
+    assert.deepEqual(posted.at(-1), { type: 'queued', id: chat.queue[0].id, action: 'edit', text: 'then that' });
+    $('#queue li.queued button[data-action="remove"]').click();
+    assert.deepEqual(posted.at(-1), { type: 'queued', id: chat.queue[0].id, action: 'remove' });
+  });
+
+  it('offers Rewind and Fork on a message whose turn is known', async () => {
+    const chat = reduce(reduce(emptyState(), { kind: 'user', text: 'first' }), up({ type: 'turnStarted', sessionId: 's', turnId: 't', message: 'first', mode: 'act' }));
+    await send({ type: 'state', state: reduce(chat, { kind: 'turnEnded' }), serverRunning: true });
+    assert.equal($('#send-now'), null, 'no Send now when idle');
+    $('.item.user button[data-action="rewind"]').click();
+    assert.deepEqual(posted.at(-1), { type: 'rewind', turnId: 't' });
+    $('.item.user button[data-action="fork"]').click();
+    assert.deepEqual(posted.at(-1), { type: 'fork', turnId: 't' });
+  });
 });

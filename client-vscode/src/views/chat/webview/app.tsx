@@ -7,6 +7,7 @@ import { Composer } from './composer';
 import { pure, useEnv, useView } from './env';
 import { modelLabel, modelTitle } from './models';
 import { PanelView } from './panels';
+import { Queue } from './queue';
 import { money, Transcript } from './transcript';
 
 function Header({ chat }: { chat: ChatState }) {
@@ -87,6 +88,7 @@ export function App() {
       <PanelView panel={ui.panel} />
       <TodosView todos={chat.todos ?? []} />
       <Transcript chat={chat} />
+      <Queue chat={chat} />
       <Composer view={view} />
     </div>
   );

@@ -26,7 +26,9 @@ const FILE_STATE: Record<FileCard['state'], string> = {
 };
 
 function FileRow({ card, f, post }: { card: ToolCard; f: FileCard; post: Post }) {
-  const counts = `+${f.added} −${f.removed} · ${f.hunks} hunk${f.hunks === 1 ? '' : 's'}${f.created ? ' (new)' : ''}${f.deleted ? ' (delete)' : ''}`;
+  // A stored call knows its lines, not its hunks: no "0 hunks" for it.
+  const hunks = f.hunks ? ` · ${f.hunks} hunk${f.hunks === 1 ? '' : 's'}` : '';
+  const counts = `+${f.added} −${f.removed}${hunks}${f.created ? ' (new)' : ''}${f.deleted ? ' (delete)' : ''}`;
   const show = (e: Event) => {
     e.preventDefault();
     post({ type: 'edits', callId: card.id, action: 'show', path: f.path });

@@ -19,17 +19,17 @@ export function planShown(chat: ChatState): boolean {
 }
 
 function placeholder(chat: ChatState): string {
-  if (chat.busy) return awaitingYou(chat) ? 'Karyi waits for your answer above · Shift+Esc or Stop ends the turn' : 'Karyi is working · Esc or Stop ends the turn';
+  if (chat.busy) return awaitingYou(chat) ? 'Karyi waits for your answer above · Shift+Esc or Stop ends the turn' : 'Karyi is working · Enter queues a message, Ctrl+Enter sends it now, Esc stops';
   return chat.mode === 'plan' ? 'Plan mode: Karyi reads and answers with a plan…' : 'Ask Karyi… (@ to mention a file, / for commands)';
 }
 
-/** The message the draft sends, and the view after it (undefined: nothing to send). */
-export function outgoing(view: ViewState): [FromWebview, ViewState] | undefined {
+/** The message the draft sends, and the view after it (undefined: nothing to send).
+ * While a turn runs it is queued by the host; `now`: it goes into the running turn. */
+export function outgoing(view: ViewState, now = false): [FromWebview, ViewState] | undefined {
   const { chat, ui } = view;
   const text = ui.draft.trim();
   if (!text) return undefined;
   const task = taskFromChat(text) !== undefined; // a background task may start during a turn
-  if (chat.busy && !task) return undefined;
   const images = task ? [] : ui.images;
   const message: FromWebview = {
     type: 'send',
@@ -38,13 +38,14 @@ export function outgoing(view: ViewState): [FromWebview, ViewState] | undefined 
     withSelection: ui.withSelection && !!ui.selection.label,
     plan: planShown(chat) ? ui.plan : undefined,
     images: images.length ? images : undefined,
+    now: now && chat.busy && !task ? true : undefined,
   };
   const next = { ...ui, draft: '', caret: 0, mentions: [], completion: undefined, images: task ? ui.images : [], attachError: task ? ui.attachError : '' };
   return [message, { ...view, ui: next }];
 }
 
-function send({ store, post }: Env): void {
-  const out = outgoing(store.get());
+function send({ store, post }: Env, now = false): void {
+  const out = outgoing(store.get(), now);
   if (!out) return;
   post(out[0]);
   store.update(() => out[1]);
@@ -84,7 +85,7 @@ function onKey(env: Env, e: KeyboardEvent): void {
   }
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
-    send(env);
+    send(env, e.ctrlKey || e.metaKey);
   } else if (e.key === 'Escape' && chat.busy && (e.shiftKey || !awaitingYou(chat))) {
     // A proposal waiting for the user is never thrown away by a stray Escape (one meant
     // for the editor, say): then only Shift+Escape or the Stop button end the turn.
@@ -150,6 +151,7 @@ export function Composer({ view }: { view: ViewState }) {
       <Tray ui={ui} />
       <div class="row">
         <textarea id="input" rows={1} placeholder={placeholder(chat)} aria-label="Message" ref={input} value={ui.draft} onInput={onInput} onKeyDown={(e) => onKey(env, e)} onPaste={onPaste} />
+        {chat.busy && ui.draft.trim() ? <button id="send-now" title="Send into the running turn: Karyi reads it at its next tool step (Ctrl+Enter); Enter queues it for after the turn" onClick={() => send(env, true)}>Send now</button> : null}
         <button id="send" class={chat.busy ? 'primary stop' : 'primary'} title={sendTitle} onClick={onSend}>{chat.busy ? 'Stop' : 'Send'}</button>
       </div>
     </div>

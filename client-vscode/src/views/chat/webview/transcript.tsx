@@ -87,9 +87,22 @@ function Thumbnails({ images }: { images?: ImageData[] }) {
   );
 }
 
+/** *Rewind to here* and *Fork from here*, on a message whose turn the server knows. */
+function UserActions({ turnId }: { turnId?: string }) {
+  const { post } = useEnv();
+  if (!turnId) return null;
+  return (
+    <div class="user-actions">
+      <button class="link" data-action="rewind" title="Take the code, the conversation or both back to before this message" onClick={() => post({ type: 'rewind', turnId })}>↶ Rewind to here</button>
+      <button class="link" data-action="fork" title="A new session with the conversation up to and including this message's turn" onClick={() => post({ type: 'fork', turnId })}>Fork from here</button>
+    </div>
+  );
+}
+
 function User({ item }: { item: UserItem }) {
   return (
-    <div class="item user">
+    <div class="item user" data-turn={item.turnId}>
+      <UserActions turnId={item.turnId} />
       <div class="bubble">{item.text}</div>
       <Thumbnails images={item.images} />
       {item.context ? <div class="context">{item.context}</div> : null}
