@@ -63,7 +63,7 @@ async def test_a_loaded_session_reads_as_it_did_live(
     kinds = [b["kind"] for b in turn["blocks"]]
     assert kinds.count("call") == 1 and "text" in kinds
     [call] = [b for b in turn["blocks"] if b["kind"] == "call"]
-    assert (call["name"], call["status"]) == ("edit", "done")
+    assert (call["name"], call["status"], call["description"]) == ("edit", "done", "Edit new.txt")
     assert call["files"] == [
         {"path": "new.txt", "added": 1, "removed": 0, "created": True, "deleted": False}
     ]

@@ -1025,6 +1025,7 @@ export interface TranscriptCall {
   kind: 'call';
   id: string;
   name: string;
+  description: string;
   params: Record<string, unknown>;
   status: 'done' | 'failed' | 'rejected' | 'invalid';
   decision: string;

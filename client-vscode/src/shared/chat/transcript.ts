@@ -200,7 +200,7 @@ function storedCard(call: TranscriptCall): ToolCard {
   return {
     id: call.id,
     name: call.name,
-    description: call.name,
+    description: call.description || call.name,
     status,
     output: '',
     display: call.summary || undefined,

@@ -221,7 +221,7 @@ describe('chat reducer', () => {
       id, prompt, context: '', images: [], blocks, stopReason: 'end_turn', inputTokens: 1, outputTokens: 1, checkpoint: null, status,
     });
     const call: TranscriptTurn['blocks'][number] = {
-      kind: 'call', id: 'k1', name: 'edit', params: {}, status: 'done', decision: 'accepted', summary: 'Edited a.py', error: null,
+      kind: 'call', id: 'k1', name: 'edit', description: 'Edit a.py', params: {}, status: 'done', decision: 'accepted', summary: 'Edited a.py', error: null,
       files: [{ path: 'a.py', added: 2, removed: 1, created: false, deleted: false }], output: 'Edited a.py',
     };
     const s = reduce(emptyState('m'), {
@@ -249,6 +249,7 @@ describe('chat reducer', () => {
     assert.ok(done.kind === 'turn' && done.done && done.blocks.map((b) => b.kind).join() === 'text,tool,text');
     assert.ok(notice.kind === 'notice' && /1 turn rewound/.test(notice.text));
     assert.equal(s.tools.k1.status, 'done');
+    assert.equal(s.tools.k1.description, 'Edit a.py');
     assert.equal(s.tools.k1.files?.[0].added, 2);
     assert.equal(s.model, 'm');
   });

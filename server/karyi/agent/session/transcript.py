@@ -65,6 +65,8 @@ class CallBlock:
     decision: str = ""
     summary: str = ""
     """What the user was shown of the result (an editor's card)."""
+    description: str = ""
+    """The call in one line, as its card said it live (`Edit src/x.py`)."""
     error: str | None = None
     files: tuple[FileStat, ...] = ()
     output: str = ""
@@ -161,6 +163,7 @@ class CallBlockJson(TypedDict):
     kind: Literal["call"]
     id: str
     name: str
+    description: str
     params: dict[str, Any]
     status: CallStatus
     decision: str
@@ -238,6 +241,7 @@ def _block_json(block: Block) -> BlockJson:
         "kind": "call",
         "id": block.id,
         "name": block.name,
+        "description": block.description or block.name,
         "params": block.params,
         "status": block.status,
         "decision": block.decision,

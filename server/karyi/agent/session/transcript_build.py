@@ -41,10 +41,20 @@ from karyi.protocol.calls import CallReady, DialectState, TextDelta, ToolCall
 ParserFor = Callable[[DialectState], StreamParser]
 """A fresh parser of the session's dialect, sharing `state` across its messages."""
 
+Describe = Callable[[str, dict[str, Any]], str]
+"""A call in one line from its tool's name and parameters, as its card said it live."""
+
+
+def _by_name(name: str, _params: dict[str, Any]) -> str:
+    return name
+
+
 COMPACTED_NOTE = "The history was compacted here to fit the model's context window."
 
 
-def load_transcript(store: SessionStore, sid: str, parser_for: ParserFor) -> Transcript:
+def load_transcript(
+    store: SessionStore, sid: str, parser_for: ParserFor, describe: Describe = _by_name
+) -> Transcript:
     """The transcript of the stored session `sid` (SessionNotFound: no such session)."""
     store.require(sid)
     info = next(s for s in store.all() if s.id == sid)
@@ -56,6 +66,7 @@ def load_transcript(store: SessionStore, sid: str, parser_for: ParserFor) -> Tra
         session_id=sid,
         title=info.title,
         dialect=info.dialect,
+        describe=describe,
     )
 
 
@@ -68,6 +79,7 @@ def build_transcript(
     session_id: str,
     title: str = "",
     dialect: str = "",
+    describe: Describe = _by_name,
 ) -> Transcript:
     """The turns of a session from its message rows, recorded calls and turn rows."""
     meta = {str(t["turn_id"]): t for t in turns}
@@ -87,13 +99,15 @@ def build_transcript(
         after_copy = False
         current = drafts.get(row.turn_id)
         if current is None:
-            current = drafts[row.turn_id] = _Draft(row.turn_id, records.get(row.turn_id, []))
+            current = drafts[row.turn_id] = _Draft(
+                row.turn_id, records.get(row.turn_id, []), describe
+            )
         current.add(row.message, parser_for, state)
     live = {row.turn_id for row in rows if row.status == LIVE}
     rewound = {row.turn_id for row in rows if row.status == REWOUND} - live
     for turn_id, t in meta.items():  # a turn that left no message (a hook stopped it)
         if turn_id not in drafts and t.get("prompt"):
-            drafts[turn_id] = _Draft(turn_id, [])
+            drafts[turn_id] = _Draft(turn_id, [], describe)
     order = sorted(drafts, key=lambda tid: (tid not in meta, meta.get(tid, {}).get("started", 0)))
     return Transcript(
         session_id,
@@ -109,6 +123,7 @@ class _Draft:
 
     id: str
     records: list[ToolCallRecord]
+    describe: Describe
     asked: Message | None = None
     blocks: list[Block] = field(default_factory=list)
 
@@ -142,10 +157,10 @@ class _Draft:
                 call.id, call.name, dict(call.params), "failed", error="this call was not run"
             )
         self.records.remove(record)
-        return call_block(record)
+        return call_block(record, self.describe)
 
     def finish(self, meta: dict[str, Any], status: TurnStatus) -> Turn:
-        blocks = [call_block(r) for r in self.records]  # recorded, never parsed back
+        blocks = [call_block(r, self.describe) for r in self.records]  # never parsed back
         checkpoint = meta.get("checkpoint")
         if checkpoint:
             said = f"Checkpoint {checkpoint} was taken before this turn changed files."
@@ -205,7 +220,7 @@ def _append_text(blocks: list[Block], block: TextBlock) -> None:
         blocks.append(block)
 
 
-def call_block(record: ToolCallRecord) -> CallBlock:
+def call_block(record: ToolCallRecord, describe: Describe = _by_name) -> CallBlock:
     """A recorded call as the transcript shows it."""
     result = record.result
     error = result.get("error")
@@ -224,12 +239,21 @@ def call_block(record: ToolCallRecord) -> CallBlock:
         record.name,
         record.params,
         status,
-        record.decision,
-        summary,
-        message,
-        tuple(_file_stats(result)),
-        output,
+        decision=record.decision,
+        summary=summary,
+        description=_described(describe, record.name, record.params),
+        error=message,
+        files=tuple(_file_stats(result)),
+        output=output,
     )
+
+
+def _described(describe: Describe, name: str, params: dict[str, Any]) -> str:
+    """The call's one line; its name when the tool cannot say (gone, or a bad call)."""
+    try:
+        return describe(name, params) or name
+    except Exception:
+        return name
 
 
 def _cut(text: str, limit: int) -> str:

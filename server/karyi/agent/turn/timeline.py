@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection
+from typing import Any
 
 from karyi.agent.session.rewind import HistoryError, RewindPlan, RewindWhat, Rewound, plan_rewind
 from karyi.agent.session.rewind import rewind as rewind_session
 from karyi.agent.session.transcript import Transcript
-from karyi.agent.session.transcript_build import load_transcript
+from karyi.agent.session.transcript_build import Describe, load_transcript
 from karyi.agent.turn.loop import Agent
 
 
@@ -22,7 +23,18 @@ def transcript_of(agent: Agent) -> Transcript:
     conv = agent.conversation
     if conv.store is None:
         return Transcript(conv.id, conv.title, agent.spec.dialect.name)
-    return load_transcript(conv.store, conv.id, agent.spec.reparser())
+    return load_transcript(conv.store, conv.id, agent.spec.reparser(), _describer(agent))
+
+
+def _describer(agent: Agent) -> Describe:
+    """Each call's one line from the agent's own tools (its name for a tool it lacks)."""
+    toolkit = agent.spec.toolkit
+
+    def describe(name: str, params: dict[str, Any]) -> str:
+        tool = toolkit.get(name)
+        return tool.describe(params) if tool is not None else name
+
+    return describe
 
 
 async def rewind_plan(agent: Agent, turn_id: str) -> RewindPlan:
