@@ -37,7 +37,6 @@ from karyi.agent.prompting.modes import EMPTY_ASK, PLAN
 from karyi.agent.runtime import Runtime
 from karyi.agent.session.store import SessionNotFound
 from karyi.agent.turn.loop import Agent
-from karyi.agent.turn.timeline import transcript_of
 from karyi.cli.askers import terminal_askers
 from karyi.cli.common import open_tty
 from karyi.cli.view import TerminalView
@@ -93,6 +92,7 @@ async def _run_turn(
     runtime.ask_value = askers.ask_value
     agent = runtime.agent(conversation, approver=askers.approver, provider=provider, events=events)
     if args.session:
+        from karyi.agent.turn.timeline import transcript_of
         from karyi.cli.past import print_past_turns, rewind_first
 
         if args.rewind is not None:

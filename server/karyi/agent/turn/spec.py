@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from karyi.agent.diagnostics.problems import ProblemSource
 from karyi.agent.events import EventStream
 from karyi.agent.review.approval import Approver
 from karyi.agent.review.permissions import PermissionMemory
 from karyi.agent.session.checkpoints import Checkpoints
-from karyi.agent.session.transcript_build import ParserFor
 from karyi.protocol.base import Dialect
 from karyi.tools.base import Tool
 from karyi.tools.registry import Toolkit
+
+if TYPE_CHECKING:  # the transcript's modules load when a session is read back
+    from karyi.agent.session.transcript_build import ParserFor
 
 ToolSource = Callable[[], Awaitable[tuple[list[Tool], list[str]]]]
 """Tools that appear at run time (discovery, MCP servers) and warnings about them."""
