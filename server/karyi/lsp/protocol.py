@@ -6,7 +6,9 @@ logs it, so the request is never answered. `KaryiProtocol` turns such a request 
 an InvalidParams (-32602) answer naming the field. It also answers requests that
 arrive after `shutdown` (InvalidRequest, -32600), and lets `$/cancelRequest` on a
 running turn cancel the turn instead of the request, so the request answers with
-`stopReason: "cancelled"` (docs/protocol.md, "The language server").
+`stopReason: "cancelled"` (docs/protocol.md, "The language server"). Karyi's own
+answers and notifications are plain JSON already and are sent as they are, not walked
+again by pygls's converter (a long session's transcript is tens of thousands of values).
 """
 
 from __future__ import annotations
@@ -20,7 +22,12 @@ from typing import Any
 import cattrs
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.json_rpc import MsgId, RPCRequest
+from pygls.protocol.json_rpc import (
+    JsonRPCNotification,
+    JsonRPCResponseMessage,
+    MsgId,
+    RPCRequest,
+)
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +89,16 @@ class KaryiProtocol(LanguageServerProtocol):
                 error = f"{data['method']}: {describe(cause)}"
                 return Unreadable(data["id"], data["method"], error)
             raise
+
+    def _serialize_message(self, data: Any) -> Any:
+        """A Karyi answer or notification as it is (JSON already; an lsprotocol object
+        inside it comes back here on its own); anything else through pygls."""
+        kind = type(data)
+        if kind is JsonRPCResponseMessage and isinstance(data.result, dict | list):
+            return {"id": data.id, "jsonrpc": data.jsonrpc, "result": data.result}
+        if kind is JsonRPCNotification and isinstance(data.params, dict):
+            return {"method": data.method, "jsonrpc": data.jsonrpc, "params": data.params}
+        return super()._serialize_message(data)
 
     def handle_message(self, message: Any) -> None:
         """Answer unreadable and late requests; hand the rest to pygls."""
