@@ -18,6 +18,7 @@ from acp.schema import (
     SessionCapabilities,
     SessionCloseCapabilities,
     SessionDeleteCapabilities,
+    SessionForkCapabilities,
     SessionListCapabilities,
     SessionResumeCapabilities,
 )
@@ -43,6 +44,7 @@ async def test_initialize_negotiates_and_declares_capabilities(karyi_acp: Start)
                 resume=SessionResumeCapabilities(),
                 close=SessionCloseCapabilities(),
                 delete=SessionDeleteCapabilities(),
+                fork=SessionForkCapabilities(),
                 additional_directories=SessionAdditionalDirectoriesCapabilities(),
             ),
             auth=AgentAuthCapabilities(logout=LogoutCapabilities()),

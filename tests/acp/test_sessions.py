@@ -256,3 +256,34 @@ async def test_logout_removes_the_stored_key(karyi_acp: Start, _isolated_config:
     with pytest.raises(RequestError) as prompt:  # the open session lost its key too
         await agent.say(sid, "hello")
     assert prompt.value.code == -32000 and "OPENAI_API_KEY" in prompt.value.data["message"]
+
+
+async def test_fork_has_the_turns_so_far_and_leaves_the_session_alone(
+    karyi_acp: Start, fake_llm: FakeModelServer
+) -> None:
+    fake_llm.script(Reply(text="Hello."), Reply(text="On the fork."), Reply(text="On the first."))
+    first = await karyi_acp()
+    init = await first.initialize()
+    caps = init.agent_capabilities.session_capabilities if init.agent_capabilities else None
+    assert caps is not None and caps.fork is not None
+    sid = await first.new_session()
+    await first.say(sid, "Say hello")
+
+    second = await karyi_acp()  # a new process: the session is only stored there
+    forked = await second.conn.fork_session(cwd=str(second.root), session_id=sid)
+    assert forked.session_id != sid and forked.modes is not None and forked.config_options
+    await second.say(forked.session_id, "and on the fork?")
+    assert [m["content"] for m in fake_llm.requests[1].body["messages"][-3:]] == [
+        "Say hello",
+        "Hello.",
+        "and on the fork?",
+    ]
+    await first.say(sid, "and here?")  # the first session never saw the fork's turn
+    sent = json.dumps(fake_llm.requests[2].body["messages"])
+    assert "and here?" in sent and "on the fork" not in sent
+    titles = {s.session_id: s.title for s in (await second.conn.list_sessions()).sessions}
+    assert titles[forked.session_id] == "Say hello (fork)"
+
+    with pytest.raises(RequestError) as unknown:
+        await second.conn.fork_session(cwd=str(second.root), session_id="nope")
+    assert unknown.value.code == -32602 and unknown.value.data["field"] == "sessionId"

@@ -36,7 +36,8 @@ async def test_the_typescript_library_accepts_every_message(
         Reply(text="Plan: change the greeting."),
         Reply(
             text='<tools><get_value key="STAGING_URL" reason="Which server?" '
-            'secret="false"/></tools>'
+            'secret="false"/><todo_write><todos>{"id": "1", "text": "Ask for the URL", '
+            '"status": "done"}</todos></todo_write></tools>'
         ),
         Reply(text="Again."),
         Reply(text="Thought first."),

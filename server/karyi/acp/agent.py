@@ -21,6 +21,7 @@ from acp.schema import (
     ClientCapabilities,
     CloseSessionResponse,
     DeleteSessionResponse,
+    ForkSessionResponse,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
@@ -89,7 +90,7 @@ class KaryiAgent:
         """Negotiate the version and say what Karyi can do and how to sign in
         (capabilities.py; every capability there works)."""
         self.caps = client_capabilities or ClientCapabilities()
-        self._later(agent_stack.load())  # the agent stack, once this answer is on its way
+        self.later(agent_stack.load())  # the agent stack, once this answer is on its way
         return initialize_response(protocol_version, self.caps, image=True)
 
     async def new_session(
@@ -124,9 +125,9 @@ class KaryiAgent:
         await agent_stack.load()
         from karyi.acp.replay import replay
 
-        session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
+        session = await self.reopen(cwd, mcp_servers, additional_directories, session_id)
         await replay(session)
-        self._later(session.announce())
+        self.later(session.announce())
         return LoadSessionResponse(
             modes=session_modes(session.mode), config_options=list(session.options())
         )
@@ -143,11 +144,25 @@ class KaryiAgent:
         (the model still has it)."""
         await agent_stack.load()
 
-        session = await self._reopen(cwd, mcp_servers, additional_directories, session_id)
-        self._later(session.announce())
+        session = await self.reopen(cwd, mcp_servers, additional_directories, session_id)
+        self.later(session.announce())
         return ResumeSessionResponse(
             modes=session_modes(session.mode), config_options=list(session.options())
         )
+
+    async def fork_session(
+        self,
+        cwd: str,
+        session_id: str,
+        mcp_servers: list[ClientServer] | None = None,
+        additional_directories: list[str] | None = None,
+        **kwargs: Any,
+    ) -> ForkSessionResponse:
+        """`session/fork` (unstable schema): a new session with the turns so far (forking.py)."""
+        await agent_stack.load()
+        from karyi.acp.forking import fork_session
+
+        return await fork_session(self, cwd, session_id, mcp_servers, additional_directories)
 
     async def list_sessions(
         self, cursor: str | None = None, cwd: str | None = None, **kwargs: Any
@@ -292,7 +307,7 @@ class KaryiAgent:
             except Exception:
                 log.exception("closing session %s failed", session.id)
 
-    def _later(self, job: Coroutine[Any, Any, None]) -> None:
+    def later(self, job: Coroutine[Any, Any, None]) -> None:
         """Run `job` after the current answer was queued (the SDK sends in order)."""
         task = asyncio.ensure_future(job)
         self._tasks.add(task)
@@ -351,10 +366,10 @@ class KaryiAgent:
             await session.client.session_update(session.id, options_update(session.options()))
         except Exception as exc:  # a client gone away: nothing to tell
             log.debug("config_option_update failed: %s", exc)
-        self._later(session.announce())
+        self.later(session.announce())
         return self._hold(session)
 
-    async def _reopen(
+    async def reopen(
         self, cwd: str, servers: list[ClientServer] | None, extra: list[str] | None, sid: str
     ) -> AcpSession:
         """A stored session, replacing this connection's copy of it; a background task's

@@ -20,6 +20,7 @@ from acp.schema import (
     SessionCapabilities,
     SessionCloseCapabilities,
     SessionDeleteCapabilities,
+    SessionForkCapabilities,
     SessionListCapabilities,
     SessionResumeCapabilities,
     TerminalAuthMethod,
@@ -78,6 +79,7 @@ def initialize_response(
         resume=SessionResumeCapabilities(),
         close=SessionCloseCapabilities(),
         delete=SessionDeleteCapabilities(),
+        fork=SessionForkCapabilities(),
         additional_directories=SessionAdditionalDirectoriesCapabilities(),
     )
     return InitializeResponse(

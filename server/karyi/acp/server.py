@@ -41,8 +41,7 @@ async def _serve(flags: Mapping[str, Any]) -> None:
     agent = KaryiAgent(flags)
     reader, writer = await stdio_streams(limit=DEFAULT_STDIO_BUFFER_LIMIT_BYTES)
     # `session/resume` and `session/close` are stable in the protocol (schema 1.22) but
-    # behind the SDK's "unstable" switch; the optional method Karyi leaves out (fork,
-    # unstable) answers "method not found" either way.
+    # behind the SDK's "unstable" switch, as `session/fork` (still unstable) is.
     conn = AgentSideConnection(
         cast(Agent, agent), writer, reader, listening=False, use_unstable_protocol=True
     )

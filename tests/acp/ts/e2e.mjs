@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import * as z from "./node_modules/@agentclientprotocol/sdk/dist/v1/schema/zod.gen.js";
+import * as zUnstable from "./node_modules/@agentclientprotocol/sdk/dist/v1/unstable/schema/zod.gen.js";
 
 const env = process.env;
 const WS = env.KARYI_WS;
@@ -16,7 +17,7 @@ const fail = (what) => problems.push(what);
 const check = (ok, what) => ok || fail(what);
 
 const RESPONSES = {
-  initialize: z.zInitializeResponse,
+  initialize: zUnstable.zInitializeResponse, // it advertises session/fork, named only there
   authenticate: z.zAuthenticateResponse,
   logout: z.zLogoutResponse,
   "session/new": z.zNewSessionResponse,
@@ -28,6 +29,7 @@ const RESPONSES = {
   "session/set_mode": z.zSetSessionModeResponse,
   "session/set_config_option": z.zSetSessionConfigOptionResponse,
   "session/prompt": z.zPromptResponse,
+  "session/fork": zUnstable.zForkSessionResponse, // unstable schema
 };
 const FROM_AGENT = {
   "session/update": z.zSessionNotification,
@@ -76,8 +78,20 @@ function validate(schema, value, path) {
 
 const seen = []; // every message from Karyi, in order
 const asked = []; // elicitation/create params
-function inspect(message, sentMethods) {
+// What a turn says (its messages, calls and task list) comes while its session/prompt, or
+// the session/load replaying it, is unanswered; never between turns.
+const OF_A_TURN = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
+function outsideATurn(message, open) {
+  const update = message.params?.update;
+  if (message.method !== "session/update" || !OF_A_TURN.has(update?.sessionUpdate)) return;
+  const sid = message.params.sessionId;
+  const inTurn = [...open.values()].some((r) => ["session/prompt", "session/load"].includes(r.method) && r.params?.sessionId === sid);
+  check(inTurn, `a ${update.sessionUpdate} update of ${sid} outside any turn`);
+}
+function inspect(message, sentMethods, open) {
   seen.push(message);
+  outsideATurn(message, open);
+  if ("id" in message && !("method" in message)) open.delete(message.id);
   const extra = Object.keys(message).filter((k) => !["jsonrpc", "id", "method", "params", "result", "error"].includes(k));
   check(message.jsonrpc === "2.0" && extra.length === 0, `envelope: ${JSON.stringify(message)}`);
   if ("method" in message) {
@@ -124,9 +138,10 @@ async function withKaryi(extraEnv, op) {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const sentMethods = new Map();
-  const toKaryi = lines((m) => "method" in m && "id" in m && sentMethods.set(m.id, m.method));
+  const open = new Map(); // requests to Karyi not answered yet
+  const toKaryi = lines((m) => "method" in m && "id" in m && (sentMethods.set(m.id, m.method), open.set(m.id, m)));
   toKaryi.readable.pipeTo(Writable.toWeb(child.stdin)).catch(() => {});
-  const fromKaryi = Readable.toWeb(child.stdout).pipeThrough(lines((m) => inspect(m, sentMethods)));
+  const fromKaryi = Readable.toWeb(child.stdout).pipeThrough(lines((m) => inspect(m, sentMethods, open)));
   const updates = [];
   const waiting = new Set(); // resolvers of `until`, tried on every update
   // The first update `found` accepts, now or when it comes (an event, never a timer).
@@ -183,7 +198,7 @@ await withKaryi({}, async (ctx, updates) => {
   const init = await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities });
   check(init.protocolVersion === 1, "protocol version 1");
   const sc = init.agentCapabilities.sessionCapabilities;
-  for (const cap of ["list", "resume", "close", "delete", "additionalDirectories"]) check(sc[cap], `sessionCapabilities.${cap}`);
+  for (const cap of ["list", "resume", "close", "delete", "fork", "additionalDirectories"]) check(sc[cap], `sessionCapabilities.${cap}`);
   check(init.authMethods.some((m) => m.type === "terminal" && m.args[0] === "login"), "terminal sign-in offered");
   check(init.agentCapabilities.promptCapabilities.image === true, "image: true (pictures reach the model)");
 
@@ -235,6 +250,13 @@ await withKaryi({}, async (ctx, updates) => {
   check(answer.stopReason === "end_turn", "resumed prompt with an image");
   check(asked.length === 1 && asked[0].mode === "form" && asked[0].sessionId === sessionId, "a plain value asked by a form");
   check(!updates.some((u) => u.sessionUpdate === "user_message_chunk"), "resume replays no history");
+  check(updates.some((u) => u.sessionUpdate === "plan" && u.entries[0].status === "completed"), "the task list, in its turn");
+  // The stable entry point has no name for it: session/fork is in the unstable schema.
+  const fork = await ctx.request("session/fork", { sessionId, cwd: WS, mcpServers: [] });
+  check(fork.sessionId !== sessionId && fork.modes.currentModeId === "act", "forked");
+  const forked = await ctx.request(acp.methods.agent.session.list, { cwd: WS });
+  check(forked.sessions.some((s) => s.sessionId === fork.sessionId && s.title === "Change the greeting (fork)"), "the fork is listed");
+  await ctx.request(acp.methods.agent.session.delete, { sessionId: fork.sessionId });
   await ctx.request(acp.methods.agent.session.delete, { sessionId });
   const listed = await ctx.request(acp.methods.agent.session.list, { cwd: WS });
   check(listed.sessions.length === 0, "deleted");
