@@ -3,22 +3,37 @@ opened on this connection; the session forked is not changed (docs/acp.md#fork).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp.schema import ForkSessionResponse
 
 from karyi.acp.errors import invalid
 from karyi.acp.mcp import ClientServer
+from karyi.acp.opening import Openings
 from karyi.acp.session_modes import session_modes
 from karyi.agent.session.rewind import HistoryError
 from karyi.agent.turn.timeline import fork_at
 
 if TYPE_CHECKING:
-    from karyi.acp.agent import KaryiAgent
+    from karyi.acp.session import AcpSession
+
+
+class Connection(Protocol):
+    """What forking needs of the ACP connection (the agent in agent.py)."""
+
+    sessions: dict[str, AcpSession]
+    openings: Openings
+
+    async def reopen(
+        self, cwd: str, servers: list[ClientServer] | None, extra: list[str] | None, sid: str
+    ) -> AcpSession: ...
+
+    def later(self, job: Coroutine[Any, Any, None]) -> None: ...
 
 
 async def fork_session(
-    agent: KaryiAgent,
+    agent: Connection,
     cwd: str,
     session_id: str,
     servers: list[ClientServer] | None,
