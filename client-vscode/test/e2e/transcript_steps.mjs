@@ -164,4 +164,32 @@ export async function transcriptSteps(page, ws, fake, { step, send, chatFrame, s
     await page.mouse.move(900, 600);
     await shot(page, 'vscode-steered.png');
   });
+
+  await step('During a turn, Rewind is refused, not raced; a queued message survives Restart Server and is sent after', async () => {
+    await fake.reset();
+    await chat.locator('#new').click();
+    await fake.script({ text: 'Half an answer', paced: true }, 'Answered after the restart.');
+    await send(chat, 'A long question');
+    await chat.locator('#send.stop').waitFor({ timeout: WAIT });
+    const asked = chat.locator('.item.user', { hasText: 'A long question' });
+    await asked.locator('button[data-action="rewind"]').waitFor({ state: 'attached', timeout: WAIT });
+    await asked.hover();
+    await asked.locator('button[data-action="rewind"]').click();
+    await page.locator('.notification-toast', { hasText: 'Karyi is working: stop the turn' }).waitFor({ timeout: WAIT });
+    assert.equal(await page.locator('.quick-input-widget:visible').count(), 0, 'no rewind choices offered');
+    await send(chat, 'Asked before the restart');
+    const queued = chat.locator('#queue li.queued', { hasText: 'Asked before the restart' });
+    await queued.waitFor({ timeout: WAIT });
+    await palette(page, 'Karyi: Restart Server');
+    await chat.locator('.item.notice', { hasText: 'The Karyi server was restarted' }).last().waitFor({ timeout: WAIT });
+    await chat.locator('#send.stop').waitFor({ state: 'detached', timeout: WAIT });
+    await queued.waitFor({ timeout: WAIT }); // still queued, now with Send
+    await page.mouse.move(900, 600);
+    await shot(page, 'vscode-queue-after-restart.png');
+    await queued.locator('button[data-action="send"]').click();
+    await chat.locator('.item.turn.done .md', { hasText: 'Answered after the restart.' }).waitFor({ timeout: WAIT });
+    const sent = JSON.stringify((await fake.requests()).at(-1).messages.at(-1));
+    assert.match(sent, /Asked before the restart/);
+    await chat.locator('#queue').waitFor({ state: 'hidden', timeout: WAIT });
+  });
 }

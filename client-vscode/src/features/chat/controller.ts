@@ -123,6 +123,8 @@ export class ChatController implements vscode.Disposable {
     if (this.state.busy) {
       const { context, contextLabel, display, images } = options;
       this.dispatch({ kind: 'queue', message: { text, context, contextLabel, display, images } });
+      // Said where it shows from anywhere (a palette task or inline chat with the chat hidden).
+      vscode.window.setStatusBarMessage('$(watch) Karyi: queued, sent when the current turn ends', 5000);
       return undefined;
     }
     if (!this.server.running && !(await this.server.start())) {
