@@ -42,6 +42,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "commands.terminal:Input",
         "commands.terminal:Ctrl",
         "todos:TodoWrite",
+        "skills:SkillTool",
     ),
     "agentxml": (
         "read.single:ReadFile",
@@ -61,6 +62,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "system:SetEnvVariable",
         "web_search:SearchWeb",
         "commands.oneshot:RunCommand",
+        "skills:SkillTool",
     ),
     "research": (
         "subagents:CallSubagent",
@@ -83,6 +85,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "web_fetch:VecliWebFetch",
         "web_search:VecliWebSearch",
         "memory:SaveMemory",
+        "skills:SkillTool",
     ),
     "gateway": (
         "read.single:GatewayReadFile",
