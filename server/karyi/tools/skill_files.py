@@ -5,7 +5,7 @@ A skill is a folder holding `SKILL.md` (YAML front matter with `name` and
 `description`, then the instructions) and any files it needs. They are found in
 `<user config dir>/karyi/skills/`, then in every workspace folder's `.karyi/skills/`,
 `.agents/skills/` and `.claude/skills/` (read as Claude Code, Codex and Gemini CLI
-write them), and the first skill of a name wins, so
+write them), then in the enabled plugins' `skills/`; the first skill of a name wins, so
 a repository cannot shadow a skill of the user's. Only each skill's name and
 description go into the system prompt (`listing`); the `skill` tool
 (tools/builtin/skills.py) returns the body when the task needs it.
@@ -27,6 +27,7 @@ from typing import Any
 
 from karyi.core.front_matter import FrontMatterError, front_matter, split_front_matter
 from karyi.core.user_dir import karyi_config_dir
+from karyi.settings.plugins import enabled_plugins
 
 SKILL_FILE = "SKILL.md"
 WORKSPACE_DIRS = (".karyi/skills", ".agents/skills", ".claude/skills")
@@ -160,6 +161,9 @@ def skill_dirs(
     """Where skills are looked for, the one that wins first."""
     dirs = [SkillDir("user", user_skills_dir(env), trusted=True)]
     dirs += [SkillDir("workspace", folder / sub) for folder in folders for sub in WORKSPACE_DIRS]
+    for plugin in enabled_plugins(folders[0] if folders else None, env):
+        scope = f"plugin {plugin.name}"
+        dirs += [SkillDir(scope, d, plugin.trusted) for d in plugin.part_dirs("skills")]
     return dirs + list(more)
 
 
