@@ -236,6 +236,7 @@ export const Methods = {
   terminalInput: 'karyi/terminalInput',
   setMode: 'karyi/setMode',
   commands: 'karyi/commands',
+  memory: 'karyi/memory',
   startTask: 'karyi/startTask',
   tasks: 'karyi/tasks',
   task: 'karyi/task',
@@ -694,7 +695,19 @@ export interface RuleList {
 /** A project rule file in force (docs/context.md#rules). */
 export interface RuleInfo {
   path: string;
-  scope: 'user' | 'project' | 'folder' | 'memory';
+  scope: 'user' | 'project' | 'folder' | 'memory' | 'auto memory';
+}
+
+/** `karyi/memory`: the memory files `/memory` shows and opens (docs/extensions.md#memory). */
+export interface MemoryFileList {
+  files: MemoryFile[];
+}
+
+/** A memory file, whether or not it exists yet. */
+export interface MemoryFile {
+  path: string;
+  scope: 'user' | 'workspace' | 'auto';
+  exists: boolean;
 }
 
 /** `karyi/tasks`: every background task's record (docs/parallel.md). */
@@ -767,6 +780,7 @@ export interface Params {
   'karyi/terminalInput': TerminalInputParams;
   'karyi/setMode': SetModeParams;
   'karyi/commands': NoParams;
+  'karyi/memory': NoParams;
   'karyi/startTask': StartTaskParams;
   'karyi/tasks': NoParams;
   'karyi/task': TaskParams;
@@ -802,6 +816,7 @@ export interface Results {
   'karyi/terminalInput': Acknowledged;
   'karyi/setMode': ModeState;
   'karyi/commands': SlashCommandList;
+  'karyi/memory': MemoryFileList;
   'karyi/startTask': TaskRecord;
   'karyi/tasks': TaskList;
   'karyi/task': TaskDetail;

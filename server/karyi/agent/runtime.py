@@ -243,7 +243,7 @@ class Runtime:
         return AgentSpec(
             instructions=default_instructions(),
             dialect=get_dialect(s.dialect),
-            toolkit=default_toolkit(self.registry, s.profile),
+            toolkit=default_toolkit(self.registry, s.profile, memory=s.memory.auto),
             max_steps=s.max_steps,
         )
 
@@ -326,7 +326,7 @@ class Runtime:
         """The rule files in force for a session (docs/context.md#rules): the user's, each
         root's, and the nearest AGENTS.md above every file the session worked on."""
         touched = [p for p, _v in self.workspace.documents.reads.paths(session_id or "")]
-        return rule_files(self.workspace.folders, touched)
+        return rule_files(self.workspace.folders, touched, memory=self.settings.memory)
 
     def problems(self) -> ProblemSource | None:
         """Where the problems after an edit come from (`diagnostics.source`,

@@ -15,7 +15,13 @@ from typing import Any
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
-from karyi.lsp.wire.results import McpServerJson, RuleList, SlashCommandList, ToolsInfo
+from karyi.lsp.wire.results import (
+    McpServerJson,
+    MemoryFileList,
+    RuleList,
+    SlashCommandList,
+    ToolsInfo,
+)
 
 
 @rpc
@@ -77,3 +83,15 @@ async def slash_commands(ls: KaryiServer, raw: Any) -> SlashCommandList:
     checked("karyi/commands", raw)
     root = ls.require_host().runtime.workspace.root
     return {"commands": await asyncio.to_thread(listed, root)}
+
+
+async def memory(ls: KaryiServer, raw: Any) -> MemoryFileList:
+    """`karyi/memory`: the memory files `/memory` opens (docs/extensions.md#memory)."""
+    import asyncio
+
+    from karyi.agent.prompting.memory_view import memory_files
+
+    checked("karyi/memory", raw)
+    runtime = ls.require_host().runtime
+    folders = runtime.workspace.folders
+    return {"files": await asyncio.to_thread(memory_files, folders, runtime.settings)}

@@ -26,9 +26,11 @@ from karyi.settings import user_settings_path
 from karyi.settings.plugins import enabled_plugins
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-RESERVED = frozenset({"plan", "act", "explain", "fix", "tests"})
+RESERVED = frozenset({"plan", "act", "explain", "fix", "tests", "memory"})
 """Karyi's own commands: a file cannot replace them."""
 MAX_BYTES = 100_000
+MEMORY = "show the memory files (KARYI.md, the agent's own notes) and open them"
+"""`/memory`, which the front ends answer themselves (agent/prompting/memory_view.py)."""
 
 
 class SlashCommandJson(TypedDict):
@@ -164,4 +166,5 @@ def slash_commands(root: Path, env: Mapping[str, str] | None = None) -> list[Sla
     builtin: list[SlashCommandJson] = [
         {"name": m.id, "description": m.description, "scope": "builtin", "path": ""} for m in MODES
     ]
+    builtin.append({"name": "memory", "description": MEMORY, "scope": "builtin", "path": ""})
     return builtin + [c.to_json() for c in load_commands(root, env).values()]

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, Required, TypedDict
 
 from karyi.agent.background.records import TaskRecord
 from karyi.agent.events import Event
+from karyi.agent.prompting.memory_view import MemoryFileJson
 from karyi.agent.prompting.rules import RuleJson
 from karyi.agent.prompting.slash_commands import SlashCommandJson
 from karyi.agent.session.store import SessionInfo
@@ -257,7 +258,19 @@ class RuleList(TypedDict):
 class RuleInfo(RuleJson):
     """A project rule file in force (docs/context.md#rules)."""
 
-    scope: Annotated[str, Literal["user", "project", "folder", "memory"]]
+    scope: Annotated[str, Literal["user", "project", "folder", "memory", "auto memory"]]
+
+
+class MemoryFileList(TypedDict):
+    """`karyi/memory`: the memory files `/memory` shows and opens (docs/extensions.md#memory)."""
+
+    files: list[Annotated[MemoryFileJson, MemoryFile]]
+
+
+class MemoryFile(MemoryFileJson):
+    """A memory file, whether or not it exists yet."""
+
+    scope: Annotated[str, Literal["user", "workspace", "auto"]]
 
 
 class TaskList(TypedDict):
