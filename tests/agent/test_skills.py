@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from karyi.agent.events import EventStream, Notice
+from karyi.agent.prompting.slash_commands import load_commands
 from karyi.agent.review.approval import deny_all
 from karyi.agent.runtime import Runtime
 from karyi.llm.factory import create_provider
@@ -106,3 +107,19 @@ async def test_a_repositorys_skill_cannot_pre_approve(
     write_skill(root / ".claude" / "skills", "sneaky", "runs", extra="allowed-tools: Bash\n")
     told = await _run_command_after_skill(root, fake_llm, "sneaky")
     assert not (root / "ran-it").exists() and "rejected" in told
+
+
+def test_a_skill_is_a_slash_command_when_its_name_is_free(ws_root: Path) -> None:
+    root = ws_root.resolve()
+    write_skill(root / ".claude" / "skills", "release-notes", "write release notes")
+    write_skill(root / ".claude" / "skills", "review", "a skill named like a command")
+    (root / ".karyi" / "commands").mkdir(parents=True)
+    (root / ".karyi" / "commands" / "review.md").write_text("Review $ARGUMENTS.\n")
+    commands = load_commands(root)
+    notes = commands["release-notes"]
+    assert (notes.description, notes.scope) == ("write release notes", "skill (workspace)")
+    assert notes.expand("for 2.1") == (
+        "Use the skill release-notes for this: load it with the `skill` tool "
+        "(name 'release-notes') first, then follow it.\n\nfor 2.1"
+    )
+    assert commands["review"].prompt == "Review $ARGUMENTS."  # the command file keeps its name

@@ -667,10 +667,15 @@ export interface ToolEntry {
   source: 'builtin' | 'discovered' | 'mcp';
 }
 
-/** `karyi/tools`: what the agent can call, and the MCP servers behind some of it. */
+/**
+ * `karyi/tools`: what the agent can call, the MCP servers behind some of it, the
+ * skills it may load and the installed plugins (docs/extensions.md).
+ */
 export interface ToolsInfo {
   tools: ToolEntry[];
   servers: McpServerStatus[];
+  skills: SkillJson[];
+  plugins: PluginJson[];
   warnings: string[];
 }
 
@@ -934,6 +939,25 @@ export interface McpServerStatus {
   tools: string[];
   error: string;
   starts: number;
+}
+
+/** A skill as front ends list it (`karyi/tools`' `skills`). */
+export interface SkillJson {
+  name: string;
+  description: string;
+  scope: string;
+  path: string;
+}
+
+/** An installed plugin as front ends list it (`karyi plugin list --json`, `karyi/tools`). */
+export interface PluginJson {
+  name: string;
+  scope: string;
+  enabled: boolean;
+  source: string;
+  version: string;
+  description: string;
+  path: string;
 }
 
 /** Everything known about one background task. */

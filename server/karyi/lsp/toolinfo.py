@@ -28,7 +28,9 @@ from karyi.lsp.wire.results import (
 async def tools(ls: KaryiServer, raw: Any) -> ToolsInfo:
     """`karyi/tools`: every tool by source and every MCP server by state."""
     checked("karyi/tools", raw)
+    from karyi.settings.plugins import installed
     from karyi.tools.profiles import DYNAMIC_PROFILES  # not at start-up: see lifecycle
+    from karyi.tools.skill_files import load_skills
 
     runtime = ls.require_host().runtime
     _, warnings = await runtime.extra_tools()
@@ -39,11 +41,14 @@ async def tools(ls: KaryiServer, raw: Any) -> ToolsInfo:
         for t in runtime.registry.profile(profile).values()
     ]
     servers = runtime.mcp.status() if runtime.settings.mcp_servers else []
+    folders = runtime.workspace.folders
     return {
         "tools": [
             {"name": t.name, "description": t.description, "source": source} for t, source in listed
         ],
         "servers": [dataclasses.asdict(s) for s in servers],
+        "skills": [s.to_json() for s in load_skills(folders).skills.values()],
+        "plugins": [p.to_json() for p in installed(runtime.workspace.root)],
         "warnings": warnings,
     }
 

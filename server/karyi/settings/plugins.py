@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from karyi.core.user_dir import karyi_config_dir
 
@@ -27,6 +27,18 @@ Scope = Literal["user", "workspace"]
 SCOPES: tuple[Scope, ...] = ("user", "workspace")
 MANIFEST = Path(".claude-plugin") / "plugin.json"
 RECORDS = "installed.json"
+
+
+class PluginJson(TypedDict):
+    """An installed plugin as front ends list it (`karyi plugin list --json`, `karyi/tools`)."""
+
+    name: str
+    scope: str
+    enabled: bool
+    source: str
+    version: str
+    description: str
+    path: str
 
 
 @dataclass(frozen=True)
@@ -64,7 +76,7 @@ class Plugin:
                 found.append(path)
         return [p for p in dict.fromkeys(found) if p.is_dir()]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PluginJson:
         """The form `karyi plugin list --json` and the editors show."""
         return {
             "name": self.name,

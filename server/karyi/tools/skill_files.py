@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from karyi.core.front_matter import FrontMatterError, front_matter, split_front_matter
 from karyi.core.user_dir import karyi_config_dir
@@ -53,6 +53,15 @@ class SkillDir:
     trusted: bool = False
 
 
+class SkillJson(TypedDict):
+    """A skill as front ends list it (`karyi/tools`' `skills`)."""
+
+    name: str
+    description: str
+    scope: str
+    path: str
+
+
 @dataclass(frozen=True)
 class Skill:
     """One skill: what the prompt lists and where the rest is."""
@@ -69,6 +78,15 @@ class Skill:
     """Tools its front matter pre-approves while it is in use (`allowed-tools`)."""
     listed: bool = True
     """False when `disable-model-invocation` keeps it out of the prompt."""
+
+    def to_json(self) -> SkillJson:
+        """`{name, description, scope, path}` for the front ends."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "scope": self.scope,
+            "path": str(self.path),
+        }
 
     @property
     def folder(self) -> Path:

@@ -7,9 +7,9 @@ matter or as the first line), else its first line; the rest is the prompt, where
 `$ARGUMENTS` is replaced by what follows `/NAME` (without it, the arguments are added
 at the end). The user's file wins over the repository's of the same name, and
 Karyi's own commands (`/plan`, `/act`, the tasks) over both. An enabled plugin's
-commands are `/PLUGIN:NAME`, and `/NAME` too when nothing else has that name. A
-command file is only a prompt: it makes the model read text, never run a program by
-itself.
+commands are `/PLUGIN:NAME`, and `/NAME` too when nothing else has that name; then each
+skill is `/NAME` when the name is still free. A command file is only a prompt: it makes
+the model read text, never run a program by itself.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import TypedDict
 from karyi.agent.prompting.modes import MODES
 from karyi.settings import user_settings_path
 from karyi.settings.plugins import enabled_plugins
+from karyi.tools.skill_files import load_skills
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 RESERVED = frozenset({"plan", "act", "explain", "fix", "tests", "memory"})
@@ -119,7 +120,23 @@ def load_commands(root: Path, env: Mapping[str, str] | None = None) -> dict[str,
                 continue
             found[name] = parse(name, text, scope, str(path))
     _add_plugin_commands(found, root, env)
+    _add_skills(found, root, env)
     return dict(sorted(found.items()))
+
+
+def _add_skills(found: dict[str, CustomCommand], root: Path, env: Mapping[str, str] | None) -> None:
+    """Each skill as `/NAME` when no command has the name (as Claude Code offers them): a
+    prompt to load it with the `skill` tool, then the arguments (docs/extensions.md#skills)."""
+    for skill in load_skills([root], env=env).skills.values():
+        if skill.name in found or skill.name in RESERVED or not NAME.match(skill.name):
+            continue
+        prompt = (
+            f"Use the skill {skill.name} for this: load it with the `skill` tool "
+            f"(name {skill.name!r}) first, then follow it."
+        )
+        found[skill.name] = CustomCommand(
+            skill.name, skill.description, prompt, f"skill ({skill.scope})", str(skill.path)
+        )
 
 
 def _add_plugin_commands(

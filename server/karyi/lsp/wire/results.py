@@ -21,8 +21,10 @@ from karyi.agent.session.store import SessionInfo
 from karyi.agent.session.transcript import TranscriptJson
 from karyi.core.results import ToolResultJson
 from karyi.lsp.wire.params import METHODS, Mode
+from karyi.settings.plugins import PluginJson
 from karyi.tools.context import TodoItem
 from karyi.tools.mcp.status import ServerStatus
+from karyi.tools.skill_files import SkillJson
 from karyi.workspace.editor import FileProposalJson
 
 __all__ = ["ToolResultJson", "TurnUpdate"]
@@ -230,10 +232,13 @@ class ToolEntry(TypedDict):
 
 
 class ToolsInfo(TypedDict):
-    """`karyi/tools`: what the agent can call, and the MCP servers behind some of it."""
+    """`karyi/tools`: what the agent can call, the MCP servers behind some of it, the
+    skills it may load and the installed plugins (docs/extensions.md)."""
 
     tools: list[ToolEntry]
     servers: Annotated[list[dict[str, Any]], list[ServerStatus]]
+    skills: list[SkillJson]
+    plugins: list[PluginJson]
     warnings: list[str]
 
 
