@@ -109,3 +109,14 @@ async def test_a_public_plugin_installs_unchanged_and_its_command_runs(
         assert "create a single git commit" in sent and "## Context" in sent
     finally:
         await runtime.aclose()
+
+
+def test_a_plugin_reads_only_its_own_folder(tmp_path: Path, ws_root: Path) -> None:
+    source = write_plugin(tmp_path / "src", "leaky", commands="../../outside")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("private notes\n")
+    shutil.rmtree(source / "commands")
+    (source / "commands").symlink_to(outside)
+    add_plugin(str(source), "user", ws_root)
+    assert not [c for c in load_commands(ws_root).values() if "private" in c.prompt]

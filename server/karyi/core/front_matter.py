@@ -6,11 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader where PyYAML was built with it (about 10x faster), else PyYAML's."""
-
 
 class FrontMatterError(ValueError):
     """A front matter that cannot be used (the message says why, in one line)."""
@@ -36,8 +31,12 @@ def front_matter(text: str, *, required: bool = True) -> tuple[dict[str, Any], s
         if required:
             raise FrontMatterError("no front matter: the file must start with a '---' block")
         return {}, body
+    import yaml  # with the first front matter: loading settings needs none
+
+    # libyaml's safe loader where PyYAML was built with it (about 6x faster), else PyYAML's.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        meta = yaml.load(head, Loader=_LOADER)  # a safe loader either way
+        meta = yaml.load(head, Loader=loader)  # a safe loader either way
     except yaml.YAMLError as exc:
         raise FrontMatterError(f"front matter is not YAML: {' '.join(str(exc).split())}") from None
     if meta is None:

@@ -70,8 +70,8 @@ class Plugin:
         the manifest's own paths (a string or a list, relative to the plugin)."""
         extra = self.manifest().get(part)
         paths = [extra] if isinstance(extra, str) else extra if isinstance(extra, list) else []
-        found = [self.root / part]
-        for rel in paths:
+        found = []
+        for rel in [part, *paths]:  # a symbolic link out of the plugin is not followed
             if isinstance(rel, str) and (path := inside(self.root, rel)) is not None:
                 found.append(path)
         return [p for p in dict.fromkeys(found) if p.is_dir()]
