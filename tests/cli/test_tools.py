@@ -27,4 +27,5 @@ def test_tools_prints_the_prompt_and_declarations(ws_root: Path) -> None:
         "web_fetch",
         "web_search",
         "save_memory",
+        "skill",
     ]

@@ -22,8 +22,19 @@ async def test_custom_commands_are_listed_and_expanded(
     assert [(c.name, c.scope) for c in listed.commands] == [
         ("act", "builtin"),
         ("plan", "builtin"),
+        ("memory", "builtin"),
         ("review", "workspace"),
     ]
-    assert listed.commands[2].description == "Review a file"
+    assert listed.commands[3].description == "Review a file"
     await request(client, "karyi/chat", {"message": "/review src/main.py"})
     assert fake_llm.requests[0].body["messages"][-1]["content"] == "Review src/main.py."
+
+
+async def test_memory_lists_the_memory_files(lsp: Start, ws_root: Path) -> None:
+    (ws_root / "KARYI.md").write_text("- a fact\n")
+    client = await lsp()
+    listed = await request(client, "karyi/memory", {})
+    assert [(Path(f.path).name, f.scope, f.exists) for f in listed.files] == [
+        ("KARYI.md", "user", False),
+        ("KARYI.md", "workspace", True),
+    ]

@@ -9,7 +9,10 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
+from karyi.agent.frontend.plugins import add_plugin
 from tests.lsp.conftest import Start, request
+from tests.support.plugin_folders import write_plugin
+from tests.support.skill_folders import write_skill
 
 REPO = Path(__file__).resolve().parents[2]
 SERVERS = {
@@ -52,6 +55,24 @@ async def test_without_servers_only_the_builtin_tools(lsp: Start) -> None:
     client = await lsp()
     info: Any = await request(client, "karyi/tools", {})
     assert info.servers == [] and {t.source for t in info.tools} == {"builtin"}
+
+
+async def test_tools_lists_the_skills_and_the_plugins(
+    lsp: Start, ws_root: Path, tmp_path: Path
+) -> None:
+    write_skill(ws_root / ".claude" / "skills", "lint", "run the linters")
+    (ws_root / ".agents" / "skills" / "bad").mkdir(parents=True)
+    (ws_root / ".agents" / "skills" / "bad" / "SKILL.md").write_text("no front matter\n")
+    add_plugin(str(write_plugin(tmp_path / "src")), "workspace", ws_root)
+    client = await lsp()
+    info: Any = await request(client, "karyi/tools", {})
+    assert {(s.name, s.scope) for s in info.skills} == {
+        ("lint", "workspace"),
+        ("french", "plugin demo"),
+    }
+    ((name, scope, enabled),) = [(p.name, p.scope, p.enabled) for p in info.plugins]
+    assert (name, scope, enabled) == ("demo", "workspace", True)
+    assert any("bad/SKILL.md: skipped: no front matter" in w for w in info.warnings)
 
 
 async def test_rules_lists_the_rule_files_in_force(lsp: Start, ws_root: Path) -> None:

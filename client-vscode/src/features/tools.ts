@@ -1,14 +1,17 @@
 /**
  * "Karyi: Show Tools and MCP Servers": what the agent can call, where each tool comes
- * from, and each MCP server's state; picking a server starts it again.
+ * from, each MCP server's state, the skills it may load and the installed plugins
+ * (docs/extensions.md); picking a server starts it again, picking a skill opens its
+ * SKILL.md, picking a plugin its folder's manifest.
  */
 import * as vscode from 'vscode';
 import { Methods, type McpServerStatus, type ToolsInfo } from '../protocol';
 import type { KaryiServer } from '../server';
 
-type Item = vscode.QuickPickItem & { server?: string };
+type Item = vscode.QuickPickItem & { server?: string; open?: string };
 
-/** The quick pick's rows: servers first (a failing one says why), then every tool. */
+/** The quick pick's rows: servers first (a failing one says why), then every tool, the
+ * skills and the plugins. */
 export function toolItems(info: ToolsInfo): Item[] {
   const items: Item[] = [];
   if (info.servers.length) {
@@ -17,6 +20,19 @@ export function toolItems(info: ToolsInfo): Item[] {
   }
   items.push({ label: `Tools (${info.tools.length})`, kind: vscode.QuickPickItemKind.Separator });
   for (const t of info.tools) items.push({ label: t.name, description: t.source, detail: t.description.split('\n')[0] });
+  const skills = info.skills ?? [];
+  if (skills.length) {
+    items.push({ label: `Skills (${skills.length}, pick one to open it)`, kind: vscode.QuickPickItemKind.Separator });
+    for (const k of skills) items.push({ label: `$(book) ${k.name}`, description: k.scope, detail: k.description, open: k.path });
+  }
+  const plugins = info.plugins ?? [];
+  if (plugins.length) {
+    items.push({ label: `Plugins (${plugins.length})`, kind: vscode.QuickPickItemKind.Separator });
+    for (const p of plugins) {
+      const state = `${p.scope} · ${p.enabled ? 'enabled' : 'disabled'}${p.version ? ` · ${p.version}` : ''}`;
+      items.push({ label: `$(extensions) ${p.name}`, description: state, detail: p.description || p.source, open: `${p.path}/.claude-plugin/plugin.json` });
+    }
+  }
   return items;
 }
 
@@ -41,6 +57,10 @@ export async function showTools(server: KaryiServer): Promise<void> {
     matchOnDescription: true,
     matchOnDetail: true,
   });
+  if (pick?.open) {
+    await vscode.window.showTextDocument(vscode.Uri.file(pick.open), { preview: true });
+    return;
+  }
   if (!pick?.server) return;
   const name = pick.server;
   const status = await vscode.window.withProgress(

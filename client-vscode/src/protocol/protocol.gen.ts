@@ -236,6 +236,7 @@ export const Methods = {
   terminalInput: 'karyi/terminalInput',
   setMode: 'karyi/setMode',
   commands: 'karyi/commands',
+  memory: 'karyi/memory',
   startTask: 'karyi/startTask',
   tasks: 'karyi/tasks',
   task: 'karyi/task',
@@ -666,10 +667,15 @@ export interface ToolEntry {
   source: 'builtin' | 'discovered' | 'mcp';
 }
 
-/** `karyi/tools`: what the agent can call, and the MCP servers behind some of it. */
+/**
+ * `karyi/tools`: what the agent can call, the MCP servers behind some of it, the
+ * skills it may load and the installed plugins (docs/extensions.md).
+ */
 export interface ToolsInfo {
   tools: ToolEntry[];
   servers: McpServerStatus[];
+  skills: SkillJson[];
+  plugins: PluginJson[];
   warnings: string[];
 }
 
@@ -694,7 +700,19 @@ export interface RuleList {
 /** A project rule file in force (docs/context.md#rules). */
 export interface RuleInfo {
   path: string;
-  scope: 'user' | 'project' | 'folder' | 'memory';
+  scope: 'user' | 'project' | 'folder' | 'memory' | 'auto memory';
+}
+
+/** `karyi/memory`: the memory files `/memory` shows and opens (docs/extensions.md#memory). */
+export interface MemoryFileList {
+  files: MemoryFile[];
+}
+
+/** A memory file, whether or not it exists yet. */
+export interface MemoryFile {
+  path: string;
+  scope: 'user' | 'workspace' | 'auto';
+  exists: boolean;
 }
 
 /** `karyi/tasks`: every background task's record (docs/parallel.md). */
@@ -767,6 +785,7 @@ export interface Params {
   'karyi/terminalInput': TerminalInputParams;
   'karyi/setMode': SetModeParams;
   'karyi/commands': NoParams;
+  'karyi/memory': NoParams;
   'karyi/startTask': StartTaskParams;
   'karyi/tasks': NoParams;
   'karyi/task': TaskParams;
@@ -802,6 +821,7 @@ export interface Results {
   'karyi/terminalInput': Acknowledged;
   'karyi/setMode': ModeState;
   'karyi/commands': SlashCommandList;
+  'karyi/memory': MemoryFileList;
   'karyi/startTask': TaskRecord;
   'karyi/tasks': TaskList;
   'karyi/task': TaskDetail;
@@ -919,6 +939,25 @@ export interface McpServerStatus {
   tools: string[];
   error: string;
   starts: number;
+}
+
+/** A skill as front ends list it (`karyi/tools`' `skills`). */
+export interface SkillJson {
+  name: string;
+  description: string;
+  scope: string;
+  path: string;
+}
+
+/** An installed plugin as front ends list it (`karyi plugin list --json`, `karyi/tools`). */
+export interface PluginJson {
+  name: string;
+  scope: string;
+  enabled: boolean;
+  source: string;
+  version: string;
+  description: string;
+  path: string;
 }
 
 /** Everything known about one background task. */

@@ -4,7 +4,7 @@
  * The command is the extension's own (the server does not know it), so it is offered in
  * the input's completion next to the server's commands. Pure functions, unit-tested.
  */
-import type { SlashCommand } from '../protocol';
+import type { MemoryFile, SlashCommand } from '../protocol';
 
 /** `/task` in the chat input's completion. */
 export const TASK_COMMAND: SlashCommand = {
@@ -26,4 +26,16 @@ export function startedNote(t: { task: string; branch: string }): string {
   const first = t.task.split('\n')[0].trim();
   const name = first.length > 60 ? `${first.slice(0, 59)}…` : first;
   return `Started background task "${name}" in its own worktree (branch ${t.branch}): follow it, review and apply it in the Agents view.`;
+}
+
+/** Whether a chat message is `/memory` (docs/extensions.md#memory): the extension opens
+ * the memory files instead of starting a turn. */
+export function isMemoryCommand(text: string): boolean {
+  return /^\s*\/memory\s*$/.test(text);
+}
+
+/** What the chat says after `/memory` opened the files that exist. */
+export function memoryNote(files: MemoryFile[]): string {
+  const line = (f: MemoryFile) => `${f.scope}: ${f.path}${f.exists ? '' : ' (not written yet)'}`;
+  return `Memory files:\n${files.map(line).join('\n')}`;
 }

@@ -9,7 +9,7 @@ The runtime also owns what agents share beyond one call: the artifacts of every 
 runner), and the tools found at run time, registered in the profiles `discovered`
 (settings `tools.discoveryCommand`) and `mcp` (settings `mcpServers`, through an
 `McpManager` started on the first turn and closed by `aclose`). Every agent's toolkit
-gets those tools at the start of each turn.
+gets those tools at the start of each turn (and is told of SKILL.md files left out).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from karyi.tools.builtin.subagents import configured
 from karyi.tools.discovery import DiscoveryError, discover
 from karyi.tools.profiles import DYNAMIC_PROFILES, PROFILES, builtin_registry, default_toolkit
 from karyi.tools.registry import ToolRegistry
+from karyi.tools.skill_files import load_skills
 from karyi.workspace.editor import Editor
 from karyi.workspace.localdir import local_dir
 from karyi.workspace.paths import PathPolicy
@@ -186,7 +187,7 @@ class Runtime:
             self._retired.clear()
             if self._discovery is None:
                 await self.rediscover()
-            warnings = list(self._discovery or [])
+            warnings = [*(self._discovery or []), *load_skills(self.workspace.folders).warnings]
             if self.settings.mcp_servers or self._mcp is not None:
                 mcp = self.mcp
                 await mcp.start()
@@ -242,7 +243,7 @@ class Runtime:
         return AgentSpec(
             instructions=default_instructions(),
             dialect=get_dialect(s.dialect),
-            toolkit=default_toolkit(self.registry, s.profile),
+            toolkit=default_toolkit(self.registry, s.profile, memory=s.memory.auto),
             max_steps=s.max_steps,
         )
 
@@ -325,7 +326,7 @@ class Runtime:
         """The rule files in force for a session (docs/context.md#rules): the user's, each
         root's, and the nearest AGENTS.md above every file the session worked on."""
         touched = [p for p, _v in self.workspace.documents.reads.paths(session_id or "")]
-        return rule_files(self.workspace.folders, touched)
+        return rule_files(self.workspace.folders, touched, memory=self.settings.memory)
 
     def problems(self) -> ProblemSource | None:
         """Where the problems after an edit come from (`diagnostics.source`,

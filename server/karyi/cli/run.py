@@ -175,6 +175,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     settings = settings_for(root, args)
     toolkit_for(settings)  # an unknown profile is a usage error before anything starts
     text = _task_text(args.task)
+    if text.strip() == "/memory":  # shown, not asked of the model (docs/extensions.md#memory)
+        from karyi.agent.prompting.memory_view import memory_files, memory_text
+
+        print(memory_text(memory_files([root, *more], settings)))
+        return EXIT_OK
     images = _images(args.image)
     runtime = Runtime.open(root, settings, more)
     try:

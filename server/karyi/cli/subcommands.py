@@ -1,5 +1,5 @@
 """The terminal front end's subcommands for the launcher `karyi.main`: the arguments and
-help of `karyi exec`, `run`, `tools`, `var` and `mcp`.
+help of `karyi exec`, `run`, `tools`, `var`, `mcp`, `task`, `batch` and `plugin`.
 
 Each command's module is imported only when that command runs (the function-level
 imports below), so registering these costs `karyi lsp` nothing at startup.
@@ -228,6 +228,51 @@ def add_batch_parser(sub: Subparsers) -> None:
         "the extra karyi-agent[ray]",
     )
     p.set_defaults(func=_lazy("batch"))
+
+
+def add_plugin_parser(sub: Subparsers) -> None:
+    """Register `karyi plugin`: plugins in Claude Code's layout, and marketplaces."""
+    p = sub.add_parser(
+        "plugin",
+        help="install, list, enable, disable and remove plugins",
+        description="Plugins in Claude Code's layout (commands, agents, skills, hooks, MCP "
+        "servers) from a folder, a git URL or NAME@MARKETPLACE (docs/extensions.md#plugins).",
+    )
+    p.set_defaults(func=_lazy("plugin"))
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    a = actions.add_parser("add", help="install a plugin (PATH, GIT_URL or NAME@MARKETPLACE)")
+    a.add_argument("source", metavar="PATH|GIT_URL|NAME@MARKETPLACE")
+    _scope(a, "user")
+    ls = actions.add_parser("list", help="the installed plugins")
+    _workspace(ls)
+    ls.add_argument("--json", action="store_true", help="print them as JSON")
+    for name, text in (
+        ("remove", "uninstall a plugin"),
+        ("enable", "enable an installed plugin"),
+        ("disable", "disable an installed plugin (its files stay)"),
+    ):
+        x = actions.add_parser(name, help=text, description=text)
+        x.add_argument("name", metavar="NAME")
+        _scope(x, None)
+    m = actions.add_parser("marketplace", help="marketplaces: lists of plugins to install")
+    markets = m.add_subparsers(dest="market_action", metavar="ACTION", required=True)
+    ma = markets.add_parser("add", help="add a marketplace (PATH or GIT_URL)")
+    ma.add_argument("source", metavar="PATH|GIT_URL")
+    ml = markets.add_parser("list", help="the marketplaces and their plugins")
+    ml.add_argument("--json", action="store_true", help="print them as JSON")
+    mr = markets.add_parser("remove", help="forget a marketplace")
+    mr.add_argument("name", metavar="NAME")
+
+
+def _scope(p: argparse.ArgumentParser, default: str | None) -> None:
+    p.add_argument(
+        "--scope",
+        choices=("user", "workspace"),
+        default=default,
+        help="user: every workspace; workspace: this one only (it may only tighten)"
+        + (f" (default: {default})" if default else ""),
+    )
+    _workspace(p)
 
 
 def _workspace(p: argparse.ArgumentParser) -> None:

@@ -15,14 +15,22 @@ from typing import Any
 from karyi.lsp.errors import RequestFailed, rpc
 from karyi.lsp.params import checked
 from karyi.lsp.server import KaryiServer
-from karyi.lsp.wire.results import McpServerJson, RuleList, SlashCommandList, ToolsInfo
+from karyi.lsp.wire.results import (
+    McpServerJson,
+    MemoryFileList,
+    RuleList,
+    SlashCommandList,
+    ToolsInfo,
+)
 
 
 @rpc
 async def tools(ls: KaryiServer, raw: Any) -> ToolsInfo:
     """`karyi/tools`: every tool by source and every MCP server by state."""
     checked("karyi/tools", raw)
+    from karyi.settings.plugins import installed
     from karyi.tools.profiles import DYNAMIC_PROFILES  # not at start-up: see lifecycle
+    from karyi.tools.skill_files import load_skills
 
     runtime = ls.require_host().runtime
     _, warnings = await runtime.extra_tools()
@@ -33,11 +41,14 @@ async def tools(ls: KaryiServer, raw: Any) -> ToolsInfo:
         for t in runtime.registry.profile(profile).values()
     ]
     servers = runtime.mcp.status() if runtime.settings.mcp_servers else []
+    folders = runtime.workspace.folders
     return {
         "tools": [
             {"name": t.name, "description": t.description, "source": source} for t, source in listed
         ],
         "servers": [dataclasses.asdict(s) for s in servers],
+        "skills": [s.to_json() for s in load_skills(folders).skills.values()],
+        "plugins": [p.to_json() for p in installed(runtime.workspace.root)],
         "warnings": warnings,
     }
 
@@ -77,3 +88,15 @@ async def slash_commands(ls: KaryiServer, raw: Any) -> SlashCommandList:
     checked("karyi/commands", raw)
     root = ls.require_host().runtime.workspace.root
     return {"commands": await asyncio.to_thread(listed, root)}
+
+
+async def memory(ls: KaryiServer, raw: Any) -> MemoryFileList:
+    """`karyi/memory`: the memory files `/memory` opens (docs/extensions.md#memory)."""
+    import asyncio
+
+    from karyi.agent.prompting.memory_view import memory_files
+
+    checked("karyi/memory", raw)
+    runtime = ls.require_host().runtime
+    folders = runtime.workspace.folders
+    return {"files": await asyncio.to_thread(memory_files, folders, runtime.settings)}

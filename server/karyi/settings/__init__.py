@@ -13,6 +13,8 @@ Settings are loaded once and passed down; nothing reads them from a global.
 - files.py: where the user and workspace files are, and reading them (JSON with comments)
 - validation.py: checking a layer key by key; `SettingsWarning`
 - workspace_trust.py: what a workspace file may not set, unless the user trusts it
+- plugins.py, plugin_layer.py: installed plugins, and the layer each enabled one adds
+  under the user's own settings (docs/extensions.md#plugins)
 - loading.py: `load_settings`, layering everything above
 - accessors.py: the `Settings` object: the model's typed values, and the answers that
   combine keys

@@ -15,6 +15,8 @@ from typing import Any
 from karyi.settings.accessors import Settings
 from karyi.settings.files import file_layer, user_settings_path, workspace_settings_path
 from karyi.settings.model import DEFAULTS, SCHEMA
+from karyi.settings.plugin_layer import plugin_layer
+from karyi.settings.plugins import enabled_plugins
 from karyi.settings.validation import SettingsWarning, check_keys
 from karyi.settings.workspace_trust import is_trusted, tighten_only
 
@@ -125,4 +127,40 @@ def load_settings(
             _lower_cost_limit_only(checked, values)
         _merge(values, checked)
         sources.update(dict.fromkeys(checked, source))
+    trusted = workspace is not None and is_trusted(workspace, values["trustedWorkspaces"])
+    for source, layer, untrusted in plugin_layers(workspace, env, warnings):
+        checked = _check(
+            layer, source, workspace or cwd, warnings, untrusted=untrusted, trusted=trusted
+        )
+        add_only(values, checked)
+        sources.update({k: source for k in checked if sources.get(k) == "default"})
     return Settings(values, tuple(warnings), sources)
+
+
+def plugin_layers(
+    workspace: Path | None, env: Mapping[str, str], warnings: list[SettingsWarning]
+) -> list[tuple[str, dict[str, Any], bool]]:
+    """Each enabled plugin's layer (plugin_layer.py): (source, layer, whether it may
+    only tighten), the user's plugins first."""
+    out: list[tuple[str, dict[str, Any], bool]] = []
+    for plugin in enabled_plugins(workspace, env):
+        source = f"plugin {plugin.name} ({plugin.scope})"
+        layer, notes = plugin_layer(plugin)
+        warnings += [SettingsWarning(source, "plugin", note) for note in notes]
+        out.append((source, layer, not plugin.trusted))
+    return out
+
+
+def add_only(into: dict[str, Any], layer: Mapping[str, Any]) -> None:
+    """Merge a plugin's `layer` under what is there: objects key by key, a value only
+    where none is set (defaults included: a plugin adds, it never changes a value),
+    hook lists appended."""
+    for key, value in layer.items():
+        here = into.get(key)
+        if key == "hooks" and isinstance(value, dict) and isinstance(here, dict):
+            for event, hooks in value.items():
+                here[event] = [*(here.get(event) or []), *hooks]
+        elif isinstance(value, dict) and isinstance(here, dict):
+            add_only(here, value)
+        elif key not in into:
+            into[key] = value

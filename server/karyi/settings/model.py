@@ -26,6 +26,7 @@ from karyi.settings.sections import (
     Gateway,
     Hooks,
     Llm,
+    Memory,
     ModelPrice,
     Permissions,
     Shell,
@@ -176,6 +177,7 @@ class SettingsModel:
         metadata={"description": "USD per million tokens by model (docs/workflow.md#cost)"},
     )
     agent: CostLimit = attrs.Factory(CostLimit)
+    memory: Memory = attrs.Factory(Memory)
     shell: Shell = attrs.Factory(Shell)
     gateway: Gateway = attrs.Factory(Gateway)
     llm: Llm = attrs.Factory(Llm)

@@ -93,6 +93,23 @@ class Hooks:
 
 
 @attrs.frozen(kw_only=True)
+class Memory:
+    """`memory`: notes the agent keeps for itself across sessions (docs/extensions.md#memory)."""
+
+    closed: ClassVar[bool] = True
+    auto: bool = attrs.field(
+        default=False,
+        metadata=_meta(
+            description="the agent may add notes with `remember`; loaded at each session's start"
+        ),
+    )
+    max_chars: int = attrs.field(
+        default=8000,
+        metadata=_meta(minimum=0, description="characters of the notes the prompt carries"),
+    )
+
+
+@attrs.frozen(kw_only=True)
 class AgentSpec:
     """A named agent of `agents` (a subagent or a replacement of the default one)."""
 

@@ -146,3 +146,6 @@ class ToolContext:
     subagents: SubagentRunner | None = None
     artifacts: ArtifactBook | None = None
     todos: TodoBoard | None = None
+    skill_grants: dict[str, str] = field(default_factory=dict)
+    """Tools a skill in use pre-approved (`allowed-tools`), by tool name -> skill name:
+    they run without asking for the rest of the session (tools/builtin/skills.py)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from karyi.tools.deferred import deferred
 from karyi.tools.registry import Toolkit, ToolRegistry
 
-PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway")
+PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway", "memory")
 """Profile names, in the order docs/tools.md presents them."""
 
 CODING_EXTRAS = (
@@ -42,6 +42,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "commands.terminal:Input",
         "commands.terminal:Ctrl",
         "todos:TodoWrite",
+        "skills:SkillTool",
     ),
     "agentxml": (
         "read.single:ReadFile",
@@ -61,6 +62,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "system:SetEnvVariable",
         "web_search:SearchWeb",
         "commands.oneshot:RunCommand",
+        "skills:SkillTool",
     ),
     "research": (
         "subagents:CallSubagent",
@@ -83,6 +85,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "web_fetch:VecliWebFetch",
         "web_search:VecliWebSearch",
         "memory:SaveMemory",
+        "skills:SkillTool",
     ),
     "gateway": (
         "read.single:GatewayReadFile",
@@ -90,6 +93,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "write:UpdateFile",
         "commands.oneshot:GatewayShell",
     ),
+    "memory": ("memory:Remember",),
 }
 """Each profile's built-in tools, in prompt order, as `module:Class` under
 `karyi.tools.builtin`: imported when a call first needs one (tools/deferred.py)."""
@@ -106,10 +110,15 @@ def builtin_registry() -> ToolRegistry:
     return reg
 
 
-def default_toolkit(registry: ToolRegistry, profile: str, agent: str = "default") -> Toolkit:
-    """The toolkit for `profile`; for `karyi`, the coding extras that exist are added."""
+def default_toolkit(
+    registry: ToolRegistry, profile: str, agent: str = "default", *, memory: bool = False
+) -> Toolkit:
+    """The toolkit for `profile`; for `karyi`, the coding extras that exist are added;
+    with `memory` (settings `memory.auto`), `remember`."""
     include: list[str] = []
     if profile == "karyi":
         have = {f"{p}.{t.name}" for p, t in registry.all_tools()}
         include = [ref for ref in CODING_EXTRAS if ref in have]
+    if memory:
+        include.append("memory.remember")
     return registry.toolkit(profile, include=include, agent=agent)

@@ -23,7 +23,7 @@ import {
 import type { KaryiServer } from '../../server';
 import type { PermissionChoice, ToWebview } from '../../shared/chat/messages';
 import { type Action, type ChatState, emptyState, reduce, storable, type ToolCard, valueCallId } from '../../shared/chat/state';
-import { startedNote, TASK_COMMAND } from '../../shared/fromChat';
+import { memoryNote, startedNote, TASK_COMMAND } from '../../shared/fromChat';
 import { imageParam } from '../../shared/images';
 import { askValue } from './values';
 
@@ -249,6 +249,16 @@ export class ChatController implements vscode.Disposable {
   async startTask(task: string): Promise<void> {
     const record = await vscode.commands.executeCommand<TaskRecord | undefined>('karyi.agents.start', task || undefined);
     if (record) this.dispatch({ kind: 'notice', level: 'info', text: startedNote(record) });
+  }
+
+  /** `/memory`: open the memory files that exist and list them all in the chat. */
+  async openMemory(): Promise<void> {
+    if (!this.server.running) return;
+    const { files } = await this.server.request(Methods.memory, {});
+    for (const f of files.filter((x) => x.exists)) {
+      await vscode.window.showTextDocument(vscode.Uri.file(f.path), { preview: false });
+    }
+    this.dispatch({ kind: 'notice', level: 'info', text: memoryNote(files) });
   }
 
   newChat(): void {

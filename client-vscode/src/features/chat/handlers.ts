@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ChatContext } from '../../protocol';
 import type { FromWebview, ToWebview } from '../../shared/chat/messages';
 import { turnState } from '../../shared/chat/state';
-import { taskFromChat } from '../../shared/fromChat';
+import { isMemoryCommand, taskFromChat } from '../../shared/fromChat';
 import { isSpecial } from '../../shared/mentions';
 import type { ChatController, SendOptions } from './controller';
 import { forkFrom, rewindTo } from './timeline';
@@ -39,6 +39,10 @@ const send: Handler<'send'> = async (m, { chat, selectionContext }) => {
   const task = taskFromChat(m.text);
   if (task !== undefined) {
     await chat.startTask(task);
+    return;
+  }
+  if (isMemoryCommand(m.text)) {
+    await chat.openMemory();
     return;
   }
   const sel = m.withSelection ? selectionContext() : undefined;

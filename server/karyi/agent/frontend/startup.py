@@ -81,7 +81,7 @@ def toolkit_for(settings: Settings) -> Toolkit:
     from karyi.tools.registry import ToolLookupError
 
     try:
-        return default_toolkit(builtin_registry(), settings.profile)
+        return default_toolkit(builtin_registry(), settings.profile, memory=settings.memory.auto)
     except ToolLookupError as exc:
         raise UsageError(str(exc)) from None
 

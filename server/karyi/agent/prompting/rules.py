@@ -7,7 +7,9 @@ Read, lowest precedence first (docs/context.md#rules):
 2. per workspace root: `AGENTS.md` at the root, then `.karyi/rules/*.md` by name, then
    the workspace memory (`KARYI.md`, facts saved with `save_memory`);
 3. the nearest `AGENTS.md` above each file the session has worked on (read or
-   written), shallower folders first.
+   written), shallower folders first;
+4. with settings `memory.auto`, the agent's own notes on this workspace (`remember`),
+   cut at `memory.maxChars`.
 
 A later file wins where two disagree. Files are re-read whenever their modification
 time changes, so an edit (by the user or the agent) counts from the next model call.
@@ -23,7 +25,9 @@ from pathlib import Path
 from typing import TypedDict
 
 from karyi.settings import user_settings_path
+from karyi.settings.sections import Memory
 from karyi.tools.builtin.memory import FILE_NAME as MEMORY_FILE
+from karyi.tools.builtin.memory import auto_memory_path
 
 AGENTS_FILE = "AGENTS.md"
 RULES_DIR = Path(".karyi") / "rules"
@@ -44,7 +48,8 @@ class RuleFile:
 
     path: Path
     scope: str
-    """`user`, `project` (a root's files), `folder` (a nested AGENTS.md) or `memory`."""
+    """`user`, `project` (a root's files), `folder` (a nested AGENTS.md), `memory` or
+    `auto memory` (the agent's own notes)."""
     text: str
 
     def to_json(self) -> RuleJson:
@@ -110,6 +115,7 @@ def rule_files(
     roots: Sequence[Path],
     touched: Iterable[Path] = (),
     env: Mapping[str, str] | None = None,
+    memory: Memory | None = None,
 ) -> list[RuleFile]:
     """Every rule file in force, lowest precedence first (see the module docstring)."""
     out: list[RuleFile] = []
@@ -133,7 +139,22 @@ def rule_files(
     for path in sorted(nested, key=lambda p: (len(p.parts), str(p))):
         if (rule := _load(path, "folder")) is not None:
             out.append(rule)
-    return out
+    notes = None
+    if memory is not None and memory.auto and roots:
+        notes = auto_memory(auto_memory_path(roots[0], env), memory.max_chars)
+    return [*out, notes] if notes is not None else out
+
+
+def auto_memory(path: Path, cap: int) -> RuleFile | None:
+    """The agent's notes (`remember`), their first `cap` characters; None when empty."""
+    text = _load(path, "auto memory")
+    if text is None or cap <= 0:
+        return None
+    if len(text.text) <= cap:
+        return text
+    cut = text.text[:cap].rsplit("\n", 1)[0]
+    note = f"\n[cut at memory.maxChars ({cap}): keep your notes short, or tidy {path}]"
+    return RuleFile(path, text.scope, cut + note)
 
 
 def rules_text(rules: Sequence[RuleFile]) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import platform
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -18,6 +19,7 @@ from karyi.agent.prompting.modes import PLAN, offered
 from karyi.protocol.base import Dialect
 from karyi.tools.prompt import tool_prompt
 from karyi.tools.registry import Toolkit
+from karyi.tools.skill_files import SkillDir, listing, load_skills
 from karyi.workspace.files import list_dir
 from karyi.workspace.workspace import Workspace
 
@@ -109,6 +111,15 @@ def workspace_facts(workspace: Workspace, today: dt.date | None = None) -> dict[
     }
 
 
+def skills_section(toolkit: Toolkit, workspace: Workspace, more: Sequence[SkillDir] = ()) -> str:
+    """The skills' names and descriptions, within their budget (tools/skill_files.py);
+    empty when the toolkit has no `skill` tool to load them with, or there are none."""
+    if toolkit.get("skill") is None:
+        return ""
+    text = listing(load_skills(workspace.folders, more).skills.values())
+    return template("skills").safe_substitute(skills=text).strip() + "\n" if text else ""
+
+
 def system_prompt(
     *,
     instructions: str,
@@ -117,12 +128,17 @@ def system_prompt(
     workspace: Workspace,
     rules: str = "",
     facts: dict[str, str] | None = None,
+    skills: str | None = None,
 ) -> str:
-    """The whole system prompt for one model call (`rules`: `agent/prompting/rules.py`'s text)."""
+    """The whole system prompt for one model call (`rules`: `agent/prompting/rules.py`'s
+    text; `skills`: `skills_section`'s, read here when not given)."""
     rules_section = template("rules").safe_substitute(rules=rules).strip() + "\n" if rules else ""
+    if skills is None:
+        skills = skills_section(toolkit, workspace)
     text = template("system").safe_substitute(
         instructions=instructions.strip(),
         rules=rules_section,
+        skills=skills,
         tool_prompt=tool_prompt(toolkit, dialect).strip(),
         **(facts or workspace_facts(workspace)),
     )
@@ -133,9 +149,11 @@ class SystemPromptCache:
     """The system prompt of a turn's model calls, rebuilt only when the session's mode or
     the rules in force change (a rule file the agent just read, a switch to plan)."""
 
-    def __init__(self) -> None:
+    def __init__(self, redact: Callable[[str], str] | None = None) -> None:
         self._key = ""
         self._prompt = ""
+        self._redact = redact
+        """Hides secret values in what is read from files here (the skills' list)."""
 
     def clear(self) -> None:
         """Forget the prompt: a new turn rebuilds it (the tools or the facts changed)."""
@@ -158,13 +176,16 @@ class SystemPromptCache:
             return self._prompt
         if mode == PLAN:
             instructions = f"{instructions}\n\n{template('plan_mode').safe_substitute()}"
+        toolkit = offered(toolkit, mode)
+        skills = skills_section(toolkit, workspace)
         self._prompt = system_prompt(
             instructions=instructions,
             dialect=dialect,
-            toolkit=offered(toolkit, mode),
+            toolkit=toolkit,
             workspace=workspace,
             rules=rules,
             facts=facts,
+            skills=self._redact(skills) if self._redact else skills,
         )
         self._key = key
         return self._prompt

@@ -74,7 +74,10 @@ def permission_for(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> P
     """Whether this call runs, asks, or is refused, and why.
 
     In order: the user's `permissions.tools.NAME: deny`; the tool's own verdict on these
-    parameters (command rules); the user's setting for the tool; the tool's default.
+    parameters (command rules); the user's setting for the tool; a skill of the user's in
+    use that pre-approved the tool (tools/builtin/skills.py); the tool's default. So a
+    skill never overrides a command rule, the sandbox's "always asked" or the user's own
+    setting.
     """
     setting = ctx.settings.permissions.tools.get(tool.name)
     configured = Permission(setting) if setting else None
@@ -91,6 +94,9 @@ def permission_for(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> P
     reason = verdict.reason if verdict is not None else ""
     if configured:
         return PermissionVerdict(configured, reason)
+    skill = ctx.skill_grants.get(tool.name)
+    if skill is not None and tool.permission is Permission.CONFIRM:
+        return PermissionVerdict(Permission.AUTO, f"pre-approved by skill {skill} (allowed-tools)")
     return PermissionVerdict(tool.permission, reason)
 
 

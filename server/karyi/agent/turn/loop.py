@@ -87,7 +87,7 @@ class Agent:
         )
         self._base_toolkit = spec.toolkit
         self._task: asyncio.Task[TurnResult] | None = None
-        self._system = SystemPromptCache()
+        self._system = SystemPromptCache(ctx.secrets.redactor.redact if ctx.secrets else None)
         self._facts: dict[str, str] = {}
         self.notices = OnceNotices(self.events.emit)
         self._images: tuple[Image, ...] = ()

@@ -288,6 +288,7 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "terminalInput": ("karyi/terminalInput", TerminalInputParams),
     "setMode": ("karyi/setMode", SetModeParams),
     "commands": ("karyi/commands", NoParams),
+    "memory": ("karyi/memory", NoParams),
     "startTask": ("karyi/startTask", StartTaskParams),
     "tasks": ("karyi/tasks", NoParams),
     "task": ("karyi/task", TaskParams),

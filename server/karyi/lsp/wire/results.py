@@ -14,14 +14,17 @@ from typing import Annotated, Any, Literal, Required, TypedDict
 
 from karyi.agent.background.records import TaskRecord
 from karyi.agent.events import Event
+from karyi.agent.prompting.memory_view import MemoryFileJson
 from karyi.agent.prompting.rules import RuleJson
 from karyi.agent.prompting.slash_commands import SlashCommandJson
 from karyi.agent.session.store import SessionInfo
 from karyi.agent.session.transcript import TranscriptJson
 from karyi.core.results import ToolResultJson
 from karyi.lsp.wire.params import METHODS, Mode
+from karyi.settings.plugins import PluginJson
 from karyi.tools.context import TodoItem
 from karyi.tools.mcp.status import ServerStatus
+from karyi.tools.skill_files import SkillJson
 from karyi.workspace.editor import FileProposalJson
 
 __all__ = ["ToolResultJson", "TurnUpdate"]
@@ -229,10 +232,13 @@ class ToolEntry(TypedDict):
 
 
 class ToolsInfo(TypedDict):
-    """`karyi/tools`: what the agent can call, and the MCP servers behind some of it."""
+    """`karyi/tools`: what the agent can call, the MCP servers behind some of it, the
+    skills it may load and the installed plugins (docs/extensions.md)."""
 
     tools: list[ToolEntry]
     servers: Annotated[list[dict[str, Any]], list[ServerStatus]]
+    skills: list[SkillJson]
+    plugins: list[PluginJson]
     warnings: list[str]
 
 
@@ -257,7 +263,19 @@ class RuleList(TypedDict):
 class RuleInfo(RuleJson):
     """A project rule file in force (docs/context.md#rules)."""
 
-    scope: Annotated[str, Literal["user", "project", "folder", "memory"]]
+    scope: Annotated[str, Literal["user", "project", "folder", "memory", "auto memory"]]
+
+
+class MemoryFileList(TypedDict):
+    """`karyi/memory`: the memory files `/memory` shows and opens (docs/extensions.md#memory)."""
+
+    files: list[Annotated[MemoryFileJson, MemoryFile]]
+
+
+class MemoryFile(MemoryFileJson):
+    """A memory file, whether or not it exists yet."""
+
+    scope: Annotated[str, Literal["user", "workspace", "auto"]]
 
 
 class TaskList(TypedDict):
