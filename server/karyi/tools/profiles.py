@@ -15,7 +15,7 @@ from __future__ import annotations
 from karyi.tools.deferred import deferred
 from karyi.tools.registry import Toolkit, ToolRegistry
 
-PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway")
+PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway", "review")
 """Profile names, in the order docs/tools.md presents them."""
 
 CODING_EXTRAS = (
@@ -90,6 +90,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "write:UpdateFile",
         "commands.oneshot:GatewayShell",
     ),
+    "review": ("findings:ReportFinding",),
 }
 """Each profile's built-in tools, in prompt order, as `module:Class` under
 `karyi.tools.builtin`: imported when a call first needs one (tools/deferred.py)."""
