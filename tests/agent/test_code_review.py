@@ -143,7 +143,8 @@ async def test_a_finding_off_the_change_is_dropped_and_counted(
 
 
 async def test_the_budget_stops_every_reviewer(runtime: Runtime, fake_llm: FakeModelServer) -> None:
-    Reviewers(fake_llm, {"correctness": [calls(finding("src/calc.py", 7, "error", "Zero"))] * 5})
+    forever = [calls(finding("src/calc.py", 7, "error", "Zero"))] * 9
+    Reviewers(fake_llm, {"correctness": forever, "security": forever, "tests": forever})
     review = await run_review(runtime, collect(runtime.workspace.root), budget=Budget(tokens=20))
     assert review.over_budget
     assert {p.stop_reason for p in review.passes} == {"cancelled"}

@@ -1,5 +1,5 @@
 """The terminal front end's subcommands for the launcher `karyi.main`: the arguments and
-help of `karyi exec`, `run`, `tools`, `var` and `mcp`.
+help of `karyi exec`, `run`, `tools`, `var`, `mcp`, `task`, `batch` and `review`.
 
 Each command's module is imported only when that command runs (the function-level
 imports below), so registering these costs `karyi lsp` nothing at startup.
@@ -8,9 +8,10 @@ imports below), so registering these costs `karyi lsp` nothing at startup.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import NoReturn, TypeAlias
 
 from karyi.agent.frontend.startup import add_settings_options
 from karyi.core.collector import fewer_collections, paused
@@ -228,6 +229,51 @@ def add_batch_parser(sub: Subparsers) -> None:
         "the extra karyi-agent[ray]",
     )
     p.set_defaults(func=_lazy("batch"))
+
+
+def add_review_parser(sub: Subparsers) -> None:
+    """Register `karyi review`: review a change with focused reviewers (docs/review.md)."""
+    p = sub.add_parser(
+        "review",
+        help="review a change: uncommitted work, a branch since its base, or a commit",
+        description="Review a change with focused reviewers (correctness, security, tests) "
+        "run in parallel; only findings on the changed lines are kept. Exit status: 1 "
+        "when a finding reaches --fail-on, 0 otherwise, 2 on bad input (docs/review.md).",
+    )
+    setattr(p, "error", functools.partial(_one_line_error, p))  # noqa: B010
+    add_settings_options(p)
+    p.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
+        "--uncommitted",
+        action="store_true",
+        help="the working tree against HEAD, untracked files included (the default)",
+    )
+    which.add_argument("--base", metavar="REF", help="the commits since the branch left REF")
+    which.add_argument("--commit", metavar="SHA", help="the changes of one commit")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument("--output", metavar="FILE", help="write the report here (default: stdout)")
+    p.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "never"),
+        default="error",
+        help="exit 1 when a finding is this severe or more (default: error)",
+    )
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        default=400_000,
+        metavar="N",
+        help="the reviewers' budget together, input plus output (default: 400000)",
+    )
+    p.add_argument("--max-cost", type=float, metavar="USD", help="a budget in dollars")
+    p.add_argument("paths", nargs="*", metavar="PATHS", help="review only these files/folders")
+    p.set_defaults(func=_lazy("review"))
+
+
+def _one_line_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """A bad option as one line on stderr, exit status 2."""
+    parser.exit(2, f"{parser.prog}: error: {message}\n")
 
 
 def _workspace(p: argparse.ArgumentParser) -> None:

@@ -121,24 +121,28 @@ class Review:
 
 
 class _Meter:
-    """The tokens and cost of every pass so far; cancels them all past the budget."""
+    """The tokens and cost of every pass so far; past the budget, every pass is
+    cancelled (each once: a pass that starts late is cancelled at its first event)."""
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
         self.used: dict[str, tuple[int, float]] = {}
         self.agents: list[Agent] = []
+        self.stopped: set[int] = set()
         self.over = False
 
-    def note(self, name: str, usage: Usage) -> None:
-        self.used[name] = (usage.input_tokens + usage.output_tokens, usage.turn_cost or 0.0)
-        tokens = sum(t for t, _ in self.used.values())
-        cost = sum(c for _, c in self.used.values())
-        limit = self.budget.cost
-        spent = tokens >= self.budget.tokens or (limit is not None and cost >= limit)
-        if spent and not self.over:
-            self.over = True
-            for agent in self.agents:
-                agent.cancel()
+    def note(self, name: str, event: Event) -> None:
+        if isinstance(event, Usage):
+            self.used[name] = (event.input_tokens + event.output_tokens, event.turn_cost or 0.0)
+            tokens = sum(t for t, _ in self.used.values())
+            cost = sum(c for _, c in self.used.values())
+            limit = self.budget.cost
+            self.over = self.over or tokens >= self.budget.tokens
+            self.over = self.over or (limit is not None and cost >= limit)
+        if self.over:
+            for index, agent in enumerate(self.agents):
+                if index not in self.stopped and agent.cancel():
+                    self.stopped.add(index)
 
 
 async def run_review(
@@ -225,9 +229,8 @@ def _agent(
 
 
 def _note(event: Event, name: str, done: Pass, meter: _Meter) -> None:
-    if isinstance(event, Usage):
-        meter.note(name, event)
-    elif isinstance(event, ToolDone) and event.call.name == "report_finding":
+    meter.note(name, event)
+    if isinstance(event, ToolDone) and event.call.name == "report_finding":
         done.reports += 1
         if event.result.success and isinstance(event.result.data, dict):
             done.findings.append(Finding.from_data(event.result.data, name))
