@@ -33,12 +33,14 @@ async def runtime(fake_llm: FakeModelServer, repo: Path) -> AsyncIterator[Runtim
 
 def test_the_uncommitted_change_with_untracked_files(repo: Path) -> None:
     (repo / "new.py").write_text("a = 1\nb = 2\n")
+    (repo / ".karyi").mkdir()
+    (repo / ".karyi" / ".gitignore").write_text("*\n!.gitignore\n")  # Karyi's own: not reviewed
     change = collect(repo)
     assert change.label == "uncommitted changes"
     assert change.lines == {"src/calc.py": [(2, 7)], "new.py": [(1, 2)]}
     assert "+def ratio(a, b):" in change.diff
     assert collect(repo, paths=[str(repo / "src")]).lines == {"src/calc.py": [(2, 7)]}
-    assert git(repo, "status", "--porcelain") == " M src/calc.py\n?? new.py\n"  # index untouched
+    assert git(repo, "status", "--porcelain") == " M src/calc.py\n?? .karyi/\n?? new.py\n"
 
 
 def test_a_commit_and_a_branch_since_its_base(repo: Path) -> None:

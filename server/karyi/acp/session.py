@@ -33,7 +33,7 @@ from karyi.acp.listing import iso_time
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_images, prompt_text
 from karyi.acp.session_modes import MODE
-from karyi.acp.slash_commands import available_commands, expand
+from karyi.acp.slash_commands import answered_review, available_commands, expand
 from karyi.acp.task_sessions import ReadOnly
 from karyi.acp.terminals import TerminalMirror
 from karyi.acp.updates import (
@@ -255,6 +255,8 @@ class AcpSession:
             images = prompt_images(blocks)
         except ImageError as exc:
             raise RequestError.invalid_params({"field": "prompt", "message": str(exc)}) from None
+        if (reviewed := await answered_review(self, expand(text))) is not None:
+            return reviewed
         text = expand(text)
         self.cancelled = False
         self.mapper.reset_usage()

@@ -2,11 +2,13 @@
 `/tests` ask the model what the language server's commands ask (agent/prompting/tasks.py); the
 text after the command is passed on. Tasks that need the editor's diagnostics are left
 out: ACP carries none. `/plan`, `/act` and the custom commands are listed too; the
-agent expands them (agent/prompting/modes.py, agent/prompting/slash_commands.py)."""
+agent expands them (agent/prompting/modes.py, agent/prompting/slash_commands.py).
+`/review` runs a code review and lists its findings (acp/code_review.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from acp.schema import (
     AvailableCommand,
@@ -18,6 +20,11 @@ from acp.schema import (
 from karyi.agent.prompting.modes import MODES
 from karyi.agent.prompting.slash_commands import CustomCommand
 from karyi.agent.prompting.tasks import TASKS
+
+if TYPE_CHECKING:
+    from acp.schema import PromptResponse
+
+    from karyi.acp.code_review import ReviewSession
 
 OFFERED = {task.name: task for task in TASKS if not task.needs_diagnostics}
 
@@ -38,6 +45,17 @@ def available_commands(custom: Sequence[CustomCommand] = ()) -> AvailableCommand
         )
         for mode in MODES
     ]
+    if not any(c.name == "review" for c in custom):  # the user's own /review comes first
+        commands.append(
+            AvailableCommand(
+                name="review",
+                description="Review the uncommitted changes (or --base REF, --commit SHA, "
+                "paths) with focused reviewers and list the findings on the changed lines",
+                input=AvailableCommandInput(
+                    root=UnstructuredCommandInput(hint="--base REF | --commit SHA | paths")
+                ),
+            )
+        )
     args = AvailableCommandInput(root=UnstructuredCommandInput(hint="arguments"))
     commands += [
         AvailableCommand(name=c.name, description=c.description, input=args) for c in custom
@@ -56,3 +74,14 @@ def expand(text: str) -> str:
     if task is None:
         return text
     return f"{task.prompt}\n\n{rest.strip()}".strip()
+
+
+async def answered_review(session: ReviewSession, text: str) -> PromptResponse | None:
+    """The answer of `/review` (acp/code_review.py); None for any other prompt, and when
+    the workspace or the user has a custom command `review` (which is theirs to run)."""
+    from karyi.acp.code_review import is_review, run
+    from karyi.agent.prompting.slash_commands import load_commands
+
+    if not is_review(text) or "review" in load_commands(session.runtime.workspace.root):
+        return None
+    return await run(session, text)

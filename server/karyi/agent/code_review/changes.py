@@ -23,6 +23,10 @@ EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 MARGIN = 3
 """Lines around a changed line on which a finding still counts as on the change."""
 
+OWN = (":(exclude,top).karyi/.gitignore",)
+"""What Karyi itself writes that git would see: the `.gitignore` of its `.karyi/` folder
+(workspace/localdir.py), never reviewed."""
+
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 
 
@@ -87,7 +91,7 @@ def collect(
     try:
         repo = repository_root(root)
         old, new, label = _ends(repo, base, commit)
-        limit = ["--", *(_pathspec(repo, p) for p in paths)] if paths else []
+        limit = ["--", *(_pathspec(repo, p) for p in paths), *OWN]
         common = ["-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "-M"]
         narrow = git(repo, *common, "-U0", old, new, *limit)
         wide = git(repo, *common, "-U5", old, new, *limit)
