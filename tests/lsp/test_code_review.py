@@ -63,15 +63,16 @@ async def test_findings_are_diagnostics_that_follow_edits(
         (types.DiagnosticSeverity.Information, "tests"),
         (types.DiagnosticSeverity.Error, "correctness"),
     ]
-    assert _lines(found) == [(5, 6, "ratio has no test"), (6, 7, "Division by zero when b is 0")]
+    assert _lines(found) == [(5, 5, "ratio has no test"), (6, 6, "Division by zero when b is 0")]
     assert found[1].message == "Division by zero when b is 0\n\nBecause."
+    assert found[1].range.end.character == len("    return a / b")  # whole lines, no more
     ed.type(uri, "import math\n\n" + CHANGED)  # two lines above both findings
     for _ in range(100):
         moved = list(client.diagnostics.get(uri, []))
         if _lines(moved)[0][0] == 7:
             break
         await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    assert _lines(moved) == [(7, 8, "ratio has no test"), (8, 9, "Division by zero when b is 0")]
+    assert _lines(moved) == [(7, 7, "ratio has no test"), (8, 8, "Division by zero when b is 0")]
 
 
 async def test_fix_with_karyi_and_dismiss(
@@ -111,7 +112,7 @@ async def test_fix_with_karyi_and_dismiss(
         types.ExecuteCommandParams(command="karyi.dismissFinding", arguments=[dismiss])
     )
     assert answer == {"dismissed": 1}
-    assert _lines(await _published(client, uri, 1)) == [(5, 6, "ratio has no test")]
+    assert _lines(await _published(client, uri, 1)) == [(5, 5, "ratio has no test")]
     at_6 = types.Range(types.Position(5, 0), types.Position(5, 0))
     generic = await client.text_document_code_action_async(
         types.CodeActionParams(

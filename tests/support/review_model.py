@@ -9,6 +9,7 @@ import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from .fake_model_server import FakeModelServer, Received
 from .replies import Reply
@@ -65,9 +66,13 @@ def calls(*elements: str) -> str:
 
 
 def reviewer_of(received: Received) -> str:
-    """Which reviewer sent a request: the name its system prompt starts with."""
-    system = str(received.body["messages"][0]["content"])
-    return system.removeprefix("You are ").split(",", 1)[0]
+    """Which reviewer sent a request: the name its system prompt starts with (OpenAI's
+    first message, Anthropic's `system`, a string or text blocks)."""
+    body = received.body
+    system: Any = body.get("system") or body["messages"][0]["content"]
+    if isinstance(system, list):
+        system = "".join(str(block.get("text", "")) for block in system)
+    return str(system).removeprefix("You are ").split(",", 1)[0]
 
 
 class Reviewers:

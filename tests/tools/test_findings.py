@@ -41,6 +41,8 @@ async def test_bad_places_are_refused(ctx: ToolContext) -> None:
         back.error is not None
         and "end_line: expected at least line (3), got 2" in back.error.message
     )
+    past = await call("review.report_finding", {**base, "path": "README.md", "line": 4}, ctx)
+    assert past.error is not None and past.error.message == "line: README.md has 3 line(s), got 4"
     missing = await call("review.report_finding", {**base, "path": "nope.py", "line": 1}, ctx)
     assert code(missing) == "tool_not_found"
     odd = await call(

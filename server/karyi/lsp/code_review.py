@@ -62,7 +62,8 @@ async def review(ls: KaryiServer, *args: Any) -> dict[str, Any]:
         raise JsonRpcInvalidParams(f"karyi.review: {exc}") from None
     if change.empty:
         publish(ls, root, [])
-        _show(ls, f"Karyi review: nothing to review (no changed lines in the {change.label})")
+        if not ls.ui:
+            _show(ls, f"Karyi review: nothing to review (no changed lines in the {change.label})")
         return {"change": change.label, "findings": [], "dropped": 0, "merged": 0}
     token = await _begin(ls, f"Karyi: reviewing the {change.label}")
     try:
@@ -71,7 +72,8 @@ async def review(ls: KaryiServer, *args: Any) -> dict[str, Any]:
         if token is not None:
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
     publish(ls, root, done.findings)
-    _show(ls, f"Karyi review: {_summary(done)}")
+    if not ls.ui:  # Karyi's VS Code extension says it itself, with a way to the findings
+        _show(ls, f"Karyi review: {_summary(done)}")
     return done.to_dict()
 
 
@@ -91,20 +93,45 @@ async def dismiss_finding(ls: KaryiServer, *args: Any) -> dict[str, Any]:
 def publish(ls: KaryiServer, root: Path, findings: list[Finding]) -> None:
     """Replace every published finding with `findings`."""
     by_uri: dict[str, list[types.Diagnostic]] = {}
+    texts: dict[str, list[str]] = {}
     for finding in findings:
         uri = (root / finding.path).as_uri()
-        by_uri.setdefault(uri, []).append(diagnostic(finding))
+        if uri not in texts:
+            texts[uri] = _text(ls, root / finding.path).splitlines()
+        by_uri.setdefault(uri, []).append(diagnostic(finding, texts[uri]))
     for uri in set(ls.review_findings) - set(by_uri):
         _publish_one(ls, uri, [])
     for uri, diagnostics in by_uri.items():
         _publish_one(ls, uri, diagnostics)
 
 
-def diagnostic(finding: Finding) -> types.Diagnostic:
-    """A finding as an LSP diagnostic (lines are 0-based; it covers its whole lines)."""
+def _text(ls: KaryiServer, path: Path) -> str:
+    """The file's text as the editor has it (its open buffer first); '' when unreadable."""
+    try:
+        return ls.require_host().runtime.workspace.documents.read(path, str(path)).text
+    except Exception:
+        return ""
+
+
+def lines_range(first: int, last: int, lines: Sequence[str]) -> types.Range:
+    """Whole lines `first..last` (0-based): to the end of the last one when it is known."""
+    end = (
+        types.Position(last, len(lines[last])) if last < len(lines) else types.Position(last + 1, 0)
+    )
+    return types.Range(types.Position(first, 0), end)
+
+
+def last_line(d: types.Diagnostic) -> int:
+    """The last line a finding's diagnostic covers (0-based)."""
+    end = d.range.end
+    return end.line - 1 if end.character == 0 and end.line > d.range.start.line else end.line
+
+
+def diagnostic(finding: Finding, lines: Sequence[str] = ()) -> types.Diagnostic:
+    """A finding as an LSP diagnostic over its whole lines (0-based)."""
     data = {"id": uuid.uuid4().hex[:12], **finding.to_dict()}
     return types.Diagnostic(
-        range=types.Range(types.Position(finding.line - 1, 0), types.Position(finding.end_line, 0)),
+        range=lines_range(finding.line - 1, finding.end_line - 1, lines),
         message=f"{finding.title}\n\n{finding.body}",
         severity=SEVERITY.get(finding.severity, types.DiagnosticSeverity.Information),
         source=SOURCE,
@@ -135,10 +162,9 @@ def follow_edits(ls: KaryiServer, uri: str, old: str, new: str) -> None:
     current = ls.review_findings.get(uri)
     if not current or old == new:
         return
-    blocks = difflib.SequenceMatcher(
-        None, old.splitlines(), new.splitlines(), autojunk=False
-    ).get_opcodes()
-    _publish_one(ls, uri, [_moved(d, blocks) for d in current])
+    lines = new.splitlines()
+    blocks = difflib.SequenceMatcher(None, old.splitlines(), lines, autojunk=False).get_opcodes()
+    _publish_one(ls, uri, [_moved(d, blocks, lines) for d in current])
 
 
 def _new_line(line: int, blocks: Sequence[Block], *, end: bool) -> int:
@@ -152,12 +178,11 @@ def _new_line(line: int, blocks: Sequence[Block], *, end: bool) -> int:
     return blocks[-1][4] if blocks else line
 
 
-def _moved(d: types.Diagnostic, blocks: Sequence[Block]) -> types.Diagnostic:
+def _moved(d: types.Diagnostic, blocks: Sequence[Block], lines: Sequence[str]) -> types.Diagnostic:
     start = _new_line(d.range.start.line, blocks, end=False)
-    last = max(start, _new_line(max(d.range.end.line - 1, d.range.start.line), blocks, end=True))
-    rng = types.Range(types.Position(start, 0), types.Position(last + 1, 0))
+    last = max(start, _new_line(last_line(d), blocks, end=True))
     return types.Diagnostic(
-        range=rng,
+        range=lines_range(start, last, lines),
         message=d.message,
         severity=d.severity,
         source=d.source,

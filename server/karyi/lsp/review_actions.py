@@ -13,7 +13,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from karyi.lsp.code_review import SOURCE
+from karyi.lsp.code_review import SOURCE, last_line
 from karyi.lsp.server import KaryiServer
 
 ANNOTATION = "karyi-review"
@@ -28,7 +28,7 @@ def _on_lines(ls: KaryiServer, params: types.CodeActionParams) -> list[types.Dia
     return [
         d
         for d in ls.review_findings.get(params.text_document.uri, [])
-        if d.range.start.line <= last and max(d.range.end.line - 1, d.range.start.line) >= first
+        if d.range.start.line <= last and last_line(d) >= first
     ]
 
 
@@ -80,7 +80,8 @@ def _edit(
     ls: KaryiServer, uri: str, d: types.Diagnostic, suggestion: str, title: str
 ) -> types.WorkspaceEdit:
     text = suggestion if suggestion.endswith("\n") or not suggestion else suggestion + "\n"
-    rng = types.Range(types.Position(d.range.start.line, 0), types.Position(d.range.end.line, 0))
+    end = types.Position(last_line(d) + 1, 0)
+    rng = types.Range(types.Position(d.range.start.line, 0), end)
     caps = ls.client_capabilities.workspace
     edit_caps = caps.workspace_edit if caps is not None else None
     annotated = bool(

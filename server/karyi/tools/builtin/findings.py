@@ -79,6 +79,14 @@ class ReportFinding(TypedTool[ReportFindingParams]):
         target = ctx.workspace.resolve(a.path, param="path")
         if not target.is_file():
             raise ToolFailure(ErrorCode.NOT_FOUND, f"path: no file {a.path!r} in the workspace")
+        text = ctx.workspace.documents.read(target, a.path).text  # the open buffer first
+        count = max(1, len(text.splitlines()))
+        if end > count:
+            which = "end_line" if end != a.line else "line"
+            raise ToolFailure(
+                ErrorCode.INVALID_TOOL_INPUT,
+                f"{which}: {a.path} has {count} line(s), got {end}",
+            )
         root = ctx.workspace.root
         relative = target.relative_to(root).as_posix() if target.is_relative_to(root) else a.path
         finding: dict[str, Any] = {
