@@ -136,6 +136,7 @@ def test_a_commit_and_paths(repo: Path, fake_llm: FakeModelServer) -> None:
         (["--format", "xml"], "karyi review: error: argument --format: invalid choice: 'xml'"),
         (["--base", "main", "--commit", "HEAD"], "not allowed with argument --base"),
         (["--fail-on", "fatal"], "argument --fail-on: invalid choice: 'fatal'"),
+        (["--bogus"], "karyi review: error: unrecognized arguments: --bogus"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(

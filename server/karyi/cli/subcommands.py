@@ -11,7 +11,7 @@ import argparse
 import functools
 import importlib
 from collections.abc import Callable
-from typing import NoReturn, TypeAlias
+from typing import Any, NoReturn, TypeAlias
 
 from karyi.agent.frontend.startup import add_settings_options
 from karyi.core.collector import fewer_collections, paused
@@ -241,6 +241,7 @@ def add_review_parser(sub: Subparsers) -> None:
         "when a finding reaches --fail-on, 0 otherwise, 2 on bad input (docs/review.md).",
     )
     setattr(p, "error", functools.partial(_one_line_error, p))  # noqa: B010
+    setattr(p, "parse_known_args", functools.partial(_all_known, p, p.parse_known_args))  # noqa: B010
     add_settings_options(p)
     p.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
     which = p.add_mutually_exclusive_group()
@@ -269,6 +270,20 @@ def add_review_parser(sub: Subparsers) -> None:
     p.add_argument("--max-cost", type=float, metavar="USD", help="a budget in dollars")
     p.add_argument("paths", nargs="*", metavar="PATHS", help="review only these files/folders")
     p.set_defaults(func=_lazy("review"))
+
+
+def _all_known(
+    parser: argparse.ArgumentParser,
+    parse: Callable[..., tuple[argparse.Namespace, list[str]]],
+    *args: Any,
+    **kwargs: Any,
+) -> tuple[argparse.Namespace, list[str]]:
+    """Parse, refusing an unknown option here: its error is then one line naming
+    `karyi review`, not the launcher's usage."""
+    found, extra = parse(*args, **kwargs)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return found, extra
 
 
 def _one_line_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
