@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 EXT        := client-vscode
 EXT_STAMP  := $(EXT)/node_modules/.installed
 
-.PHONY: run test lint bench install clean dist protocol acp-ts editors faults vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
+.PHONY: run test lint bench install clean dist protocol acp-ts sarif-schema editors faults vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
 install: $(STAMP)
 
@@ -32,7 +32,7 @@ lint: $(STAMP) $(EXT_STAMP)
 	node $(EXT)/scripts/check-structure.mjs
 	node --test $(EXT)/scripts/check-structure.test.mjs
 
-test: lint vscode-test acp-ts editors faults
+test: lint vscode-test acp-ts sarif-schema editors faults
 	$(BIN)/python -m pytest -q
 
 # The official ACP TypeScript library for tests/acp/test_ts_client.py (pinned by its lockfile).
@@ -43,6 +43,17 @@ acp-ts: $(ACP_TS_STAMP)
 
 $(ACP_TS_STAMP): $(ACP_TS)/package-lock.json
 	cd $(ACP_TS) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The official SARIF 2.1.0 schema, from the npm package @microsoft/jest-sarif (pinned by
+# its lockfile), for `karyi review --format sarif`'s tests (tests/support/sarif.py).
+SARIF_SCHEMA       := tests/sarif_schema
+SARIF_SCHEMA_STAMP := $(SARIF_SCHEMA)/node_modules/.installed
+
+sarif-schema: $(SARIF_SCHEMA_STAMP)
+
+$(SARIF_SCHEMA_STAMP): $(SARIF_SCHEMA)/package-lock.json
+	cd $(SARIF_SCHEMA) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
 # The real editors of tests/editors: Neovim 0.11 comes with the dev extras (PyPI

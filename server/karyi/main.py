@@ -50,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_task_parser(sub)
     cli.add_batch_parser(sub)
     cli.add_plugin_parser(sub)
+    cli.add_review_parser(sub)
     return top
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.acp.conftest import Start
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Reply
+from tests.support.review_model import Reviewers, calls, finding, project_with_change
 
 
 async def test_slash_commands_are_listed_and_expanded(
@@ -20,6 +21,7 @@ async def test_slash_commands_are_listed_and_expanded(
         "act",
         "plan",
         "memory",
+        "review",
     ]
     await agent.say(sid, "/explain the main loop")
     asked = fake_llm.requests[0].body["messages"][-1]["content"]
@@ -57,3 +59,28 @@ async def test_memory_is_answered_without_the_model(
     assert f"## {agent.root / 'KARYI.md'} (workspace)\n- tests run with make test" in shown
     assert "(user)\n(not written yet)" in shown
     assert fake_llm.requests == []
+
+
+async def test_review_lists_the_findings(karyi_acp: Start, fake_llm: FakeModelServer) -> None:
+    agent = await karyi_acp()
+    project_with_change(agent.root)
+    Reviewers(
+        fake_llm,
+        {
+            "correctness": [
+                calls(finding("src/calc.py", 7, "error", "Division by zero", suggestion="x")),
+                "Done.",
+            ]
+        },
+    )
+    sid = await agent.new_session()
+    answer = await agent.say(sid, "/review")
+    assert answer.stop_reason == "end_turn"
+    text = agent.client.message_text()
+    assert text.startswith("Reviewing the uncommitted changes (1 file(s))…\n\n")
+    assert "**1 finding(s)** (1 error, 0 warning, 0 info) · 0 dropped off the change" in text
+    assert "- **error** `src/calc.py:7` Division by zero (correctness)\n  Because." in text
+    assert "  Suggestion:\n  ```\nx\n  ```" in text
+    assert len(fake_llm.requests) == 4  # three reviewers, one of them twice
+    await agent.say(sid, "/review --commit nope")
+    assert "--commit: no commit named 'nope'" in agent.client.message_text()

@@ -170,6 +170,14 @@ export class KaryiServer implements vscode.Disposable {
     return token ? client.sendRequest<Results[M]>(method, params, token) : client.sendRequest<Results[M]>(method, params);
   }
 
+  /** One of the server's `workspace/executeCommand` commands (docs/editors.md#commands),
+   * for those the extension runs itself (`karyi.review`, `karyi.dismissFinding`). */
+  async executeCommand<T>(command: string, args: unknown[]): Promise<T> {
+    const client = this.client;
+    if (!client || !this.running) throw new Error('the Karyi server is not running (Karyi: Restart Server)');
+    return client.sendRequest<T>('workspace/executeCommand', { command, arguments: args });
+  }
+
   /** Tell the server the `karyi.*` settings changed (it pulls them again). */
   notifyConfigurationChanged(): void {
     if (this.running) void this.client?.sendNotification('workspace/didChangeConfiguration', { settings: null });

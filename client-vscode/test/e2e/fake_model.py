@@ -9,6 +9,8 @@ until stdin closes. The control server takes:
   POST /reset                                   (drop queued replies and faults)
   POST /release {"events": 3}                   (a paced reply streams 3 more events)
   POST /models  {"models": ["a", "b"]}          (what GET /v1/models lists)
+  POST /reviewers {"correctness": ["...", ...]} (each code reviewer's replies, in order:
+                they run in parallel; tests/support/review_model.py; /reset ends it)
   GET  /requests                                (every request body received so far)
   GET  /headers                                 (every request's headers, lower-case names)
 """
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Fault, Reply
+from tests.support.review_model import Reviewers
 
 
 def reply_from(data: dict[str, Any]) -> Reply:
@@ -70,10 +73,13 @@ def control_handler(fake: FakeModelServer) -> type[BaseHTTPRequestHandler]:
                     fake.replies.clear()
                     fake.faults.clear()
                     fake.permits = threading.Semaphore(0)
+                    fake.responder = None
             elif self.path == "/release":
                 fake.release(int(body.get("events", 1)))
             elif self.path == "/models":
                 fake.listed_models = [str(m) for m in body["models"]]
+            elif self.path == "/reviewers":
+                Reviewers(fake, {str(k): [str(r) for r in v] for k, v in body.items()})
             elif self.path == "/fault":
                 fault = Fault(stall=bool(body.get("stall")), after=int(body.get("after", 0)))
                 fake.fail_next(fault)

@@ -50,6 +50,8 @@ export async function startFakeModel() {
     /** A paced reply (`{paced: true}`) streams `events` more events. */
     release: (events) => post('/release', { events }),
     listModels: (models) => post('/models', { models }),
+    /** Each code reviewer's replies, by reviewer (they ask in parallel). */
+    reviewers: (script) => post('/reviewers', script),
     requests: async () => (await fetch(`${control}/requests`)).json(),
     headers: async () => (await fetch(`${control}/headers`)).json(),
     stop: () => proc.stdin.end(),

@@ -14,6 +14,9 @@
 //      applied (agents_steps.mjs; KARYI_E2E_ONLY=agents runs those alone); a ToolsXML
 //      session from History and after Restart Server as it was live, fork, rewind, a
 //      queued and a steered message (transcript_steps.mjs; KARYI_E2E_ONLY=transcript);
+//      Review Changes: findings in the Problems panel and inline, Fix with Karyi through
+//      the refactor preview, a re-review from Source Control (review_steps.mjs;
+//      KARYI_E2E_ONLY=review);
 //   3. the one-download install (fresh.mjs): a fresh profile and HOME, the extension sets
 //      up its own server on first start and reuses it on the second.
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures;
@@ -27,6 +30,7 @@ import { freshInstallSteps } from './fresh.mjs';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
 import { inlineSteps } from './inline_steps.mjs';
 import { mediaSteps } from './media_steps.mjs';
+import { reviewSteps } from './review_steps.mjs';
 import { transcriptSteps } from './transcript_steps.mjs';
 
 const [codeServer, vsix] = process.argv.slice(2);
@@ -160,6 +164,7 @@ async function uiTests(context, base, ws, fake, dir) {
     if (!only || only === 'media') await mediaSteps({ page, fake, chat: chatFrame(page), step, send, shot, WAIT });
     if (!only || only === 'agents') await agentsSteps(page, ws, fake, { step, shot, palette, chatFrame, WAIT });
     if (!only || only === 'transcript') await transcriptSteps(page, ws, fake, { step, send, chatFrame, shot, palette, WAIT });
+    if (!only || only === 'review') await reviewSteps(page, ws, fake, { step, shot, palette, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
@@ -499,7 +504,7 @@ async function main() {
       server = context = undefined;
     }
     await fake.reset();
-    if (!['agents', 'transcript'].includes(process.env.KARYI_E2E_ONLY ?? '')) await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
+    if (!['agents', 'transcript', 'review'].includes(process.env.KARYI_E2E_ONLY ?? '')) await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
   } catch (err) {
     failed = true;
     if (server) log(`code-server log tail:\n${server.logText().slice(-3000)}`);

@@ -33,7 +33,7 @@ from karyi.acp.listing import iso_time
 from karyi.acp.permissions import decision_from, options_for, tool_call_for
 from karyi.acp.prompts import Block, prompt_images, prompt_text
 from karyi.acp.session_modes import MODE
-from karyi.acp.slash_commands import available_commands, expand, memory_update
+from karyi.acp.slash_commands import answered_here, available_commands, expand
 from karyi.acp.task_sessions import ReadOnly
 from karyi.acp.terminals import TerminalMirror
 from karyi.acp.updates import (
@@ -256,9 +256,8 @@ class AcpSession:
         except ImageError as exc:
             raise RequestError.invalid_params({"field": "prompt", "message": str(exc)}) from None
         text = expand(text)
-        if text.strip() == "/memory":  # shown, not asked of the model
-            await self.client.session_update(self.id, memory_update(self.runtime))
-            return PromptResponse(stop_reason="end_turn")
+        if (answered := await answered_here(self, text)) is not None:
+            return answered
         self.cancelled = False
         self.mapper.reset_usage()
         todos = list(self.live.conversation.todos)

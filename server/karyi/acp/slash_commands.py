@@ -3,7 +3,8 @@
 text after the command is passed on. Tasks that need the editor's diagnostics are left
 out: ACP carries none. `/plan`, `/act` and the custom commands are listed too; the
 agent expands them (agent/prompting/modes.py, agent/prompting/slash_commands.py).
-`/memory` is answered here, without the model (agent/prompting/memory_view.py)."""
+`/memory` is answered here, without the model (agent/prompting/memory_view.py);
+`/review` runs a code review and lists its findings (acp/code_review.py)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ from karyi.agent.prompting.slash_commands import MEMORY, CustomCommand
 from karyi.agent.prompting.tasks import TASKS
 
 if TYPE_CHECKING:
+    from acp.schema import PromptResponse
+
+    from karyi.acp.code_review import ReviewSession
     from karyi.agent.runtime import Runtime
 
 OFFERED = {task.name: task for task in TASKS if not task.needs_diagnostics}
@@ -47,6 +51,17 @@ def available_commands(custom: Sequence[CustomCommand] = ()) -> AvailableCommand
         for mode in MODES
     ]
     commands.append(AvailableCommand(name="memory", description=MEMORY))
+    if not any(c.name == "review" for c in custom):  # the user's own /review comes first
+        commands.append(
+            AvailableCommand(
+                name="review",
+                description="Review the uncommitted changes (or --base REF, --commit SHA, "
+                "paths) with focused reviewers and list the findings on the changed lines",
+                input=AvailableCommandInput(
+                    root=UnstructuredCommandInput(hint="--base REF | --commit SHA | paths")
+                ),
+            )
+        )
     args = AvailableCommandInput(root=UnstructuredCommandInput(hint="arguments"))
     commands += [
         AvailableCommand(name=c.name, description=c.description, input=args) for c in custom
@@ -74,3 +89,25 @@ def memory_update(runtime: Runtime) -> AgentMessageChunk:
     return AgentMessageChunk(
         session_update="agent_message_chunk", content=TextContentBlock(type="text", text=text)
     )
+
+
+async def answered_here(session: ReviewSession, text: str) -> PromptResponse | None:
+    """`/memory` and `/review`, answered without a turn of the model; None for any other
+    prompt."""
+    if text.strip() == "/memory":
+        from acp.schema import PromptResponse
+
+        await session.client.session_update(session.id, memory_update(session.runtime))
+        return PromptResponse(stop_reason="end_turn")
+    return await answered_review(session, text)
+
+
+async def answered_review(session: ReviewSession, text: str) -> PromptResponse | None:
+    """The answer of `/review` (acp/code_review.py); None for any other prompt, and when
+    the workspace or the user has a custom command `review` (which is theirs to run)."""
+    from karyi.acp.code_review import is_review, run
+    from karyi.agent.prompting.slash_commands import load_commands
+
+    if not is_review(text) or "review" in load_commands(session.runtime.workspace.root):
+        return None
+    return await run(session, text)

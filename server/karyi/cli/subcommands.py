@@ -1,5 +1,5 @@
 """The terminal front end's subcommands for the launcher `karyi.main`: the arguments and
-help of `karyi exec`, `run`, `tools`, `var`, `mcp`, `task`, `batch` and `plugin`.
+help of `karyi exec`, `run`, `tools`, `var`, `mcp`, `task`, `batch`, `plugin` and `review`.
 
 Each command's module is imported only when that command runs (the function-level
 imports below), so registering these costs `karyi lsp` nothing at startup.
@@ -8,9 +8,10 @@ imports below), so registering these costs `karyi lsp` nothing at startup.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import Any, NoReturn, TypeAlias
 
 from karyi.agent.frontend.startup import add_settings_options
 from karyi.core.collector import fewer_collections, paused
@@ -273,6 +274,66 @@ def _scope(p: argparse.ArgumentParser, default: str | None) -> None:
         + (f" (default: {default})" if default else ""),
     )
     _workspace(p)
+
+
+def add_review_parser(sub: Subparsers) -> None:
+    """Register `karyi review`: review a change with focused reviewers (docs/review.md)."""
+    p = sub.add_parser(
+        "review",
+        help="review a change: uncommitted work, a branch since its base, or a commit",
+        description="Review a change with focused reviewers (correctness, security, tests) "
+        "run in parallel; only findings on the changed lines are kept. Exit status: 1 "
+        "when a finding reaches --fail-on, 0 otherwise, 2 on bad input (docs/review.md).",
+    )
+    setattr(p, "error", functools.partial(_one_line_error, p))  # noqa: B010
+    setattr(p, "parse_known_args", functools.partial(_all_known, p, p.parse_known_args))  # noqa: B010
+    add_settings_options(p)
+    p.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
+        "--uncommitted",
+        action="store_true",
+        help="the working tree against HEAD, untracked files included (the default)",
+    )
+    which.add_argument("--base", metavar="REF", help="the commits since the branch left REF")
+    which.add_argument("--commit", metavar="SHA", help="the changes of one commit")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument("--output", metavar="FILE", help="write the report here (default: stdout)")
+    p.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "never"),
+        default="error",
+        help="exit 1 when a finding is this severe or more (default: error)",
+    )
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        default=400_000,
+        metavar="N",
+        help="the reviewers' budget together, input plus output (default: 400000)",
+    )
+    p.add_argument("--max-cost", type=float, metavar="USD", help="a budget in dollars")
+    p.add_argument("paths", nargs="*", metavar="PATHS", help="review only these files/folders")
+    p.set_defaults(func=_lazy("review"))
+
+
+def _all_known(
+    parser: argparse.ArgumentParser,
+    parse: Callable[..., tuple[argparse.Namespace, list[str]]],
+    *args: Any,
+    **kwargs: Any,
+) -> tuple[argparse.Namespace, list[str]]:
+    """Parse, refusing an unknown option here: its error is then one line naming
+    `karyi review`, not the launcher's usage."""
+    found, extra = parse(*args, **kwargs)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return found, extra
+
+
+def _one_line_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """A bad option as one line on stderr, exit status 2."""
+    parser.exit(2, f"{parser.prog}: error: {message}\n")
 
 
 def _workspace(p: argparse.ArgumentParser) -> None:

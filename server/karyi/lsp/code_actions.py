@@ -4,7 +4,9 @@ A diagnostic on the requested lines offers "Fix with Karyi": those the client se
 the context, and those Karyi's own language servers report (lsp/own_diagnostics.py),
 since a client may send a server only the diagnostics it published itself. A selection
 offers explaining it and writing tests for it. Each action runs one of the commands in
-`editor_commands.py`. The kinds offered (quick fix, refactor) are declared in the
+`editor_commands.py`. A code review's finding on the lines (lsp/code_review.py) offers
+*Fix with Karyi* (its suggestion as an edit, else a turn about it) and *Dismiss*
+(lsp/review_actions.py). The kinds offered (quick fix, refactor) are declared in the
 capabilities by features.py, which does not import this module before it is needed.
 """
 
@@ -26,8 +28,10 @@ async def code_actions(ls: KaryiServer, params: types.CodeActionParams) -> list[
     """The tasks for the diagnostics on the requested lines and for the selection."""
     uri = params.text_document.uri
     rng = lsp_json(params.range)
-    actions: list[types.CodeAction] = []
-    diagnostics = await _diagnostics(ls, params)
+    from karyi.lsp.review_actions import review_actions, without_suggested
+
+    actions = review_actions(ls, params)
+    diagnostics = without_suggested(ls, await _diagnostics(ls, params))
     if diagnostics:
         actions.append(
             types.CodeAction(

@@ -28,6 +28,8 @@ EXPECTED: dict[str, str] = {
     "karyi.setMode": "{mode: 'plan' | 'act', sessionId?} or the mode as a string",
     "karyi.acceptAll": "{sessionId?} or no argument",
     "karyi.rejectAll": "{sessionId?} or no argument",
+    "karyi.review": "{base?, commit?, paths?} or no argument",
+    "karyi.dismissFinding": "{uri, id}",
 }
 """What each command expects, as its error messages and docs/editors.md say it."""
 
@@ -41,6 +43,10 @@ SCHEMA: dict[str, Any] = {
         "newSession": {"type": "boolean"},
         "message": {"type": "string"},
         "mode": {"type": "string", "enum": ["plan", "act"]},
+        "base": {"type": "string", "minLength": 1},
+        "commit": {"type": "string", "minLength": 1},
+        "paths": {"type": "array", "items": {"type": "string"}},
+        "id": {"type": "string"},
     },
 }
 

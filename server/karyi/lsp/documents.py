@@ -39,10 +39,16 @@ def changed(ls: KaryiServer, params: types.DidChangeTextDocumentParams) -> None:
         return
     text = ls.workspace.get_text_document(params.text_document.uri).source
     docs = ls.host.runtime.workspace.documents
+    uri = params.text_document.uri
+    before = docs.read(path, str(path)).text if uri in ls.review_findings else None
     if docs.buffer_version(path) is None:
         docs.open_buffer(path, text, params.text_document.version)
     else:
         docs.change_buffer(path, text, params.text_document.version)
+    if before is not None:  # a code review's findings follow the edit
+        from karyi.lsp.code_review import follow_edits
+
+        follow_edits(ls, uri, before, text)
     _moved(ls)
 
 

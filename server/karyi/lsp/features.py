@@ -101,6 +101,9 @@ COMMANDS: dict[str, Handler] = {
     "karyi.setMode": Handler("editor_commands:set_mode"),
     "karyi.acceptAll": Handler("editor_commands:accept_all"),
     "karyi.rejectAll": Handler("editor_commands:reject_all"),
+    # code_review.py: findings as diagnostics (docs/review.md#in-the-editor)
+    "karyi.review": Handler("code_review:review"),
+    "karyi.dismissFinding": Handler("code_review:dismiss_finding"),
 }
 """`workspace/executeCommand` command -> handler; a handler takes the server and the
 command's arguments."""

@@ -53,6 +53,9 @@ class KaryiServer(LanguageServer):
         """Marks the tasks a killed server left running interrupted, after `initialized`."""
         self.current_session: str | None = None
         """The session task commands continue (lsp/conversation.py)."""
+        self.review_findings: dict[str, list[types.Diagnostic]] = {}
+        """The findings of the last code review published per document, as they have
+        followed the user's edits (lsp/code_review.py)."""
         self.buffers_moved = asyncio.Event()
         """Set (and replaced) whenever a document is opened, changed or closed: what a
         request that needs a buffer's newer version waits for (lsp/documents.py)."""

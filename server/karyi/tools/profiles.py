@@ -15,7 +15,7 @@ from __future__ import annotations
 from karyi.tools.deferred import deferred
 from karyi.tools.registry import Toolkit, ToolRegistry
 
-PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway", "memory")
+PROFILES = ("karyi", "agentxml", "research", "vecli", "gateway", "memory", "review")
 """Profile names, in the order docs/tools.md presents them."""
 
 CODING_EXTRAS = (
@@ -94,6 +94,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "commands.oneshot:GatewayShell",
     ),
     "memory": ("memory:Remember",),
+    "review": ("findings:ReportFinding",),
 }
 """Each profile's built-in tools, in prompt order, as `module:Class` under
 `karyi.tools.builtin`: imported when a call first needs one (tools/deferred.py)."""

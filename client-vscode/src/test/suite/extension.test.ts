@@ -145,7 +145,7 @@ describe('Karyi extension (in the real extension host)', () => {
     const a = await api();
     assert.equal(a.server.state, 'running');
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['karyi.newChat', 'karyi.explainSelection', 'karyi.fixDiagnostics', 'karyi.writeTests', 'karyi.init', 'karyi.addFileToChat', 'karyi.acceptAll', 'karyi.rejectAll', 'karyi.cancel', 'karyi.showTerminal', 'karyi.restoreCheckpoint', 'karyi.setApiKey', 'karyi.restartServer', 'karyi.showServerLog', 'karyi.showTools']) {
+    for (const id of ['karyi.newChat', 'karyi.explainSelection', 'karyi.fixDiagnostics', 'karyi.writeTests', 'karyi.init', 'karyi.addFileToChat', 'karyi.acceptAll', 'karyi.rejectAll', 'karyi.cancel', 'karyi.showTerminal', 'karyi.restoreCheckpoint', 'karyi.setApiKey', 'karyi.restartServer', 'karyi.showServerLog', 'karyi.showTools', 'karyi.review', 'karyi.dismissFinding']) {
       assert.ok(commands.includes(id), `${id} is registered`);
     }
   });
