@@ -27,4 +27,10 @@ def test_tools_prints_the_prompt_and_declarations(ws_root: Path) -> None:
         "web_fetch",
         "web_search",
         "save_memory",
+        "definition",
+        "references",
+        "hover",
+        "calls",
+        "symbols",
+        "rename",
     ]

@@ -27,6 +27,7 @@ from karyi.settings.sections import (
     Hooks,
     Llm,
     ModelPrice,
+    Navigation,
     Permissions,
     Shell,
     ToolCommands,
@@ -156,6 +157,7 @@ class SettingsModel:
         metadata={"description": "directories outside the workspace the agent may use"},
     )
     diagnostics: Diagnostics = attrs.Factory(Diagnostics)
+    navigation: Navigation = attrs.Factory(Navigation)
     max_steps: int = attrs.field(
         default=50,
         metadata={

@@ -233,6 +233,44 @@ class Diagnostics:
     )
 
 
+def _navigation_servers() -> dict[str, LanguageServer]:
+    return {
+        "python": LanguageServer(
+            command=["basedpyright-langserver", "--stdio"], extensions=[".py", ".pyi"]
+        ),
+        "typescript": LanguageServer(
+            command=["typescript-language-server", "--stdio"],
+            extensions=[".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"],
+        ),
+        "go": LanguageServer(command=["gopls"], extensions=[".go"]),
+        "rust": LanguageServer(command=["rust-analyzer"], extensions=[".rs"]),
+        "cpp": LanguageServer(
+            command=["clangd"], extensions=[".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh"]
+        ),
+    }
+
+
+@attrs.frozen(kw_only=True)
+class Navigation:
+    """`navigation`: the language servers behind `definition`, `references` and the other
+    code navigation tools (docs/context.md#where-navigation-answers-come-from)."""
+
+    closed: ClassVar[bool] = True
+    servers: dict[str, LanguageServer] = attrs.field(
+        factory=_navigation_servers,
+        metadata=_meta(
+            description="languageId -> the language server Karyi starts for code navigation "
+            "(a program not on PATH is skipped)"
+        ),
+    )
+    timeout_seconds: float = attrs.field(
+        default=30, metadata={**_seconds("longest wait for one language server request")}
+    )
+    idle_seconds: float = attrs.field(
+        default=300, metadata={**_seconds("a language server unused this long is shut down")}
+    )
+
+
 @attrs.frozen(kw_only=True)
 class Sandbox:
     """`shell.sandbox`: the command sandbox (docs/security.md#the-command-sandbox)."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 if TYPE_CHECKING:
+    from karyi.navigation.navigator import Navigator
     from karyi.secrets.request import ValueAnswer, ValueRequest
     from karyi.secrets.vault import Vault
     from karyi.settings import Settings
@@ -146,3 +147,5 @@ class ToolContext:
     subagents: SubagentRunner | None = None
     artifacts: ArtifactBook | None = None
     todos: TodoBoard | None = None
+    navigator: Navigator | None = None
+    """The workspace's language servers for the navigation tools (None: not here)."""

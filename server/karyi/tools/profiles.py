@@ -33,6 +33,18 @@ DYNAMIC_PROFILES = ("discovered", "mcp")
 """Profiles a runtime fills at run time: discovery-command tools and MCP servers' tools."""
 
 
+NAVIGATION = (
+    "navigation.lookups:Definition",
+    "navigation.lookups:References",
+    "navigation.lookups:Hover",
+    "navigation.lookups:Calls",
+    "navigation.symbols:Symbols",
+    "navigation.rename:Rename",
+)
+"""The code navigation tools: the same names and parameters in every profile that
+works on code (docs/tools.md#code-navigation)."""
+
+
 BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
     "karyi": (
         "commands.terminal:Command",
@@ -42,6 +54,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "commands.terminal:Input",
         "commands.terminal:Ctrl",
         "todos:TodoWrite",
+        *NAVIGATION,
     ),
     "agentxml": (
         "read.single:ReadFile",
@@ -61,6 +74,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "system:SetEnvVariable",
         "web_search:SearchWeb",
         "commands.oneshot:RunCommand",
+        *NAVIGATION,
     ),
     "research": (
         "subagents:CallSubagent",
@@ -83,12 +97,14 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "web_fetch:VecliWebFetch",
         "web_search:VecliWebSearch",
         "memory:SaveMemory",
+        *NAVIGATION,
     ),
     "gateway": (
         "read.single:GatewayReadFile",
         "write:CreateFile",
         "write:UpdateFile",
         "commands.oneshot:GatewayShell",
+        *NAVIGATION,
     ),
 }
 """Each profile's built-in tools, in prompt order, as `module:Class` under
