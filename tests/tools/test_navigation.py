@@ -115,7 +115,7 @@ async def test_a_name_that_says_too_little_or_nothing(nav_ctx: ToolContext) -> N
     many = await call("karyi.references", {"symbol": "decode"}, nav_ctx)
     assert code(many) == "invalid_tool_input"
     assert many.llm_content.splitlines()[0] == (
-        "5 symbols are named 'decode'; give `path` (and `line`) to choose one:"
+        "3 symbols are named 'decode'; give `path` (and `line`) to choose one:"
     )
     assert "emailpkg/base64mime.py:98: function decode" in many.llm_content
     narrowed = await call(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from karyi.navigation.candidates import OUTLINE_FILES, files_naming
 from karyi.navigation.navigator import Navigator
 from karyi.navigation.places import LineReader, Place, kind_name, name_column, uri_path
 from karyi.navigation.server import NavServer
@@ -182,15 +183,28 @@ async def symbols_named(
         seen = outline(answer, path)
     else:
         for language in nav.languages_present():
-            answer = await nav.server(language).request("workspace/symbol", {"query": name})
-            found = workspace_symbols(answer, nav.root)
-            seen += [s for s in found if path is None or s.place.path.is_relative_to(path)]
+            seen += await _declared_in(nav.server(language), name, path or nav.root, nav.root)
     matches = [s for s in seen if s.name == name and qualifies(s, qualifier, nav.root)]
     unique: dict[tuple[Path, str], Symbol] = {}
     for match in sorted(matches, key=lambda s: (_is_stub(s.place.path), s.place)):
         # a module's symbol and its stub's (overloads too) are one: the module's
         unique.setdefault((_unstubbed(match.place.path), match.qualified), match)
     return sorted((_at_name(s, lines_of) for s in unique.values()), key=lambda s: s.place), seen
+
+
+async def _declared_in(server: NavServer, name: str, under: Path, root: Path) -> list[Symbol]:
+    """The symbols of the few files that hold `name` as a word (their outlines), else
+    of the server's workspace search, under `under`."""
+    buffers = server.overlay.texts(server.extensions)
+    files = await files_naming(under, name, server.extensions, buffers)
+    if files is not None and len(files) <= OUTLINE_FILES:
+        out: list[Symbol] = []
+        for file in files:
+            uri = {"textDocument": {"uri": file.as_uri()}}
+            out += outline(await server.request("textDocument/documentSymbol", uri), file)
+        return out
+    answer = await server.request("workspace/symbol", {"query": name})
+    return [s for s in workspace_symbols(answer, root) if s.place.path.is_relative_to(under)]
 
 
 def _is_stub(path: Path) -> bool:
