@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from karyi.navigation.candidates import OUTLINE_FILES, files_naming
+from karyi.navigation.errors import ServerError
 from karyi.navigation.navigator import Navigator
 from karyi.navigation.places import LineReader, Place, kind_name, name_column, uri_path
 from karyi.navigation.server import NavServer
@@ -237,7 +238,10 @@ async def closest_names(nav: Navigator, symbol: str, seen: list[Symbol]) -> list
     pool = {s.name: s for s in seen}
     if len(pool) < 50:
         for language in nav.languages_present():
-            answer = await nav.server(language).request("workspace/symbol", {"query": name[:2]})
+            try:
+                answer = await nav.server(language).request("workspace/symbol", {"query": name[:2]})
+            except ServerError:  # a server with no project open yet has no names to offer
+                continue
             pool.update({s.name: s for s in workspace_symbols(answer, nav.root)})
     names = difflib.get_close_matches(name, list(pool), n=5, cutoff=0.6)
     return [pool[n].qualified for n in names]

@@ -17,12 +17,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pygls.exceptions import JsonRpcException
 from pygls.io_ import run_async
 from pygls.lsp.client import LanguageClient
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import JsonRPCResponseMessage, LanguageServerProtocol
 
 from karyi.core.plain_json import plain
-from karyi.navigation.errors import ServerGone
+from karyi.navigation.errors import ServerError, ServerGone
 from karyi.navigation.programs import find_program
 
 STOP_SECONDS = 2.0
@@ -36,6 +37,15 @@ class _RawResults(LanguageServerProtocol):
 
     def get_message_type(self, method: str) -> type[Any] | None:  # type: ignore[override]
         return None  # Karyi's requests and notifications are plain JSON too
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """An answer's result kept as the JSON it is: pygls would make namedtuples of
+        it, which lose keys that are not identifiers (a `WorkspaceEdit`'s URIs)."""
+        if "jsonrpc" in data and "id" in data and "result" in data and "method" not in data:
+            return JsonRPCResponseMessage(
+                id=data["id"], jsonrpc=data["jsonrpc"], result=data["result"]
+            )
+        return super().structure_message(data)
 
 
 Handler = Callable[[Any], Any]
@@ -110,6 +120,9 @@ class ServerProcess:
         future = client.protocol.send_request_async(method, params)
         try:
             return plain(await asyncio.wait_for(future, limit))
+        except JsonRpcException as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise ServerError(f"{self.label} answered {method} with an error: {first}") from None
         except TimeoutError:
             raise TimeoutError(f"{self.label} did not answer {method} in {limit:g} s") from None
 

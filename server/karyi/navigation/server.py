@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from karyi.navigation.errors import ServerGone
+from karyi.navigation.places import uri_path
 
 if TYPE_CHECKING:
     from karyi.navigation.process import ServerProcess
@@ -46,6 +47,25 @@ CLIENT_CAPABILITIES: dict[str, Any] = {
     },
 }
 """What Karyi's client says it can do: enough for the navigation tools, nothing more."""
+
+
+DISK_DOCUMENTS = 32
+"""How many files the server is asked about stay open in it (beyond the buffers)."""
+
+OPENS_TO_ANSWER = frozenset({"typescript-language-server"})
+"""Servers that answer only for open documents (tsserver: "No Project"): the file a
+request is about is opened first. Others are not, since an open file is one they check
+in full (basedpyright then answers an outline only after type-checking the file)."""
+
+
+def _document(params: Any) -> Path | None:
+    """The file a request is about (`textDocument.uri`), if any."""
+    if not isinstance(params, dict):
+        return None
+    uri = (params.get("textDocument") or {}).get("uri")
+    if not isinstance(uri, str) or not uri.startswith("file://"):
+        return None
+    return uri_path(uri)
 
 
 class Overlay(Protocol):
@@ -81,6 +101,7 @@ HANDLERS: dict[str, Callable[[Any], Any]] = {
     "window/showMessage": _answer_none,
     "textDocument/publishDiagnostics": _answer_none,
     "$/progress": _answer_none,
+    "$/typescriptVersion": _answer_none,
 }
 """What a server asks or tells its client, answered so that it never waits on Karyi."""
 
@@ -112,6 +133,7 @@ class NavServer:
         self.started_at = 0.0
         self._starting: asyncio.Task[ServerProcess] | None = None
         self._open: dict[Path, tuple[int, str]] = {}
+        self._disk: dict[Path, None] = {}
         self._busy = 0
         self._idle: asyncio.TimerHandle | None = None
         self._stopping: asyncio.Task[None] | None = None
@@ -148,7 +170,7 @@ class NavServer:
     async def _ask(self, method: str, params: Any, limit: float | None) -> Any:
         process = await self._ready()
         async with self._lock:
-            self._sync(process)
+            self._sync(process, _document(params))
         return await process.request(method, params, limit or self.timeout)
 
     def notify_changed(self, paths: Iterable[Path]) -> None:
@@ -206,29 +228,38 @@ class NavServer:
         self.stopped.clear()
         return process
 
-    def _sync(self, process: ServerProcess) -> None:
-        """Open, update or close documents so the server sees the unsaved buffers."""
+    def _sync(self, process: ServerProcess, asked: Path | None) -> None:
+        """Open, update or close documents so the server sees the unsaved buffers, and
+        the file a request is about (some servers answer only for open documents: the
+        last `DISK_DOCUMENTS` such files stay open, updated when the disk changes)."""
         texts = self.overlay.texts(self.extensions)
+        if asked is not None and asked not in texts and self.label in OPENS_TO_ANSWER:
+            self._disk.pop(asked, None)
+            self._disk[asked] = None
+            while len(self._disk) > DISK_DOCUMENTS:
+                self._disk.pop(next(iter(self._disk)))
+        for path in self._disk:
+            if path not in texts:
+                with contextlib.suppress(OSError, UnicodeDecodeError):
+                    texts[path] = path.read_text(encoding="utf-8")
         for path in [p for p in self._open if p not in texts]:
             del self._open[path]
             process.notify("textDocument/didClose", {"textDocument": {"uri": path.as_uri()}})
         for path, text in texts.items():
-            version, sent = self._open.get(path, (0, None))
-            if sent == text:
-                continue
-            uri = path.as_uri()
-            if sent is None:
-                item = {"uri": uri, "languageId": self.language, "version": 1, "text": text}
-                process.notify("textDocument/didOpen", {"textDocument": item})
-            else:
-                process.notify(
-                    "textDocument/didChange",
-                    {
-                        "textDocument": {"uri": uri, "version": version + 1},
-                        "contentChanges": [{"text": text}],
-                    },
-                )
-            self._open[path] = (version + 1, text)
+            self._send(process, path, text)
+
+    def _send(self, process: ServerProcess, path: Path, text: str) -> None:
+        version, sent = self._open.get(path, (0, None))
+        if sent == text:
+            return
+        uri = path.as_uri()
+        if sent is None:
+            item = {"uri": uri, "languageId": self.language, "version": 1, "text": text}
+            process.notify("textDocument/didOpen", {"textDocument": item})
+        else:
+            change = {"textDocument": {"uri": uri, "version": version + 1}}
+            process.notify("textDocument/didChange", {**change, "contentChanges": [{"text": text}]})
+        self._open[path] = (version + 1, text)
 
     def _cancel_idle(self) -> None:
         if self._idle is not None:
@@ -251,6 +282,7 @@ class NavServer:
         try:
             process, self.process = self.process, None
             self._open.clear()
+            self._disk.clear()
             self.crashes = 0  # the next start is a fresh one, not a restart after a crash
             if process is not None:
                 await process.aclose()

@@ -120,7 +120,7 @@ async def find_target(
 @asynccontextmanager
 async def server_faults(what: str) -> AsyncIterator[None]:
     """A language server's faults as a failed call that says what happened."""
-    from karyi.navigation.errors import ServerGone
+    from karyi.navigation.errors import ServerError, ServerGone
     from karyi.navigation.lookup import Unknown
     from karyi.navigation.navigator import NoServer
 
@@ -132,6 +132,8 @@ async def server_faults(what: str) -> AsyncIterator[None]:
         raise ToolFailure(ErrorCode.DISABLED, f"{what}: {exc}") from None
     except TimeoutError as exc:
         raise ToolFailure(ErrorCode.TIMEOUT, f"{what}: {exc}") from None
+    except ServerError as exc:
+        raise ToolFailure(ErrorCode.TOOL_ERROR, f"{what}: {exc}") from None
     except ServerGone as exc:
         raise ToolFailure(
             ErrorCode.TOOL_ERROR,
