@@ -104,7 +104,6 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "write:CreateFile",
         "write:UpdateFile",
         "commands.oneshot:GatewayShell",
-        *NAVIGATION,
     ),
 }
 """Each profile's built-in tools, in prompt order, as `module:Class` under
