@@ -5,15 +5,22 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXT        := client-vscode
 EXT_STAMP  := $(EXT)/node_modules/.installed
+# Language servers from npm for code navigation (TypeScript/JavaScript), beside Karyi's
+# Python where the navigation finds them (docs/context.md#where-navigation-answers-come-from).
+LANGSERVERS := server/langservers
 
 .PHONY: run test lint bench install clean dist protocol acp-ts sarif-schema editors faults vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LANGSERVERS)/package-lock.json
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	mkdir -p $(VENV)/langservers
+	cp $(LANGSERVERS)/package.json $(LANGSERVERS)/package-lock.json $(VENV)/langservers/
+	cd $(VENV)/langservers && npm ci --no-audit --no-fund --loglevel=error
+	ln -sf ../langservers/node_modules/.bin/typescript-language-server $(BIN)/typescript-language-server
 	touch $(STAMP)
 
 DEMO := build/demo

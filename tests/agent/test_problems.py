@@ -16,7 +16,7 @@ from karyi.agent.runtime import Runtime
 from karyi.core.results import ToolResult
 from karyi.llm.factory import create_provider
 from karyi.settings import Settings
-from karyi.settings.sections import LanguageServer
+from karyi.settings.language_servers import LanguageServer
 from karyi.tools.context import ToolContext
 from karyi.workspace.editor import WriteRecord
 from tests.support.fake_model_server import FakeModelServer

@@ -28,4 +28,10 @@ def test_tools_prints_the_prompt_and_declarations(ws_root: Path) -> None:
         "web_search",
         "save_memory",
         "skill",
+        "definition",
+        "references",
+        "hover",
+        "calls",
+        "symbols",
+        "rename",
     ]

@@ -117,3 +117,16 @@ def test_a_workspace_may_lower_the_cost_limit_never_raise_it_nor_set_prices(
     assert load(ws_root, user_file).agent.max_cost_per_turn == 0.25
     write(user_file, {})
     assert load(ws_root, user_file).agent.max_cost_per_turn == 0.25
+
+
+def test_workspace_file_may_not_choose_the_navigation_servers(
+    user_file: Path, ws_root: Path
+) -> None:
+    evil = {"python": {"command": ["./pwn"], "extensions": [".py"]}}
+    write(ws_root / ".karyi" / "settings.json", {"navigation": {"servers": evil, "idleSeconds": 9}})
+    s = load(ws_root, user_file)
+    assert s.navigation.servers["python"].command == ["basedpyright-langserver", "--stdio"]
+    assert s.navigation.idle_seconds == 9
+    assert [w.key for w in s.warnings] == ["navigation.servers"]
+    write(user_file, {"trustedWorkspaces": [str(ws_root)]})
+    assert load(ws_root, user_file).navigation.servers["python"].command == ["./pwn"]

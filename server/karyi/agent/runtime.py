@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from karyi.agent.model_keys import key_environment
+from karyi.agent.own_servers import OwnServers
 from karyi.agent.prompting.rules import RuleFile, rule_files, rules_text
 from karyi.agent.subagent_defs import definitions
 from karyi.agent.tool_context import tool_context
@@ -47,7 +48,6 @@ from karyi.workspace.workspace import Workspace
 if TYPE_CHECKING:
     # The agent loop, sessions, model clients and language servers are imported where
     # they are first used: `karyi exec` runs tools with a runtime and needs none of them.
-    from karyi.agent.diagnostics.language_servers import LanguageServers
     from karyi.agent.diagnostics.problems import ProblemSource
     from karyi.agent.events import EventStream
     from karyi.agent.review.approval import Approver
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from karyi.agent.turn.loop import Agent
     from karyi.agent.turn.spec import AgentSpec
     from karyi.llm.base import Provider
+    from karyi.navigation.navigator import Navigator
     from karyi.shell.manager import ShellManager
     from karyi.tools.context import ToolContext
     from karyi.tools.mcp.manager import McpManager
@@ -80,8 +81,7 @@ class Runtime:
     """The front end's editor, which owns the files open in it (the language server)."""
     editor_problems: ProblemSource | None = None
     """The editor's diagnostics, where the front end has an editor that gives them."""
-    _servers: LanguageServers | None = None
-    _old_servers: list[LanguageServers] = field(default_factory=list)
+    _servers: OwnServers = field(init=False)
     _store: SessionStore | None = None
     _shell: ShellManager | None = None
     _artifacts: dict[bool, ArtifactStore] = field(default_factory=dict)
@@ -94,6 +94,7 @@ class Runtime:
     """Removes temporary files of writes a crash cut short (`open` starts it)."""
 
     def __post_init__(self) -> None:
+        self._servers = OwnServers(self.workspace)
         for profile in DYNAMIC_PROFILES:
             self.registry.declare(profile)
         self._register_subagent_tool()
@@ -140,9 +141,7 @@ class Runtime:
             self._mcp = None
         if _changed(old, settings, "tools"):
             self._discovery = None
-        if _changed(old, settings, "diagnostics") and self._servers is not None:
-            self._old_servers.append(self._servers)  # closed by aclose
-            self._servers = None
+        self._servers.apply(old, settings)
 
     def _register_subagent_tool(self) -> None:
         agents = {n: d.description for n, d in definitions(self.settings).items()}
@@ -339,11 +338,13 @@ class Runtime:
             return self.editor_problems
         if mode == "editor":
             return None
-        if self._servers is None:  # pygls and lsprotocol load with its first check
-            from karyi.agent.diagnostics.language_servers import LanguageServers
+        return self._servers.diagnostics(self.settings)
 
-            self._servers = LanguageServers(self.settings.diagnostics.servers, self.workspace.root)
-        return self._servers
+    @property
+    def navigator(self) -> Navigator:
+        """The workspace's language servers for the navigation tools (each language's
+        started by its first call, docs/context.md#where-navigation-answers-come-from)."""
+        return self._servers.navigator(self.settings)
 
     def changed_files(self, session_id: str) -> list[str]:
         """Files the session read that changed since, each announced once."""
@@ -360,10 +361,7 @@ class Runtime:
             await manager.close()
         self._retired.clear()
         self._mcp = None
-        for servers in [*self._old_servers, *([self._servers] if self._servers else [])]:
-            await servers.aclose()
-        self._old_servers.clear()
-        self._servers = None
+        await self._servers.aclose()
         if self._shell is not None:
             await self._shell.close()
             self._shell = None

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from karyi.tools.context import ArtifactBook, ToolContext
 
 if TYPE_CHECKING:
+    from karyi.navigation.navigator import Navigator
     from karyi.secrets.request import ValueAnswer, ValueRequest
     from karyi.secrets.vault import Vault
     from karyi.settings import Settings
@@ -56,6 +57,11 @@ class ToolSources(Protocol):
         """The front end's editor, owning the files open in it; None: there is none."""
         ...
 
+    @property
+    def navigator(self) -> Navigator:
+        """The workspace's language servers for code navigation (started on demand)."""
+        ...
+
 
 def tool_context(
     sources: ToolSources, session_id: str, *, artifacts: ArtifactBook | None = None
@@ -71,4 +77,5 @@ def tool_context(
         ask_value=sources.ask_value,
         editor=sources.editor,
         artifacts=artifacts,
+        navigator=sources.navigator,
     )

@@ -17,11 +17,11 @@ import attrs
 
 from karyi.core.typed_json import to_json
 from karyi.core.typed_schema import camel, value_schema
+from karyi.settings.language_servers import Diagnostics, Navigation
 from karyi.settings.sections import (
     MODEL_PATTERN,
     Agents,
     CostLimit,
-    Diagnostics,
     DialectName,
     Gateway,
     Hooks,
@@ -157,6 +157,7 @@ class SettingsModel:
         metadata={"description": "directories outside the workspace the agent may use"},
     )
     diagnostics: Diagnostics = attrs.Factory(Diagnostics)
+    navigation: Navigation = attrs.Factory(Navigation)
     max_steps: int = attrs.field(
         default=50,
         metadata={

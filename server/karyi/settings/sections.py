@@ -217,40 +217,6 @@ class Web:
 
 
 @attrs.frozen(kw_only=True)
-class LanguageServer:
-    """A language server Karyi starts for a language (docs/context.md#diagnostics)."""
-
-    closed: ClassVar[bool] = True
-    command: list[str] = attrs.field(metadata={"min_items": 1})
-    extensions: list[str]
-
-
-def _ruff() -> dict[str, LanguageServer]:
-    return {"python": LanguageServer(command=["ruff", "server"], extensions=[".py", ".pyi"])}
-
-
-@attrs.frozen(kw_only=True)
-class Diagnostics:
-    """`diagnostics`: where the problems after an edit come from."""
-
-    closed: ClassVar[bool] = True
-    source: Literal["auto", "editor", "servers", "off"] = attrs.field(
-        default="auto",
-        metadata=_meta(
-            description="where problems after an edit come from: auto is the editor "
-            "when there is one, else Karyi's language servers"
-        ),
-    )
-    wait_seconds: float = attrs.field(
-        default=5, metadata={**_seconds("longest wait for problems after an edit"), "maximum": 60}
-    )
-    servers: dict[str, LanguageServer] = attrs.field(
-        factory=_ruff,
-        metadata=_meta(description="languageId -> the language server Karyi starts for it"),
-    )
-
-
-@attrs.frozen(kw_only=True)
 class Sandbox:
     """`shell.sandbox`: the command sandbox (docs/security.md#the-command-sandbox)."""
 

@@ -32,6 +32,7 @@ _RUNS_PROGRAMS = (
     ("tools", "callCommand"),
     ("mcpServers", None),
     ("diagnostics", "servers"),
+    ("navigation", "servers"),
     ("web", "search"),
     ("web", "allowPrivate"),
     ("web", "allowedHosts"),

@@ -127,6 +127,12 @@ class Tool(ABC):
         after it that change files wait for it."""
         return False
 
+    async def prepare(self, params: Mapping[str, Any], ctx: ToolContext) -> None:
+        """Work out, before the user is asked, what only an async step can (a rename's
+        edit, from a language server), so `confirmation` can show it. Most tools need
+        nothing; a failure here is the call's own, shown when it runs."""
+        return None
+
     @abstractmethod
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """Do the work. May raise ToolFailure; cancellation arrives as CancelledError."""

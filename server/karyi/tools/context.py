@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 if TYPE_CHECKING:
+    from karyi.navigation.navigator import Navigator
     from karyi.secrets.request import ValueAnswer, ValueRequest
     from karyi.secrets.vault import Vault
     from karyi.settings import Settings
@@ -149,3 +150,5 @@ class ToolContext:
     skill_grants: dict[str, str] = field(default_factory=dict)
     """Tools a skill in use pre-approved (`allowed-tools`), by tool name -> skill name:
     they run without asking for the rest of the session (tools/builtin/skills.py)."""
+    navigator: Navigator | None = None
+    """The workspace's language servers for the navigation tools (None: not here)."""

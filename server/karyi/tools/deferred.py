@@ -70,6 +70,9 @@ class DeferredTool(Tool):
     def scans_tree(self, params: Mapping[str, Any], ctx: ToolContext) -> bool:
         return self.loaded().scans_tree(params, ctx)
 
+    async def prepare(self, params: Mapping[str, Any], ctx: ToolContext) -> None:
+        await self.loaded().prepare(params, ctx)
+
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         return await self.loaded().execute(params, ctx)
 

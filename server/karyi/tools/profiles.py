@@ -33,6 +33,18 @@ DYNAMIC_PROFILES = ("discovered", "mcp")
 """Profiles a runtime fills at run time: discovery-command tools and MCP servers' tools."""
 
 
+NAVIGATION = (
+    "navigation.lookups:Definition",
+    "navigation.lookups:References",
+    "navigation.lookups:Hover",
+    "navigation.lookups:Calls",
+    "navigation.symbols:Symbols",
+    "navigation.rename:Rename",
+)
+"""The code navigation tools: the same names and parameters in every profile that
+works on code (docs/tools.md#code-navigation)."""
+
+
 BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
     "karyi": (
         "commands.terminal:Command",
@@ -43,6 +55,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "commands.terminal:Ctrl",
         "todos:TodoWrite",
         "skills:SkillTool",
+        *NAVIGATION,
     ),
     "agentxml": (
         "read.single:ReadFile",
@@ -63,6 +76,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "web_search:SearchWeb",
         "commands.oneshot:RunCommand",
         "skills:SkillTool",
+        *NAVIGATION,
     ),
     "research": (
         "subagents:CallSubagent",
@@ -86,6 +100,7 @@ BUILTIN_TOOLS: dict[str, tuple[str, ...]] = {
         "web_search:VecliWebSearch",
         "memory:SaveMemory",
         "skills:SkillTool",
+        *NAVIGATION,
     ),
     "gateway": (
         "read.single:GatewayReadFile",

@@ -40,6 +40,10 @@ class EditorBuffers:
         """The buffer of `path`, None when it is not open."""
         return self._open.get(path)
 
+    def texts(self) -> dict[Path, str]:
+        """Every open buffer's text, by path (what a language server must be shown)."""
+        return {path: buf.text for path, buf in self._open.items()}
+
     def open(self, path: Path, text: str, version: int) -> None:
         """The editor opened `path` with `text` (didOpen)."""
         self._open[path] = Buffer(text, version)

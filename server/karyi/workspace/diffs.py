@@ -182,7 +182,7 @@ def diff_texts(old: str | None, new: str | None, *, path: str) -> FileDiff:
     crlf = _uniform_crlf(before) and (not after or _uniform_crlf(after))
     if crlf:
         before, after = before.replace("\r\n", "\n"), after.replace("\r\n", "\n")
-    edits = [] if before == after else [(0, len(before), after)]
+    edits = [] if before == after else _whole_or_lines(before, after)
     return build_diff(
         before,
         edits,
@@ -191,6 +191,20 @@ def diff_texts(old: str | None, new: str | None, *, path: str) -> FileDiff:
         created=old is None and new is not None,
         deleted=new is None and old is not None,
     )
+
+
+def _whole_or_lines(before: str, after: str) -> list[tuple[int, int, str]]:
+    """The change as one edit, or, for a large file whose lines were changed in place
+    (a rename), one edit per changed line: otherwise it would be shown as one block."""
+    old, new = split_keep(before), split_keep(after)
+    if len(old) != len(new) or len(old) * len(new) <= FINE_DIFF_LIMIT:
+        return [(0, len(before), after)]
+    edits, offset = [], 0
+    for line, changed in zip(old, new, strict=True):
+        if line != changed:
+            edits.append((offset, offset + len(line), changed))
+        offset += len(line)
+    return edits
 
 
 def _uniform_crlf(text: str) -> bool:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from karyi.agent.diagnostics.problems import Problem
-from karyi.settings.sections import LanguageServer
+from karyi.settings.language_servers import LanguageServer
 
 if TYPE_CHECKING:
     from karyi.agent.diagnostics.lsp_clients import ServerClient

@@ -190,6 +190,7 @@ class CallBatch:
                 await asyncio.wait(deps)
             # The editor's baseline before the user is asked: its preview lines go into the
             # buffer then, and the editor's linters would report them as the user's.
+            await tool.prepare(call.params, ctx)  # a rename's edit, for the approval's diff
             check = self._problem_check(tool, call.params, ctx)
             if check is not None:
                 await check.start()

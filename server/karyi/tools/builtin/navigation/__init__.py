@@ -1,0 +1,1 @@
+"""Code navigation tools over language servers (docs/tools.md#code-navigation)."""
