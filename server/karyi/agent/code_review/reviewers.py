@@ -14,8 +14,20 @@ from pathlib import Path
 
 from karyi.agent.code_review.changes import Change
 
-READ_ONLY = ("karyi.read", "vecli.ls", "vecli.grep", "vecli.glob", "vecli.read_many_files")
-"""What a reviewer reads with (the `explore` agent's tools)."""
+READ_ONLY = (
+    "karyi.read",
+    "vecli.ls",
+    "vecli.grep",
+    "vecli.glob",
+    "vecli.read_many_files",
+    "karyi.definition",
+    "karyi.references",
+    "karyi.hover",
+    "karyi.calls",
+    "karyi.symbols",
+)
+"""What a reviewer reads with: the `explore` agent's tools and code navigation (who calls
+what a change touches), never `rename`."""
 
 REPORT = "review.report_finding"
 
