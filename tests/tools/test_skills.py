@@ -48,10 +48,15 @@ def test_a_bad_front_matter_is_a_warning_naming_the_file(ws_root: Path) -> None:
     (skills / "plain" / "SKILL.md").write_text("no front matter at all\n")
     (skills / "nodesc").mkdir()
     (skills / "nodesc" / "SKILL.md").write_text("---\nname: nodesc\n---\nbody\n")
+    (skills / "colon").mkdir()  # not YAML, but plain key: value lines
+    (skills / "colon" / "SKILL.md").write_text(
+        "---\nname: colon\ndescription: Use it when: the user asks\n  about colons\n---\nbody\n"
+    )
     (skills / "list").mkdir()
     (skills / "list" / "SKILL.md").write_text("---\n- a\n- b\n---\nbody\n")
     found = load_skills([ws_root])
-    assert list(found.skills) == ["good"]
+    assert sorted(found.skills) == ["colon", "good"]
+    assert found.skills["colon"].description == "Use it when: the user asks about colons"
     by_file = {w.split(": skipped: ")[0]: w.split(": skipped: ")[1] for w in found.warnings}
     assert by_file[str(broken)].startswith("front matter is not YAML:")
     assert by_file[str(skills / "plain" / "SKILL.md")].startswith("no front matter")
