@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 EXT        := client-vscode
 EXT_STAMP  := $(EXT)/node_modules/.installed
 
-.PHONY: run test lint bench install clean dist protocol acp-ts editors faults vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
+.PHONY: run test lint bench install clean dist protocol acp-ts editors faults tmux vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
 install: $(STAMP)
 
@@ -32,7 +32,7 @@ lint: $(STAMP) $(EXT_STAMP)
 	node $(EXT)/scripts/check-structure.mjs
 	node --test $(EXT)/scripts/check-structure.test.mjs
 
-test: lint vscode-test acp-ts editors faults
+test: lint vscode-test acp-ts editors faults tmux
 	$(BIN)/python -m pytest -q
 
 # The official ACP TypeScript library for tests/acp/test_ts_client.py (pinned by its lockfile).
@@ -55,6 +55,11 @@ editors: $(STAMP)
 faults:
 	command -v strace >/dev/null || \
 		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace; }
+
+# tests/cli/chat/test_tmux.py drives `karyi` in a real terminal: tmux, from Debian.
+tmux:
+	command -v tmux >/dev/null || \
+		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q tmux; }
 
 bench: $(STAMP)
 	$(BIN)/python benches/run.py

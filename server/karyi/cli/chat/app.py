@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
+from karyi.agent.events import Event, ToolDone
 from karyi.agent.host import AgentHost, LiveSession, NoTurnRunning
 from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
@@ -73,6 +74,7 @@ class ChatApp(App[int]):
         self.queued: list[str] = []
         self.questions: list[PermissionQuestion] = []
         self.stop_after_answer = False
+        self.stop_after_call: str | None = None
         self._driving = False
         self._last_escape = 0.0
         self._last_interrupt = 0.0
@@ -173,13 +175,14 @@ class ChatApp(App[int]):
     async def _turn(self, live: LiveSession, text: str) -> None:
         self.refresh_status()
         try:
-            _, result = await self.host.chat(live.id, text, listener=self.feed)
+            _, result = await self.host.chat(live.id, text, listener=self.agent_event)
         except Exception as exc:  # a model that cannot start: said, the chat goes on
             self.feed.mount(NoticeLine(Text(f"✗ {exc}"), classes="error"))
             return
         finally:
             self.feed.end_prose()
             self.stop_after_answer = False
+            self.stop_after_call = None
         self.queued[:0] = list(result.unsent)  # steered too late: the next message
 
     def _show_queue(self) -> None:
@@ -206,9 +209,19 @@ class ChatApp(App[int]):
         card = self.feed.cards.get(request.call.id)
         if card is not None:
             card.set_status("running" if decision.allow else "rejected", detail=question.summary)
-        if self.stop_after_answer and self.live is not None and not self.questions:
-            self.call_later(self.live.agent.cancel)
+        if self.stop_after_answer and not self.questions:
+            self.stop_after_call = request.call.id  # Esc came: stop once this call ran
+            if not decision.allow and self.live is not None:
+                self.call_later(self.live.agent.cancel)
         return decision
+
+    def agent_event(self, event: Event) -> None:
+        """Each event of a turn: drawn; the call Esc waited for done, the turn stops."""
+        self.feed(event)
+        if isinstance(event, ToolDone) and event.call.id == self.stop_after_call:
+            self.stop_after_call = None
+            if self.live is not None:
+                self.live.agent.cancel()
 
     async def ask_value(self, request: ValueRequest) -> ValueAnswer | None:
         """`get_value`: a masked field; the value is never drawn."""
@@ -222,6 +235,11 @@ class ChatApp(App[int]):
 
     # -- keys ------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While a picker is open, its own keys win over the chat's (Esc closes it)."""
+        picking = len(self.screen_stack) > 1
+        return not (picking and action in ("escape", "plan_or_act", "steer"))
+
     def action_escape(self) -> None:
         """Esc: stop the running turn (a waiting proposal is kept until answered); when
         idle, Esc Esc opens rewind."""
@@ -229,11 +247,13 @@ class ChatApp(App[int]):
         self._last_escape = now
         busy = self.live is not None and self.live.agent.busy
         if self.questions:
+            self._last_escape = 0.0
             self.stop_after_answer = True
             self.questions[0].focus()
             self.notify("A proposal waits for your answer (n rejects it); the turn stops after.")
             return
         if busy and self.live is not None:
+            self._last_escape = 0.0  # this Esc stopped the turn: it starts no Esc Esc
             self.live.agent.cancel()
             self.queued.clear()
             self._show_queue()

@@ -158,4 +158,5 @@ async def open_rewind(app: ChatSurface) -> None:
         said.append(f"kept your changes to {', '.join(done.kept)}")
     _say(app, "↶ " + "; ".join(said), "")
     app.prompt.value = next(t.prompt for t in turns if t.id == picked)
+    app.prompt.cursor_position = len(app.prompt.value)
     app.refresh_status()
