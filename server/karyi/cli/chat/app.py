@@ -24,6 +24,8 @@ from karyi.agent.events import Event, ToolDone
 from karyi.agent.host import AgentHost, LiveSession, NoTurnRunning
 from karyi.agent.review.approval import ApprovalRequest, Decision
 from karyi.agent.runtime import Runtime
+from karyi.cli.chat.commands import LOCAL
+from karyi.cli.chat.completion import Completer, CompletionList, mentioned_files
 from karyi.cli.chat.feed import Feed
 from karyi.cli.chat.questions import PermissionQuestion, SecretQuestion
 from karyi.cli.chat.status import StatusLine
@@ -53,6 +55,9 @@ class ChatApp(App[int]):
         Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),
         Binding("shift+tab", "plan_or_act", "plan/act", show=False, priority=True),
         Binding("ctrl+s,ctrl+enter", "steer", "steer", show=False, priority=True),
+        Binding("tab", "complete", "complete", show=False, priority=True),
+        Binding("down", "completion(1)", show=False),
+        Binding("up", "completion(-1)", show=False),
     ]
 
     def __init__(self, runtime: Runtime, session_id: str | None = None) -> None:
@@ -65,6 +70,8 @@ class ChatApp(App[int]):
         self.log_view = VerticalScroll(id="log")
         self.queue_view = Static(id="queue")
         self.prompt = Input(placeholder=PLACEHOLDER, id="prompt")
+        self.completions = CompletionList()
+        self.completer = Completer(runtime.workspace.root, LOCAL)
         self.status = StatusLine()
         self.feed = Feed(
             self.log_view,
@@ -83,6 +90,7 @@ class ChatApp(App[int]):
         """The conversation, the queue, the prompt, the status line."""
         yield self.log_view
         yield self.queue_view
+        yield self.completions
         yield self.prompt
         yield self.status
 
@@ -105,6 +113,7 @@ class ChatApp(App[int]):
         await self.show_history()
         self.refresh_status()
         self.run_worker(self._find_sandbox(), group="status")
+        self.run_worker(self.completer.load_files(), group="status")
 
     async def show_history(self) -> None:
         """The session's stored turns (a new session has none)."""
@@ -146,6 +155,7 @@ class ChatApp(App[int]):
         self.prompt.value = ""
         if not text:
             return
+        self.completions.show(0, [])
         from karyi.cli.chat.commands import run_local
 
         if await run_local(self, text):
@@ -175,7 +185,10 @@ class ChatApp(App[int]):
     async def _turn(self, live: LiveSession, text: str) -> None:
         self.refresh_status()
         try:
-            _, result = await self.host.chat(live.id, text, listener=self.agent_event)
+            context = _mentioned(text, self.completer.files)
+            _, result = await self.host.chat(
+                live.id, text, context=context, listener=self.agent_event
+            )
         except Exception as exc:  # a model that cannot start: said, the chat goes on
             self.feed.mount(NoticeLine(Text(f"✗ {exc}"), classes="error"))
             return
@@ -238,7 +251,7 @@ class ChatApp(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While a picker is open, its own keys win over the chat's (Esc closes it)."""
         picking = len(self.screen_stack) > 1
-        return not (picking and action in ("escape", "plan_or_act", "steer"))
+        return not (picking and action in ("escape", "plan_or_act", "steer", "complete"))
 
     def action_escape(self) -> None:
         """Esc: stop the running turn (a waiting proposal is kept until answered); when
@@ -304,6 +317,32 @@ class ChatApp(App[int]):
         self.prompt.value = ""
         self.notify("Sent into the running turn: the model reads it after its current calls.")
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Typing in the prompt: the completions of the word before the cursor."""
+        if event.input is self.prompt:
+            value = self.prompt.value
+            cursor = (
+                len(value) if self.prompt.cursor_position is None else self.prompt.cursor_position
+            )
+            self.completions.show(*self.completer.complete(value, cursor))
+
+    def action_complete(self) -> None:
+        """Tab: the highlighted completion replaces the word being typed."""
+        chosen = self.completions.chosen()
+        if chosen is None:
+            return
+        value, cursor = self.prompt.value, self.prompt.cursor_position
+        start = self.completions.start
+        self.prompt.value = value[:start] + chosen.insert + " " + value[cursor:]
+        self.prompt.cursor_position = start + len(chosen.insert) + 1
+        self.completions.show(0, [])
+
+    def action_completion(self, step: int) -> None:
+        """↑/↓ while completions are shown: the next or previous one."""
+        if self.completions.display and self.completions.items:
+            at = (self.completions.highlighted or 0) + step
+            self.completions.highlighted = at % len(self.completions.items)
+
     def on_key(self, event: events.Key) -> None:
         """Keys no widget took: printable ones go to the prompt."""
         if event.is_printable and self.focused is not self.prompt and not self.questions:
@@ -312,3 +351,9 @@ class ChatApp(App[int]):
     async def on_unmount(self) -> None:
         """Stop every turn and release the model and the terminals."""
         await self.host.close()
+
+
+def _mentioned(text: str, files: list[str]) -> str:
+    """The context naming the files `text` mentions as `@path`, as an editor sends it."""
+    named = mentioned_files(text, files)
+    return f"Files the user mentioned (read them as needed): {', '.join(named)}" if named else ""
