@@ -115,13 +115,13 @@ class ChatApp(App[int]):
         self.run_worker(self._find_sandbox(), group="status")
         self.run_worker(self.completer.load_files(), group="status")
 
-    async def show_history(self) -> None:
-        """The session's stored turns (a new session has none)."""
+    async def show_history(self, every: bool = False) -> None:
+        """The session's stored turns, the latest (`every`: all); a new session has none."""
         from karyi.cli.chat.history import draw_transcript
 
         assert self.live is not None
         transcript = await asyncio.to_thread(self.live.transcript)
-        draw_transcript(self.feed, transcript)
+        draw_transcript(self.feed, transcript, every=every)
 
     async def _find_sandbox(self) -> None:
         sandboxed = await asyncio.to_thread(lambda: self.runtime.shell.sandboxed)

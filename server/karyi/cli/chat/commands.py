@@ -22,6 +22,7 @@ LOCAL = {
     "model": "pick the model for the next turns (or /model provider:name)",
     "rewind": "take the session back to before one of its turns",
     "clear": "clear the screen (the session is kept)",
+    "history": "draw every stored turn of the session (the latest are drawn when it opens)",
 }
 """The chat's own slash commands: handled here, never sent to the model."""
 
@@ -52,6 +53,9 @@ async def run_local(app: ChatSurface, text: str) -> bool:
         app.feed.mount(NoticeLine(Text(HELP), classes="dim"))
     elif name == "clear":
         await app.log_view.remove_children()
+    elif name == "history" and app.live is not None:
+        await app.log_view.remove_children()
+        await app.show_history(every=True)
     else:
         from karyi.cli.chat import pickers
 

@@ -139,7 +139,6 @@ class Feed:
             self.answer = AnswerText()
             self.mount(self.answer)
         self.answer.add(event.text)
-        self.log.scroll_end(animate=False)
 
     def end_prose(self) -> None:
         """The prose so far is whole: what comes next starts a new block."""

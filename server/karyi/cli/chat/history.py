@@ -19,11 +19,21 @@ from karyi.agent.session.transcript import (
 from karyi.cli.chat.feed import Feed
 from karyi.cli.chat.widgets import AnswerText, NoticeLine, ThinkingBlock, ToolCard, UserMessage
 
+SHOWN_TURNS = 20
+"""Stored turns drawn when a session opens (the latest): a screen laid out with every
+turn of a long session would redraw slowly; `/history` draws them all."""
 
-def draw_transcript(feed: Feed, transcript: Transcript) -> None:
-    """Every turn of `transcript` at the end of the conversation, mounted at once."""
+
+def draw_transcript(feed: Feed, transcript: Transcript, *, every: bool = False) -> None:
+    """The latest turns of `transcript` (`every`: all of them) at the end of the
+    conversation, mounted at once."""
+    turns = transcript.turns if every else transcript.turns[-SHOWN_TURNS:]
     widgets: list[Widget] = []
-    for turn in transcript.turns:
+    if len(turns) < len(transcript.turns):
+        hidden = len(transcript.turns) - len(turns)
+        said = f"… {hidden} earlier turn(s) not drawn: /history draws them all"
+        widgets.append(NoticeLine(Text(said), classes="dim"))
+    for turn in turns:
         widgets += turn_widgets(turn)
     if widgets:
         widgets.append(NoticeLine(Text("─── above: earlier in this session ───"), classes="dim"))

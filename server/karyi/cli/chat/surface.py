@@ -41,8 +41,8 @@ class ChatSurface(Protocol):
     async def open_session(self) -> None:
         """Load `session_id` and draw it."""
 
-    async def show_history(self) -> None:
-        """Draw the session's stored turns."""
+    async def show_history(self, every: bool = False) -> None:
+        """Draw the session's stored turns (the latest; `every`: all of them)."""
 
     def refresh_status(self) -> None:
         """Redraw the status line from the session."""

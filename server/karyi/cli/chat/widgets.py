@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import time
 
+from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.containers import Vertical
-from textual.widgets import Collapsible, Markdown, Static
+from textual.widget import Widget
+from textual.widgets import Collapsible, Static
 
+FRAME = 1 / 30
+"""Seconds between redraws of a streaming answer at most."""
 OUTPUT_LINES = 12
 """Lines of a call's live output a card keeps in view (the last ones)."""
 
@@ -27,40 +31,74 @@ class UserMessage(Static):
         super().__init__(Text(mark + text), classes="steer" if steer else "")
 
 
-class AnswerText(Markdown):
-    """The model's prose as it streams: fragments are batched and appended to the
-    Markdown document (only its last block is parsed again), code blocks highlighted."""
+class AnswerText(Vertical):
+    """The model's prose as Markdown, code blocks highlighted (rich's renderer: few
+    widgets however long the answer). While it streams, the blocks already whole
+    (up to a blank line outside a code fence) are frozen; only the last one is drawn
+    again, at most once a frame, so a long answer streams as cheaply as a short one."""
 
     DEFAULT_CSS = """
-    AnswerText { margin: 0; padding: 0 1; background: $background; }
-    AnswerText MarkdownBlock { margin: 0; }
+    AnswerText { height: auto; padding: 0 1; }
+    AnswerText Static { height: auto; }
     """
 
     def __init__(self, text: str = "") -> None:
-        super().__init__(text)
-        self._pending: list[str] = []
+        super().__init__()
+        self.source = text
+        self._frozen = 0
+        """How much of `source` is drawn in frozen blocks."""
+        self._tail = Static(_markdown(text) if text else "")
         self._drawing = False
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        """The block still growing (the frozen ones are mounted before it)."""
+        yield self._tail
 
     def add(self, fragment: str) -> None:
         """Append `fragment`: drawn with whatever else arrived while the screen was busy."""
         if not fragment:
             return
-        self._pending.append(fragment)
+        self.source += fragment
         if not self._drawing:
             self._drawing = True
-            self.call_later(self._draw_pending)
+            self.set_timer(FRAME, self._draw_pending)
 
-    async def _draw_pending(self) -> None:
-        try:
-            while self._pending:
-                text = "".join(self._pending)
-                self._pending.clear()
-                await self.append(text)
-        finally:
-            self._drawing = False
+    def _draw_pending(self) -> None:
+        self._drawing = False
+        self._draw()
+
+    def _draw(self) -> None:
+        cut = whole_blocks(self.source, self._frozen)
+        if cut > self._frozen:
+            block = self.source[self._frozen : cut].strip("\n")
+            if block:
+                self.mount(Static(_markdown(block)), before=self._tail)
+            self._frozen = cut
+        self._tail.update(_markdown(self.source[self._frozen :]))
+        if isinstance(self.parent, Widget) and self.parent.is_vertical_scroll_end:
+            self.parent.scroll_end(animate=False)  # keep following the end, unless scrolled up
 
     def finish(self) -> None:
-        """Nothing more comes (what is pending is still drawn)."""
+        """Nothing more comes: draw what is pending now."""
+        if self.is_mounted:
+            self._draw()
+
+
+def whole_blocks(text: str, start: int) -> int:
+    """Where the Markdown blocks of `text[start:]` that are already whole end: after the
+    last blank line outside a code fence (`start` when there is none)."""
+    cut, fenced, at = start, False, start
+    for line in text[start:].splitlines(keepends=True):
+        at += len(line)
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and not line.strip() and line.endswith("\n") and at < len(text):
+            cut = at
+    return cut
+
+
+def _markdown(text: str) -> RichMarkdown:
+    return RichMarkdown(text, code_theme="monokai", hyperlinks=False)
 
 
 class ThinkingBlock(Collapsible):
@@ -124,6 +162,7 @@ class ToolCard(Vertical):
         self.detail = ""
         self.head = Static(classes="head")
         self.output = Static(classes="output")
+        self.output.display = False
         self._lines: list[str] = []
         self._partial = ""
 
