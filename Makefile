@@ -9,7 +9,7 @@ EXT_STAMP  := $(EXT)/node_modules/.installed
 # Python where the navigation finds them (docs/context.md#where-navigation-answers-come-from).
 LANGSERVERS := server/langservers
 
-.PHONY: run test lint bench install clean dist protocol acp-ts sarif-schema editors faults vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
+.PHONY: run test lint bench install clean dist protocol acp-ts sarif-schema editors faults tmux vsix vscode-test vscode-unit vscode-e2e vscode-screenshots
 
 install: $(STAMP)
 
@@ -39,7 +39,7 @@ lint: $(STAMP) $(EXT_STAMP)
 	node $(EXT)/scripts/check-structure.mjs
 	node --test $(EXT)/scripts/check-structure.test.mjs
 
-test: lint vscode-test acp-ts sarif-schema editors faults
+test: lint vscode-test acp-ts sarif-schema editors faults tmux
 	$(BIN)/python -m pytest -q
 
 # The official ACP TypeScript library for tests/acp/test_ts_client.py (pinned by its lockfile).
@@ -73,6 +73,11 @@ editors: $(STAMP)
 faults:
 	command -v strace >/dev/null || \
 		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace; }
+
+# tests/cli/chat/test_tmux.py drives `karyi` in a real terminal: tmux, from Debian.
+tmux:
+	command -v tmux >/dev/null || \
+		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q tmux; }
 
 bench: $(STAMP)
 	$(BIN)/python benches/run.py

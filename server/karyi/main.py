@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     lsp.add_parser(sub)
     acp.add_parser(sub)
     cli.add_run_parser(sub)
+    cli.add_chat_parser(sub)
     gateway.add_parser(sub)
     cli.add_tools_parser(sub)
     cli.add_var_parser(sub)
@@ -70,6 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for handler in logging.getLogger().handlers:
         handler.addFilter(ElideImageData())
     func: Command | None = getattr(args, "func", None)
+    if func is None and sys.stdin.isatty() and sys.stdout.isatty():
+        given = list(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args([*given, "chat"])  # `karyi` alone on a terminal: the chat
+        func = args.func
     if func is None:
         parser.print_help()
         return EXIT_USAGE

@@ -80,6 +80,28 @@ def add_run_parser(sub: Subparsers) -> None:
     p.set_defaults(func=_lazy("run", pause=True))
 
 
+def add_chat_parser(sub: Subparsers) -> None:
+    """Register `karyi chat`: the full-screen chat (also `karyi` alone on a terminal)."""
+    p = sub.add_parser(
+        "chat",
+        help="chat with the agent in a full-screen terminal (the default on a terminal)",
+        description="Open the interactive chat: streaming answers, tool cards, diffs "
+        "reviewed hunk by hunk, questions answered with a key (docs/terminal.md).",
+    )
+    add_settings_options(p)
+    p.add_argument("--model", metavar="M", help="provider:name, e.g. openai:gpt-4.1")
+    p.add_argument("--session", metavar="ID", help="continue a stored session")
+    p.set_defaults(func=chat_command, session=None)
+
+
+def chat_command(args: argparse.Namespace) -> int:
+    """`karyi chat`, imported when it runs (Textual loads with the chat only)."""
+    from karyi.cli.chat.command import cmd_chat
+
+    with paused():  # until the chat's start-up is over: it calls `resume`
+        return cmd_chat(args)
+
+
 def add_tools_parser(sub: Subparsers) -> None:
     """Register `karyi tools`: print the tool prompt the model gets."""
     p = sub.add_parser(

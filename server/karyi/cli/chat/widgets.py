@@ -1,0 +1,224 @@
+"""The pieces of the conversation on screen: the user's message, the model's prose as
+streaming Markdown (code highlighted), its thinking collapsed, each tool call as a card
+with its live output, status and time, and one-line notices (docs/terminal.md)."""
+
+from __future__ import annotations
+
+import time
+
+from rich.markdown import Markdown as RichMarkdown
+from rich.text import Text
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import Collapsible, Static
+
+FRAME = 1 / 30
+"""Seconds between redraws of a streaming answer at most."""
+OUTPUT_LINES = 12
+"""Lines of a call's live output a card keeps in view (the last ones)."""
+
+
+class UserMessage(Static):
+    """What the user sent (`› text`), or steered into a running turn (`↪ text`)."""
+
+    DEFAULT_CSS = """
+    UserMessage { margin: 1 0 0 0; color: $text; text-style: bold; }
+    UserMessage.steer { color: $accent; text-style: none; margin: 0; }
+    """
+
+    def __init__(self, text: str, *, steer: bool = False) -> None:
+        mark = "↪ " if steer else "› "
+        super().__init__(Text(mark + text), classes="steer" if steer else "")
+
+
+class AnswerText(Vertical):
+    """The model's prose as Markdown, code blocks highlighted (rich's renderer: few
+    widgets however long the answer). While it streams, the blocks already whole
+    (up to a blank line outside a code fence) are frozen; only the last one is drawn
+    again, at most once a frame, so a long answer streams as cheaply as a short one."""
+
+    DEFAULT_CSS = """
+    AnswerText { height: auto; padding: 0 1; }
+    AnswerText Static { height: auto; }
+    """
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__()
+        self.source = text
+        self._frozen = 0
+        """How much of `source` is drawn in frozen blocks."""
+        self._tail = Static(_markdown(text) if text else "")
+        self._drawing = False
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        """The block still growing (the frozen ones are mounted before it)."""
+        yield self._tail
+
+    def add(self, fragment: str) -> None:
+        """Append `fragment`: drawn with whatever else arrived while the screen was busy."""
+        if not fragment:
+            return
+        self.source += fragment
+        if not self._drawing:
+            self._drawing = True
+            self.set_timer(FRAME, self._draw_pending)
+
+    def _draw_pending(self) -> None:
+        self._drawing = False
+        self._draw()
+
+    def _draw(self) -> None:
+        cut = whole_blocks(self.source, self._frozen)
+        if cut > self._frozen:
+            block = self.source[self._frozen : cut].strip("\n")
+            if block:
+                self.mount(Static(_markdown(block)), before=self._tail)
+            self._frozen = cut
+        self._tail.update(_markdown(self.source[self._frozen :]))
+        if isinstance(self.parent, Widget) and self.parent.is_vertical_scroll_end:
+            self.parent.scroll_end(animate=False)  # keep following the end, unless scrolled up
+
+    def finish(self) -> None:
+        """Nothing more comes: draw what is pending now."""
+        if self.is_mounted:
+            self._draw()
+
+
+def whole_blocks(text: str, start: int) -> int:
+    """Where the Markdown blocks of `text[start:]` that are already whole end: after the
+    last blank line outside a code fence (`start` when there is none)."""
+    cut, fenced, at = start, False, start
+    for line in text[start:].splitlines(keepends=True):
+        at += len(line)
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and not line.strip() and line.endswith("\n") and at < len(text):
+            cut = at
+    return cut
+
+
+def _markdown(text: str) -> RichMarkdown:
+    return RichMarkdown(text, code_theme="monokai", hyperlinks=False)
+
+
+class ThinkingBlock(Collapsible):
+    """The model's thinking: collapsed under one title line, opened with a click or Enter."""
+
+    DEFAULT_CSS = """
+    ThinkingBlock { border: none; padding: 0; margin: 0; background: $background; }
+    ThinkingBlock Contents { padding: 0 0 0 2; }
+    ThinkingBlock Static { color: $text-muted; text-style: italic; }
+    """
+
+    def __init__(self, text: str = "") -> None:
+        self.body = Static(text)
+        self.text = text
+        super().__init__(self.body, title="thinking", collapsed=True)
+
+    def add(self, fragment: str) -> None:
+        """Append to the thinking."""
+        self.text += fragment
+        self.body.update(self.text)
+
+
+class NoticeLine(Static):
+    """A notice (`ℹ`), an error (`✗`) or the end of a turn (`—`), one line each."""
+
+    DEFAULT_CSS = """
+    NoticeLine { color: $warning; padding: 0 1; }
+    NoticeLine.error { color: $error; text-style: bold; }
+    NoticeLine.dim { color: $text-muted; }
+    """
+
+
+STATUS_MARKS = {
+    "queued": ("○", "dim"),
+    "waiting": ("?", "bold magenta"),
+    "running": ("◐", "cyan"),
+    "done": ("✓", "green"),
+    "failed": ("✗", "red"),
+    "rejected": ("✗", "yellow"),
+}
+
+
+class ToolCard(Vertical):
+    """One tool call: its one-line description, its status and time, its live output
+    (the last lines), then a preview of its result."""
+
+    DEFAULT_CSS = """
+    ToolCard { height: auto; width: 1fr; border: round $primary-darken-2; padding: 0 1; }
+    ToolCard.failed { border: round $error; }
+    ToolCard .head { height: 1; }
+    ToolCard .output { color: $text-muted; max-height: 14; }
+    """
+
+    def __init__(self, call_id: str, description: str, *, status: str = "queued") -> None:
+        super().__init__()
+        self.call_id = call_id
+        self.description = description
+        self.status = status
+        self.started = time.monotonic()
+        self.seconds: float | None = None
+        self.detail = ""
+        self.head = Static(classes="head")
+        self.output = Static(classes="output")
+        self.output.display = False
+        self._lines: list[str] = []
+        self._partial = ""
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        """The head line and the output under it."""
+        yield self.head
+        yield self.output
+
+    def on_mount(self) -> None:
+        """Draw the head, and keep its clock going while the call runs."""
+        self._draw()
+        self.set_interval(0.5, self._tick)
+
+    def _tick(self) -> None:
+        if self.status in ("queued", "running", "waiting"):
+            self._draw()
+
+    def set_status(self, status: str, *, seconds: float | None = None, detail: str = "") -> None:
+        """Move the card to `status` (`queued`, `waiting`, `running`, `done`, `failed`,
+        `rejected`); a finished call gives its time and a word on how it ended."""
+        self.status = status
+        if status == "running":
+            self.started = time.monotonic()
+        if seconds is not None:
+            self.seconds = seconds
+        self.detail = detail
+        self.set_class(status in ("failed",), "failed")
+        if self.is_mounted:
+            self._draw()
+
+    def add_output(self, text: str) -> None:
+        """Live output of the running call: the card shows its last lines."""
+        text = self._partial + text.replace("\r\n", "\n")
+        *whole, self._partial = text.split("\n")
+        self._lines.extend(whole)
+        del self._lines[:-OUTPUT_LINES]
+        self._show_output()
+
+    def set_result(self, preview: str) -> None:
+        """What the call gave back, in a few lines, in place of its live output."""
+        self._lines, self._partial = preview.splitlines()[-OUTPUT_LINES:], ""
+        self._show_output()
+
+    def _show_output(self) -> None:
+        shown = [*self._lines, self._partial] if self._partial else self._lines
+        self.output.update(Text("\n".join(shown)))
+        self.output.display = bool(shown)
+
+    def _draw(self) -> None:
+        mark, style = STATUS_MARKS.get(self.status, ("●", "cyan"))
+        live = self.status in ("queued", "running", "waiting")
+        seconds = time.monotonic() - self.started if live else self.seconds
+        head = Text.assemble((f"{mark} ", style), (self.description, "bold"))
+        head.append(f"  {self.status}", style=style)
+        if seconds is not None:
+            head.append(f"  {seconds:.1f}s", style="dim")
+        if self.detail:
+            head.append(f"  {self.detail}", style=style)
+        self.head.update(head)
