@@ -95,3 +95,13 @@ async def test_bang_runs_a_command_in_the_agents_terminal(chat: Chat) -> None:
             "the command ran",
         )
         assert "made-by-42" in screen_text(app)
+
+
+async def test_slash_memory_shows_the_memory_files_without_the_model(
+    chat: Chat, fake_llm: FakeModelServer
+) -> None:
+    async with chat() as (app, pilot):
+        (app.runtime.workspace.root / "KARYI.md").write_text("- tests run with make test\n")
+        await send(pilot, "/memory")
+        await until(pilot, lambda: "tests run with make test" in screen_text(app), "shown")
+        assert fake_llm.requests == []

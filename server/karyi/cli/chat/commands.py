@@ -1,5 +1,5 @@
 """What the chat does itself with a line the user sends: `/exit`, `/help`, `/resume`,
-`/model`, `/clear`, and `!cmd` (a command in the session's terminal). Every other line,
+`/model`, `/clear`, `/memory`, and `!cmd` (a command in the session's terminal). Every other line,
 `/plan`, `/act`, the tasks and the custom commands included, goes to the agent, which
 expands it (agent/prompting/)."""
 
@@ -23,6 +23,7 @@ LOCAL = {
     "rewind": "take the session back to before one of its turns",
     "clear": "clear the screen (the session is kept)",
     "history": "draw every stored turn of the session (the latest are drawn when it opens)",
+    "memory": "show the memory files the agent loads (docs/extensions.md#memory)",
 }
 """The chat's own slash commands: handled here, never sent to the model."""
 
@@ -51,6 +52,13 @@ async def run_local(app: ChatSurface, text: str) -> bool:
         app.exit(0)
     elif name == "help":
         app.feed.mount(NoticeLine(Text(HELP), classes="dim"))
+    elif name == "memory":
+        from karyi.agent.prompting.memory_view import memory_files, memory_text
+
+        runtime = app.runtime
+        files = memory_files(runtime.workspace.folders, runtime.settings)
+        shown = memory_text(files, runtime.vault.redactor.redact)
+        app.feed.mount(NoticeLine(Text(shown), classes="dim"))
     elif name == "clear":
         await app.log_view.remove_children()
     elif name == "history" and app.live is not None:
