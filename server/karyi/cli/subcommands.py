@@ -1,5 +1,5 @@
 """The terminal front end's subcommands for the launcher `karyi.main`: the arguments and
-help of `karyi exec`, `run`, `tools`, `var` and `mcp`.
+help of `karyi exec`, `run`, `tools`, `var`, `mcp`, `settings`, ...
 
 Each command's module is imported only when that command runs (the function-level
 imports below), so registering these costs `karyi lsp` nothing at startup.
@@ -228,6 +228,20 @@ def add_batch_parser(sub: Subparsers) -> None:
         "the extra karyi-agent[ray]",
     )
     p.set_defaults(func=_lazy("batch"))
+
+
+def add_settings_parser(sub: Subparsers) -> None:
+    """Register `karyi settings`: the effective settings and where each value came from."""
+    p = sub.add_parser(
+        "settings",
+        help="print the effective settings and where each value came from",
+        description="Print every settings key in force for the workspace, its value and "
+        "the layer that set it; keys the organisation's managed settings pin are marked "
+        "(docs/settings.md, docs/security.md#managed-settings).",
+    )
+    add_settings_options(p)
+    p.add_argument("--json", action="store_true", help="print {key: {value, source}} as JSON")
+    p.set_defaults(func=_lazy("settings"))
 
 
 def _workspace(p: argparse.ArgumentParser) -> None:

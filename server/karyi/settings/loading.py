@@ -1,7 +1,9 @@
-"""Loading the settings: defaults, user file, workspace file, editor, environment, flags.
+"""Loading the settings: defaults, user file, workspace file, editor, environment, flags,
+and over them all the organisation's managed file.
 
 Later layers win; objects merge key by key. Every layer is checked key by key against
-the schema (validation.py); the workspace file may only tighten (workspace_trust.py).
+the schema (validation.py); the workspace file may only tighten (workspace_trust.py);
+nothing may loosen the managed file (managed.py, tighten.py).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from typing import Any
 
 from karyi.settings.accessors import Settings
 from karyi.settings.files import file_layer, user_settings_path, workspace_settings_path
+from karyi.settings.managed import leaf_paths, managed_label, managed_settings_path, read_managed
 from karyi.settings.model import DEFAULTS, SCHEMA
+from karyi.settings.tighten import apply_managed, keep_allowed_model
 from karyi.settings.validation import SettingsWarning, check_keys
 from karyi.settings.workspace_trust import is_trusted, tighten_only
 
@@ -99,9 +103,13 @@ def load_settings(
     flags: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
     user_file: Path | None = None,
+    managed_file: Path | None = None,
 ) -> Settings:
-    """Merge every layer for `workspace` (see the package docstring)."""
+    """Merge every layer for `workspace` (see the package docstring); a broken managed
+    file raises `ManagedSettingsError`."""
     env = os.environ if env is None else env
+    managed_path = managed_file or managed_settings_path(env)
+    managed = read_managed(managed_path)
     warnings: list[SettingsWarning] = []
     values: dict[str, Any] = json.loads(json.dumps(DEFAULTS))
     sources = dict.fromkeys(values, "default")
@@ -120,9 +128,19 @@ def load_settings(
         layers.append(("command line", given, cwd, False))
     for source, layer, base, untrusted in layers:
         trusted = workspace is not None and is_trusted(workspace, values["trustedWorkspaces"])
+        if "trustedWorkspaces" in managed and workspace is not None:
+            trusted = trusted and is_trusted(workspace, managed["trustedWorkspaces"])
         checked = _check(layer, source, base, warnings, untrusted=untrusted, trusted=trusted)
         if untrusted:
             _lower_cost_limit_only(checked, values)
         _merge(values, checked)
         sources.update(dict.fromkeys(checked, source))
-    return Settings(values, tuple(warnings), sources)
+        sources.update(dict.fromkeys(leaf_paths(checked), source))
+    label = managed_label(managed_path)
+    if managed:
+        lower_set = {k for k, v in sources.items() if v != "default"}
+        won = apply_managed(values, managed, lower_set, label, warnings)
+        if keep_allowed_model(values, managed, label, warnings):
+            won.add("model")
+        sources.update(dict.fromkeys(won, label))
+    return Settings(values, tuple(warnings), sources, managed=managed, managed_source=label)

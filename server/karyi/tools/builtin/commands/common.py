@@ -94,7 +94,7 @@ class CommandTool(TypedTool[C]):
         this tool to `confirm`)."""
         a = self.args(params)
         command = a.command
-        verdict = CommandRules.from_rules(ctx.settings.permissions.commands).evaluate(command)
+        verdict = CommandRules.from_settings(ctx.settings).evaluate(command)
         if verdict is not None and verdict.permission is Permission.DENY:
             return verdict
         if not a.sandbox:
