@@ -136,3 +136,23 @@ def test_no_managed_file_changes_nothing(tmp_path: Path) -> None:
     write(user_file, {"maxSteps": 7})
     s = load(None, user_file, managed_file=tmp_path / "absent.json")
     assert s.max_steps == 7 and s.managed == {} and s.pinned == []
+
+
+def test_a_workspace_cannot_give_commands_domains(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    write(
+        ws / ".karyi" / "settings.json",
+        {"shell": {"sandbox": {"allowedDomains": ["evil.example"], "deniedDomains": ["x.org"]}}},
+    )
+    s = load(ws, tmp_path / "none.json", managed_file=tmp_path / "absent.json")
+    assert s.shell.sandbox.allowed_domains == [] and s.shell.sandbox.denied_domains == ["x.org"]
+    assert any("shell.sandbox.allowedDomains" in str(w) for w in s.warnings)
+
+
+def test_managed_domains_are_an_allowlist(tmp_path: Path) -> None:
+    s = _load(
+        tmp_path,
+        {"shell": {"sandbox": {"allowedDomains": ["pypi.org", "files.corp.example", "x.io"]}}},
+        {"shell": {"sandbox": {"allowedDomains": ["pypi.org", "*.corp.example"]}}},
+    )
+    assert s.shell.sandbox.allowed_domains == ["pypi.org", "files.corp.example"]

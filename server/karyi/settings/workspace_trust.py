@@ -8,7 +8,8 @@ programs or reach addresses of its choosing: `tools.discoveryCommand`,
 `tools.callCommand`, `mcpServers`, `web.search` and `web.allowPrivate` from a workspace
 file are ignored (with a warning) unless the user lists the workspace in their own
 `trustedWorkspaces`. Nor may it loosen the command sandbox (`shell.sandbox`): it may
-switch it `on`, never `off`, never give it the network or writable paths, never make
+switch it `on`, never `off`, never give it the network (nor `allowedDomains`) or
+writable paths, never make
 commands run without asking. Nor may it set `hooks` or `prices`, even when trusted,
 and its `agent.maxCostPerTurn` only lowers the user's (settings/loading.py). See
 docs/security.md.
@@ -100,6 +101,7 @@ _SANDBOX_LOOSER = (
     ("mode", lambda v: v != "on"),
     ("network", lambda v: v is not False),
     ("writable", lambda v: True),
+    ("allowedDomains", lambda v: True),
     ("autoApprove", lambda v: v is not False),
 )
 """`shell.sandbox` keys and which of their values would loosen the sandbox: a workspace

@@ -123,6 +123,9 @@ class CommandTool(TypedTool[C]):
         first = command.strip().splitlines()[0] if command.strip() else "(empty)"
         inside = runs_sandboxed(a, ctx)
         how = "sandboxed" if inside else "NOT sandboxed"
+        box = ctx.settings.shell.sandbox
+        if inside and not box.network and box.allowed_domains:
+            how += "; network only to " + ", ".join(box.allowed_domains)
         return Confirmation(
             "command",
             f"Run in {self.where} ({how}): {first}",
