@@ -156,3 +156,9 @@ def test_managed_domains_are_an_allowlist(tmp_path: Path) -> None:
         {"shell": {"sandbox": {"allowedDomains": ["pypi.org", "*.corp.example"]}}},
     )
     assert s.shell.sandbox.allowed_domains == ["pypi.org", "files.corp.example"]
+
+
+def test_no_later_choice_takes_a_model_the_organisation_does_not_allow(tmp_path: Path) -> None:
+    s = _load(tmp_path, {}, {"model": "anthropic:claude-sonnet-4-5", "models": ["anthropic:*"]})
+    assert s.with_values(model="openai:gpt-4.1").model == "anthropic:claude-sonnet-4-5"
+    assert s.with_values(model="anthropic:claude-opus-4").model == "anthropic:claude-opus-4"

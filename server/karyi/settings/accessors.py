@@ -128,7 +128,14 @@ class Settings(SettingsModel):
         return self.with_values(model=model, baseUrl=self.base_url if keep else None)
 
     def with_values(self, **changes: Any) -> Settings:
-        """A copy with top-level keys replaced (for tests and programmatic callers)."""
+        """A copy with top-level keys replaced (for tests and programmatic callers). A model
+        the organisation's managed settings do not allow is not taken (docs/security.md)."""
+        if (
+            self.managed
+            and "model" in changes
+            and not model_allowed(changes["model"], self.managed)
+        ):
+            changes = {k: v for k, v in changes.items() if k not in ("model", "baseUrl")}
         return Settings(
             {**self.values, **changes},
             self.warnings,
