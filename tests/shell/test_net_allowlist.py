@@ -112,3 +112,29 @@ async def test_without_a_list_there_is_still_no_network(
         assert o.outcome.exit_code == 3 and hosts == []
     finally:
         await m.close()
+
+
+def test_the_permission_card_lists_the_domains_and_a_managed_sandbox_stays_on(
+    ws_root: Path, tmp_path: Path
+) -> None:
+    import json
+
+    from karyi.core.results import Permission
+    from karyi.settings import load_settings
+    from karyi.tools.builtin.commands.oneshot import RunCommand
+    from karyi.tools.context import ToolContext
+
+    managed = tmp_path / "managed.json"
+    managed.write_text(json.dumps({"shell": {"sandbox": {"mode": "on"}}}))
+    user = tmp_path / "user.json"
+    user.write_text(json.dumps({"shell": {"sandbox": {"allowedDomains": ["pypi.org"]}}}))
+    settings = load_settings(None, user_file=user, managed_file=managed, env={})
+    m = ShellManager(Workspace.open(ws_root), settings)
+    ctx = ToolContext(workspace=m.workspace, settings=settings, shell=m)
+    tool = RunCommand()
+    if m.sandboxed:
+        card = tool.confirmation({"command": "pip download x"}, ctx)
+        assert card is not None and "network only to pypi.org" in card.title
+    verdict = tool.permission_for({"command": "ls", "sandbox": False}, ctx)
+    assert verdict is not None and verdict.permission is Permission.DENY
+    assert "refused by your organisation's settings (shell.sandbox.mode" in verdict.reason

@@ -98,6 +98,10 @@ class CommandTool(TypedTool[C]):
         if verdict is not None and verdict.permission is Permission.DENY:
             return verdict
         if not a.sandbox:
+            box = (ctx.settings.managed.get("shell") or {}).get("sandbox") or {}
+            if box.get("mode") == "on":  # the organisation requires the sandbox
+                why = ctx.settings.managed_refusal("shell.sandbox.mode")
+                return PermissionVerdict(Permission.DENY, f"running outside the sandbox is {why}")
             return PermissionVerdict(
                 Permission.CONFIRM, "runs outside the sandbox (sandbox: false): always asked"
             )
