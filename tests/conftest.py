@@ -18,9 +18,11 @@ from tests.support.procs import MARK_VAR
 def _isolated_config(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    """Tests never read or write the real user's Karyi settings, memory or approvals."""
+    """Tests never read or write the real user's Karyi settings, memory or approvals,
+    nor the machine's managed settings."""
     conf = tmp_path_factory.mktemp("karyi-config")
     monkeypatch.setenv("KARYI_CONFIG_DIR", str(conf))
+    monkeypatch.setenv("KARYI_MANAGED_SETTINGS", str(conf / "managed-settings.json"))
     return conf
 
 

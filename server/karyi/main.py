@@ -21,6 +21,7 @@ from karyi import __version__
 from karyi.acp import subcommand as acp
 from karyi.agent.frontend.startup import EXIT_FAILED, EXIT_USAGE, UsageError
 from karyi.cli import subcommands as cli
+from karyi.core.errors import ManagedSettingsError
 from karyi.core.images import ElideImageData
 from karyi.core.storage import StorageUnavailable
 from karyi.gateway import subcommand as gateway
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli.add_batch_parser(sub)
     cli.add_plugin_parser(sub)
     cli.add_review_parser(sub)
+    cli.add_settings_parser(sub)
     return top
 
 
@@ -87,6 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"karyi: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except ManagedSettingsError as exc:  # never run without the organisation's policy
+        print(f"karyi: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except StorageUnavailable as exc:  # a full or read-only disk: one sentence, no traceback
         print(f"karyi: error: {exc}", file=sys.stderr)
         return EXIT_FAILED

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from karyi.agent.review.approval import ApprovalRequest, Decision, deny_all, permission_for
+from karyi.agent.review.approval import (
+    ApprovalRequest,
+    Decision,
+    approve_all,
+    deny_all,
+    permission_for,
+)
 from karyi.agent.turn.executor import CallBatch, run_calls
 from karyi.core.results import Permission, PermissionVerdict
+from karyi.settings import load_settings
 from karyi.tools.base import Confirmation
 from karyi.tools.context import ToolContext
 from karyi.tools.registry import Toolkit
@@ -112,3 +121,19 @@ async def test_an_always_answer_covers_a_later_call_already_waiting_to_ask(
     assert asked == ["a"]
     decisions = [c.decision for c in h.store.calls(h.conv.id)]
     assert decisions == ["allowed always (session)", "always (session)"]
+
+
+async def test_a_tool_the_organisation_denies_is_refused_in_its_name(
+    kit: Toolkit, ctx: ToolContext, tmp_path: Path
+) -> None:
+    user_file, managed_file = tmp_path / "user.json", tmp_path / "managed.json"
+    user_file.write_text(json.dumps({"permissions": {"tools": {"step": "auto"}}}))
+    managed_file.write_text(json.dumps({"permissions": {"tools": {"step": "deny"}}}))
+    settings = load_settings(None, user_file=user_file, managed_file=managed_file, env={})
+    done = await run_calls(
+        [c(0, "step", key="a")], kit, dataclasses.replace(ctx, settings=settings), approve_all
+    )
+    error = done[0].result.error
+    assert error is not None and error.code == "permission_denied"
+    assert "refused by your organisation's settings (permissions.tools.step" in error.message
+    assert str(managed_file) in error.message

@@ -59,7 +59,14 @@ def test_objects_merge_key_by_key_and_dotted_keys_nest(user_file: Path, ws_root:
         "oneShotIdleSeconds": 60,
         "outputLimit": 16000,
         "path": None,
-        "sandbox": {"mode": "auto", "network": False, "writable": [], "autoApprove": True},
+        "sandbox": {
+            "mode": "auto",
+            "network": False,
+            "allowedDomains": [],
+            "deniedDomains": [],
+            "writable": [],
+            "autoApprove": True,
+        },
     }
     assert s.shell.timeout_seconds == 30
 

@@ -85,7 +85,12 @@ def _runtime(where: Where, flags: Mapping[str, Any]) -> Runtime:
     settings = load_settings(root, flags=flags)
     for warning in settings.warnings:
         log.warning("karyi settings: %s", warning)
-    mcp = {**settings.mcp_servers, **settings_entries(where.servers)}
+    given = settings_entries(where.servers)
+    if "mcpServers" in settings.managed and given:  # the organisation's list is the allowlist
+        names = ", ".join(given)
+        log.warning("karyi settings: MCP servers %s refused by your organisation's settings", names)
+        given = {}
+    mcp = {**settings.mcp_servers, **given}
     # Each additional directory is a workspace folder, as a repeated `--workspace`.
     folders = [p for p in dict.fromkeys(Path(d).resolve() for d in where.extra) if p != root]
     return Runtime.open(root, settings.with_values(mcpServers=mcp), folders)

@@ -90,8 +90,7 @@ class Runtime:
     _discovery: list[str] | None = None
     """Warnings of the last discovery; None until tools were discovered."""
     _tools_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sweeping: threading.Thread | None = None
-    """Removes temporary files of writes a crash cut short (`open` starts it)."""
+    sweeping: threading.Thread | None = None  # removes what crashed writes left (`open`)
 
     def __post_init__(self) -> None:
         self._servers = OwnServers(self.workspace)
@@ -296,6 +295,7 @@ class Runtime:
     ) -> Agent:
         """An agent for `conversation` wired to this workspace."""
         from karyi.agent.subagents import Subagents
+        from karyi.agent.telemetry import watch
         from karyi.agent.turn.loop import Agent
         from karyi.agent.turn.spec import TurnServices
 
@@ -319,6 +319,7 @@ class Runtime:
         agent.ctx.subagents = Subagents(
             self, provider=provider, approver=approver, permissions=agent.permissions
         )
+        watch(agent, self.settings, self.vault)  # OpenTelemetry, when on (docs/telemetry.md)
         return agent
 
     def rules(self, session_id: str | None = None) -> list[RuleFile]:

@@ -1,5 +1,6 @@
 """The terminal front end's subcommands for the launcher `karyi.main`: the arguments and
-help of `karyi exec`, `run`, `tools`, `var`, `mcp`, `task`, `batch`, `plugin` and `review`.
+help of `karyi exec`, `run`, `tools`, `var`, `mcp`, `settings`, `task`, `batch`, `plugin`
+and `review`.
 
 Each command's module is imported only when that command runs (the function-level
 imports below), so registering these costs `karyi lsp` nothing at startup.
@@ -356,6 +357,20 @@ def _all_known(
 def _one_line_error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     """A bad option as one line on stderr, exit status 2."""
     parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+
+def add_settings_parser(sub: Subparsers) -> None:
+    """Register `karyi settings`: the effective settings and where each value came from."""
+    p = sub.add_parser(
+        "settings",
+        help="print the effective settings and where each value came from",
+        description="Print every settings key in force for the workspace, its value and "
+        "the layer that set it; keys the organisation's managed settings pin are marked "
+        "(docs/settings.md, docs/security.md#managed-settings).",
+    )
+    add_settings_options(p)
+    p.add_argument("--json", action="store_true", help="print {key: {value, source}} as JSON")
+    p.set_defaults(func=_lazy("settings"))
 
 
 def _workspace(p: argparse.ArgumentParser) -> None:

@@ -56,3 +56,13 @@ class ToolFailure(Exception):
         super().__init__(message)
         self.code = str(code)
         self.message = message
+
+
+class ManagedSettingsError(Exception):
+    """The organisation's managed settings file is broken: Karyi must not start without
+    its policy (docs/security.md#managed-settings). Every front end stops on it."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(f"the organisation's settings file {path} {reason}; Karyi will not start")
+        self.path = path
+        self.reason = reason

@@ -29,6 +29,22 @@ from karyi.lsp.server import KaryiServer
 from karyi.settings import Settings, load_settings
 
 
+def show_pinned(ls: KaryiServer, settings: Settings) -> None:
+    """Tell the editor which settings the organisation's managed file pins, so a user
+    who changes one of them in the editor knows why it has no effect
+    (docs/security.md#managed-settings)."""
+    if settings.managed:
+        keys = ", ".join(settings.pinned)
+        ls.log(f"karyi settings: pinned by your organisation ({settings.managed_source}): {keys}")
+        ls.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Info,
+                message=f"Karyi: {len(settings.managed)} settings are pinned by your "
+                "organisation; `karyi settings` lists them.",
+            )
+        )
+
+
 def _settings(server: KaryiServer, root: Path, editor: dict[str, Any]) -> Settings:
     settings = load_settings(root, editor=editor)
     for warning in settings.warnings:
@@ -103,6 +119,7 @@ def install_host(ls: KaryiServer, host: AgentHost) -> None:
     runtime = host.runtime
     for problem in runtime.settings.warnings:
         ls.log(f"karyi settings: {problem}", types.MessageType.Warning)
+    show_pinned(ls, runtime.settings)
     docs = runtime.workspace.documents
     for doc in list(ls.workspace.text_documents.values()):
         if (path := doc_path(doc.uri)) is not None:

@@ -1,4 +1,5 @@
-"""Settings: defaults, user file, workspace file, editor, environment, flags.
+"""Settings: defaults, user file, workspace file, editor, environment, flags, and above
+them the organisation's managed file.
 
 Later layers win; objects merge key by key. Every layer is checked key by key against
 the schema: an unknown or invalid key is dropped with a warning that names the source,
@@ -15,6 +16,8 @@ Settings are loaded once and passed down; nothing reads them from a global.
 - workspace_trust.py: what a workspace file may not set, unless the user trusts it
 - plugins.py, plugin_layer.py: installed plugins, and the layer each enabled one adds
   under the user's own settings (docs/extensions.md#plugins)
+- managed.py, tighten.py: the organisation's managed file, and putting it above every
+  layer so that nothing below loosens it (docs/security.md#managed-settings)
 - loading.py: `load_settings`, layering everything above
 - accessors.py: the `Settings` object: the model's typed values, and the answers that
   combine keys

@@ -17,7 +17,9 @@ import attrs
 
 from karyi.core.typed_json import fields_from_json
 from karyi.llm.families import key_variable
+from karyi.settings.managed import leaf_paths
 from karyi.settings.model import DEFAULTS, SettingsModel
+from karyi.settings.tighten import model_allowed
 from karyi.settings.validation import SettingsWarning
 
 
@@ -25,17 +27,24 @@ from karyi.settings.validation import SettingsWarning
 class Settings(SettingsModel):
     """The merged settings, typed. `values` is their merged JSON form (what a checked
     layer gave, for a process that takes the settings along), `warnings` what was ignored
-    and `sources` which layer set each key."""
+    and `sources` which layer set each key (top-level and dotted keys). `managed` is the
+    organisation's managed file as checked ({}: none), `managed_source` how it is named
+    (managed.py)."""
 
     values: dict[str, Any]
     warnings: tuple[SettingsWarning, ...]
     sources: dict[str, str]
+    managed: dict[str, Any]
+    managed_source: str
 
     def __init__(
         self,
         values: Mapping[str, Any] | None = None,
         warnings: Iterable[SettingsWarning] = (),
         sources: Mapping[str, str] | None = None,
+        *,
+        managed: Mapping[str, Any] | None = None,
+        managed_source: str = "organisation",
     ) -> None:
         """`values` is checked JSON (load_settings checks it); None: the defaults."""
         json_values = copy.deepcopy(dict(DEFAULTS if values is None else values))
@@ -44,7 +53,28 @@ class Settings(SettingsModel):
             values=json_values,
             warnings=tuple(warnings),
             sources=dict(sources or {}),
+            managed=copy.deepcopy(dict(managed or {})),
+            managed_source=managed_source,
         )
+
+    @property
+    def pinned(self) -> list[str]:
+        """The dotted keys the organisation's managed settings set: nothing below may
+        loosen them (docs/security.md#managed-settings)."""
+        return leaf_paths(self.managed)
+
+    def source_of(self, key: str) -> str:
+        """Which layer set the dotted `key` (the nearest enclosing key's, else default)."""
+        parts = key.split(".")
+        for end in range(len(parts), 0, -1):
+            found = self.sources.get(".".join(parts[:end]))
+            if found is not None:
+                return found
+        return "default"
+
+    def managed_refusal(self, key: str) -> str:
+        """The words of a refusal that the managed `key` decided."""
+        return f"refused by your organisation's settings ({key}, {self.managed_source})"
 
     def key_variables(self) -> list[str]:
         """Where the model's API key may be, in the order `api_key` looks."""
@@ -91,9 +121,25 @@ class Settings(SettingsModel):
         of another provider prefix is reached at that provider's own address."""
         if not model or model == self.model:
             return self
+        if self.managed and not model_allowed(model, self.managed):
+            return self  # the organisation's settings pin the model (docs/security.md)
         same = model.partition(":")[0].lower() == self.model.partition(":")[0].lower()
-        return self.with_values(model=model, baseUrl=self.base_url if same else None)
+        keep = same or "baseUrl" in self.managed
+        return self.with_values(model=model, baseUrl=self.base_url if keep else None)
 
     def with_values(self, **changes: Any) -> Settings:
-        """A copy with top-level keys replaced (for tests and programmatic callers)."""
-        return Settings({**self.values, **changes}, self.warnings, self.sources)
+        """A copy with top-level keys replaced (for tests and programmatic callers). A model
+        the organisation's managed settings do not allow is not taken (docs/security.md)."""
+        if (
+            self.managed
+            and "model" in changes
+            and not model_allowed(changes["model"], self.managed)
+        ):
+            changes = {k: v for k, v in changes.items() if k not in ("model", "baseUrl")}
+        return Settings(
+            {**self.values, **changes},
+            self.warnings,
+            self.sources,
+            managed=self.managed,
+            managed_source=self.managed_source,
+        )

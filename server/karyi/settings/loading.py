@@ -1,7 +1,9 @@
-"""Loading the settings: defaults, user file, workspace file, editor, environment, flags.
+"""Loading the settings: defaults, user file, workspace file, editor, environment, flags,
+and over them all the organisation's managed file.
 
 Later layers win; objects merge key by key. Every layer is checked key by key against
-the schema (validation.py); the workspace file may only tighten (workspace_trust.py).
+the schema (validation.py); the workspace file may only tighten (workspace_trust.py);
+nothing may loosen the managed file (managed.py, tighten.py).
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from typing import Any
 
 from karyi.settings.accessors import Settings
 from karyi.settings.files import file_layer, user_settings_path, workspace_settings_path
+from karyi.settings.managed import leaf_paths, managed_label, managed_settings_path, read_managed
 from karyi.settings.model import DEFAULTS, SCHEMA
 from karyi.settings.plugin_layer import plugin_layer
 from karyi.settings.plugins import enabled_plugins
+from karyi.settings.tighten import apply_managed, keep_allowed_model
 from karyi.settings.validation import SettingsWarning, check_keys
 from karyi.settings.workspace_trust import is_trusted, tighten_only
 
@@ -101,9 +105,13 @@ def load_settings(
     flags: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
     user_file: Path | None = None,
+    managed_file: Path | None = None,
 ) -> Settings:
-    """Merge every layer for `workspace` (see the package docstring)."""
+    """Merge every layer for `workspace` (see the package docstring); a broken managed
+    file raises `ManagedSettingsError`."""
     env = os.environ if env is None else env
+    managed_path = managed_file or managed_settings_path(env)
+    managed = read_managed(managed_path)
     warnings: list[SettingsWarning] = []
     values: dict[str, Any] = json.loads(json.dumps(DEFAULTS))
     sources = dict.fromkeys(values, "default")
@@ -121,20 +129,37 @@ def load_settings(
         given = {k: v for k, v in flags.items() if v is not None}
         layers.append(("command line", given, cwd, False))
     for source, layer, base, untrusted in layers:
-        trusted = workspace is not None and is_trusted(workspace, values["trustedWorkspaces"])
+        trusted = _trusted(workspace, values, managed)
         checked = _check(layer, source, base, warnings, untrusted=untrusted, trusted=trusted)
         if untrusted:
             _lower_cost_limit_only(checked, values)
         _merge(values, checked)
         sources.update(dict.fromkeys(checked, source))
-    trusted = workspace is not None and is_trusted(workspace, values["trustedWorkspaces"])
+        sources.update(dict.fromkeys(leaf_paths(checked), source))
+    trusted = _trusted(workspace, values, managed)
     for source, layer, untrusted in plugin_layers(workspace, env, warnings):
         checked = _check(
             layer, source, workspace or cwd, warnings, untrusted=untrusted, trusted=trusted
         )
         add_only(values, checked)
-        sources.update({k: source for k in checked if sources.get(k) == "default"})
-    return Settings(values, tuple(warnings), sources)
+        added = [*checked, *leaf_paths(checked)]
+        sources.update({k: source for k in added if sources.get(k, "default") == "default"})
+    label = managed_label(managed_path)
+    if managed:  # above every layer, plugins included: nothing below loosens it
+        lower_set = {k for k, v in sources.items() if v != "default"}
+        won = apply_managed(values, managed, lower_set, label, warnings)
+        if keep_allowed_model(values, managed, label, warnings):
+            won.add("model")
+        sources.update(dict.fromkeys(won, label))
+    return Settings(values, tuple(warnings), sources, managed=managed, managed_source=label)
+
+
+def _trusted(workspace: Path | None, values: Mapping[str, Any], managed: Mapping[str, Any]) -> bool:
+    """Whether the workspace is trusted by the settings so far, and by the managed file's
+    list when it has one."""
+    if workspace is None or not is_trusted(workspace, values["trustedWorkspaces"]):
+        return False
+    return "trustedWorkspaces" not in managed or is_trusted(workspace, managed["trustedWorkspaces"])
 
 
 def plugin_layers(

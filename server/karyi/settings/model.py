@@ -33,6 +33,7 @@ from karyi.settings.sections import (
     ToolCommands,
     Web,
 )
+from karyi.settings.telemetry import Telemetry
 
 _DIALECT_NOTES = [
     "Karyi's setting files decide (default toolsxml)",
@@ -182,6 +183,7 @@ class SettingsModel:
     shell: Shell = attrs.Factory(Shell)
     gateway: Gateway = attrs.Factory(Gateway)
     llm: Llm = attrs.Factory(Llm)
+    telemetry: Telemetry = attrs.Factory(Telemetry)
 
 
 def _key_schema(field: attrs.Attribute[Any], hint: Any) -> dict[str, Any]:

@@ -16,6 +16,7 @@ DialectName = Literal["toolsxml", "agentxml", "toolcall", "native"]
 """The dialects of karyi.protocol.DIALECTS, in its order (a test keeps them equal)."""
 Permission = Literal["auto", "confirm", "deny"]
 MODEL_PATTERN = r"^[A-Za-z][\w-]*:.+$"
+_DOMAIN = r"^(\*\.)?[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?$"
 OMIT_ONLY: dict[str, Any] = {"nullable": False}
 """Optional but never null: leave it out instead."""
 
@@ -230,6 +231,20 @@ class Sandbox:
     )
     network: bool = attrs.field(
         default=False, metadata=_meta(description="let sandboxed commands reach the network")
+    )
+    allowed_domains: list[str] = attrs.field(
+        factory=list,
+        metadata=_meta(
+            items={"pattern": _DOMAIN},
+            description="host names sandboxed commands may reach through Karyi's proxy "
+            "(*.example.com: any name under it)",
+        ),
+    )
+    denied_domains: list[str] = attrs.field(
+        factory=list,
+        metadata=_meta(
+            items={"pattern": _DOMAIN}, description="host names the proxy always refuses"
+        ),
     )
     writable: list[str] = attrs.field(
         factory=list,

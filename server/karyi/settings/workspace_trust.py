@@ -8,10 +8,10 @@ programs or reach addresses of its choosing: `tools.discoveryCommand`,
 `tools.callCommand`, `mcpServers`, `web.search` and `web.allowPrivate` from a workspace
 file are ignored (with a warning) unless the user lists the workspace in their own
 `trustedWorkspaces`. Nor may it loosen the command sandbox (`shell.sandbox`): it may
-switch it `on`, never `off`, never give it the network or writable paths, never make
-commands run without asking. Nor may it set `hooks` or `prices`, even when trusted,
-and its `agent.maxCostPerTurn` only lowers the user's (settings/loading.py). See
-docs/security.md.
+switch it `on`, never `off`, never give it the network (nor `allowedDomains`) or
+writable paths, never make commands run without asking. Nor may it set `hooks`, `prices`
+or `telemetry`, even when trusted, and its `agent.maxCostPerTurn` only lowers the
+user's (settings/loading.py). See docs/security.md.
 """
 
 from __future__ import annotations
@@ -22,7 +22,15 @@ from typing import Any
 
 from karyi.settings.validation import SettingsWarning
 
-_USER_ONLY = ("allowedRoots", "baseUrl", "apiKeyEnv", "trustedWorkspaces", "hooks", "prices")
+_USER_ONLY = (
+    "allowedRoots",
+    "baseUrl",
+    "apiKeyEnv",
+    "trustedWorkspaces",
+    "hooks",
+    "prices",
+    "telemetry",
+)
 _KEY_WHY = (
     "a workspace settings file may not choose where your API key is sent or which "
     "variable it is read from; set it in your user settings"
@@ -47,6 +55,10 @@ _PRICES_WHY = (
     "a workspace settings file may not set model prices (they decide when "
     "agent.maxCostPerTurn stops a turn); set them in your user settings"
 )
+_TELEMETRY_WHY = (
+    "a workspace settings file may not choose where Karyi reports what it does; set "
+    "telemetry in your user settings (docs/telemetry.md)"
+)
 _TRUST_WHY = (
     "a workspace settings file may not choose programs for Karyi to run or addresses for "
     "it to reach; set it in your user settings, or trust this workspace by adding its path "
@@ -66,6 +78,8 @@ def tighten_only(
                 reason = _HOOKS_WHY
             elif key == "prices":
                 reason = _PRICES_WHY
+            elif key == "telemetry":
+                reason = _TELEMETRY_WHY
             warnings.append(SettingsWarning(source, key, f"ignored: {reason}"))
     layer = {k: v for k, v in layer.items() if k not in _USER_ONLY}
     if not trusted:
@@ -101,6 +115,7 @@ _SANDBOX_LOOSER = (
     ("mode", lambda v: v != "on"),
     ("network", lambda v: v is not False),
     ("writable", lambda v: True),
+    ("allowedDomains", lambda v: True),
     ("autoApprove", lambda v: v is not False),
 )
 """`shell.sandbox` keys and which of their values would loosen the sandbox: a workspace

@@ -16,13 +16,14 @@ import os
 import re
 import secrets
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from karyi.core.errors import ErrorCode, ToolFailure
 from karyi.secrets.vault import Vault
 from karyi.settings import Settings
 from karyi.shell.child_env import FIXED_ENV, HIDDEN_ENV
+from karyi.shell.netproxy import DomainPolicy, SandboxProxy, blocked_note
 from karyi.shell.oneshot import OneShotOutcome, run_oneshot
 from karyi.shell.output import OutputLog, Report
 from karyi.shell.procs import kill_tree
@@ -66,6 +67,7 @@ class _Session:
     tmp_ready: bool = False
     scratch: Path | None = None
     terminal_sandboxed: bool = False
+    proxy: SandboxProxy | None = None
 
 
 class ShellManager:
@@ -226,6 +228,7 @@ class ShellManager:
             hidden=tuple(default_hidden()),
             network=self.settings.shell.sandbox.network,
             protected=tuple(protected_paths([self.workspace.root], writable)),
+            proxy_socket=self._proxy_socket(session),
         )
         bwrap = find_bwrap()
         assert bwrap is not None  # the probe found it
@@ -233,6 +236,24 @@ class ShellManager:
         # control (Ctrl-C to the foreground job only) with it. The pty is Karyi's own, so
         # a command pushing keystrokes into it (TIOCSTI) only reaches its own shell.
         return bwrap_argv(bwrap, plan, cwd, new_session=not pty)
+
+    def _proxy_socket(self, session: _Session) -> Path | None:
+        """The network allowlist's proxy of the session, started with its sandbox; None
+        when `shell.sandbox.allowedDomains` is empty or the network is whole."""
+        box = self.settings.shell.sandbox
+        if box.network or not box.allowed_domains or session.scratch is None:
+            return None
+        if session.proxy is None:
+            policy = DomainPolicy(tuple(box.allowed_domains), tuple(box.denied_domains))
+            session.proxy = SandboxProxy(policy, session.scratch / "proxy.sock")
+            session.proxy.start()
+        return session.proxy.socket_path
+
+    def take_blocked(self, sid: str) -> str | None:
+        """What the proxy refused since the session's last command, as a note."""
+        session = self._sessions.get(sid)
+        hosts = session.proxy.take_blocked() if session and session.proxy else []
+        return blocked_note(hosts) if hosts else None
 
     # -- the terminal ---------------------------------------------------------------------
 
@@ -251,9 +272,11 @@ class ShellManager:
     ) -> TerminalResult:
         """Run `script` in the session's terminal (see `Terminal.command`)."""
         session = self._session(sid)
-        return await session.terminal.command(
+        result = await session.terminal.command(
             script, self._limits(max_seconds), mirror, session.pending
         )
+        note = self.take_blocked(sid)
+        return replace(result, notes=(*result.notes, note)) if note else result
 
     async def send(self, sid: str, data: bytes, *, mirror: Mirror | None = None) -> TerminalResult:
         """Type `data` to the command running in the session's terminal."""
@@ -335,7 +358,10 @@ class ShellManager:
             ) from None
         finally:
             log.close()
-        return OneShotResult(outcome, log.take(), self.workspace.display(where), bool(prefix))
+        report = log.take()
+        if note := self.take_blocked(sid):
+            report = replace(report, text=f"{report.text.rstrip()}\n[{note}]".lstrip())
+        return OneShotResult(outcome, report, self.workspace.display(where), bool(prefix))
 
     # -- ending ---------------------------------------------------------------------------
 
@@ -347,6 +373,8 @@ class ShellManager:
                 continue
             await session.terminal.close()
             kill_tree(None, f"{session.tag}:")
+            if session.proxy is not None:
+                await session.proxy.close()
             if session.scratch is not None:
                 shutil.rmtree(session.scratch, ignore_errors=True)
         if sid is None:

@@ -143,7 +143,8 @@ async def run_oneshot(
 # namespace still alive (but 1, bwrap's init, and this shell) into "$2".
 _LIST_LEFTOVERS = (
     '"$0" -c "$1"; s=$?; for p in /proc/[0-9]*; do p=${p#/proc/}; '
-    '[ "$p" = 1 ] || [ "$p" = $$ ] || echo "$p"; done > "$2" 2>/dev/null; exit $s'
+    '[ "$p" = 1 ] || [ "$p" = $$ ] || [ "$p" = "${KARYI_NET_RELAY:-}" ] || echo "$p"; '
+    'done > "$2" 2>/dev/null; exit $s'
 )
 
 

@@ -55,6 +55,8 @@ NAMESPACES = ("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgro
 """Namespaces every sandbox gets besides the mount (and, by default, network) one."""
 SANDBOX_TMP = "/tmp"
 """Where the session's private temp dir appears inside the sandbox (TMPDIR)."""
+PROXY_SOCKET = "/tmp/.karyi-proxy.sock"
+"""Where the proxy's socket appears inside the sandbox (a mount point: not removable)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,9 @@ class SandboxPlan:
     network: bool = False
     protected: tuple[Path, ...] = ()
     """Paths inside writable roots that stay read-only (see `protected_paths`)."""
+    proxy_socket: Path | None = None
+    """The network allowlist's proxy (netproxy.py): bound in at `PROXY_SOCKET`, and the
+    command started through netbridge.py."""
 
 
 def find_bwrap() -> str | None:
@@ -202,12 +207,17 @@ def bwrap_argv(bwrap: str, plan: SandboxPlan, cwd: Path, *, new_session: bool) -
             argv += ["--tmpfs", str(path)]
         elif path.exists():
             argv += ["--ro-bind", str(plan.scratch / "empty"), str(path)]
+    if plan.proxy_socket is not None:
+        argv += ["--bind", str(plan.proxy_socket), PROXY_SOCKET]
     argv += NAMESPACES
     if not plan.network:
         argv.append("--unshare-net")
     argv += ["--die-with-parent", "--chdir", str(cwd)]
     if new_session:
         argv.append("--new-session")
+    if plan.proxy_socket is not None:
+        bridge = str(Path(__file__).with_name("netbridge.py"))
+        return [*argv, "--", sys.executable, "-I", "-S", bridge, PROXY_SOCKET, "--"]
     return [*argv, "--"]
 
 

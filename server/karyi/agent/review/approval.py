@@ -82,6 +82,12 @@ def permission_for(tool: Tool, params: Mapping[str, Any], ctx: ToolContext) -> P
     setting = ctx.settings.permissions.tools.get(tool.name)
     configured = Permission(setting) if setting else None
     if configured == Permission.DENY:
+        managed = (ctx.settings.managed.get("permissions") or {}).get("tools") or {}
+        if managed.get(tool.name) == "deny":
+            return PermissionVerdict(
+                Permission.DENY,
+                f"{tool.name} is {ctx.settings.managed_refusal(f'permissions.tools.{tool.name}')}",
+            )
         return PermissionVerdict(
             Permission.DENY, f"{tool.name} is denied by the user's settings (permissions.tools)"
         )

@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterable, Iterator
 
 from karyi.core.results import Permission, PermissionVerdict
+from karyi.settings import Settings
 from karyi.settings.sections import CommandRules as CommandRuleSettings
 from karyi.shell.rules.patterns import Pattern
 from karyi.shell.rules.walk import SimpleCommand, analyse
@@ -30,16 +31,38 @@ class CommandRules:
     """The user's command rules, ready to judge lines."""
 
     def __init__(
-        self, allow: Iterable[str] = (), deny: Iterable[str] = (), confirm: Iterable[str] = ()
+        self,
+        allow: Iterable[str] = (),
+        deny: Iterable[str] = (),
+        confirm: Iterable[str] = (),
+        *,
+        managed_deny: Iterable[str] = (),
+        managed_note: str = "",
     ) -> None:
         self.allow = [Pattern.parse(p) for p in allow]
         self.deny = [Pattern.parse(p) for p in deny]
         self.confirm = [Pattern.parse(p) for p in confirm]
+        self.managed_deny = set(managed_deny)
+        self.managed_note = managed_note
 
     @classmethod
     def from_rules(cls, rules: CommandRuleSettings) -> CommandRules:
         """From settings' `permissions.commands` (`settings.sections.CommandRules`)."""
         return cls(rules.allow, rules.deny, rules.confirm)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> CommandRules:
+        """From the settings' `permissions.commands`; a deny rule of the organisation's
+        managed settings says so when it refuses (docs/security.md#managed-settings)."""
+        rules = settings.permissions.commands
+        managed = ((settings.managed.get("permissions") or {}).get("commands") or {}).get("deny")
+        return cls(
+            rules.allow,
+            rules.deny,
+            rules.confirm,
+            managed_deny=managed or (),
+            managed_note=settings.managed_refusal("permissions.commands.deny"),
+        )
 
     def _first(self, patterns: list[Pattern], command: SimpleCommand) -> Pattern | None:
         for form in _forms(command):
@@ -69,10 +92,11 @@ class CommandRules:
         found = analyse(line)
         candidates = found.commands + found.suspects
         if hit := self._matching(self.deny, candidates):
+            where = "(permissions.commands.deny)"
+            if hit[1].source in self.managed_deny:
+                where = f"({self.managed_note})"
             return PermissionVerdict(
-                Permission.DENY,
-                f"`{hit[0].text}` matches the deny rule `{hit[1].source}` "
-                "(permissions.commands.deny)",
+                Permission.DENY, f"`{hit[0].text}` matches the deny rule `{hit[1].source}` {where}"
             )
         if hit := self._matching(self.confirm, candidates):
             return PermissionVerdict(

@@ -94,10 +94,14 @@ class CommandTool(TypedTool[C]):
         this tool to `confirm`)."""
         a = self.args(params)
         command = a.command
-        verdict = CommandRules.from_rules(ctx.settings.permissions.commands).evaluate(command)
+        verdict = CommandRules.from_settings(ctx.settings).evaluate(command)
         if verdict is not None and verdict.permission is Permission.DENY:
             return verdict
         if not a.sandbox:
+            box = (ctx.settings.managed.get("shell") or {}).get("sandbox") or {}
+            if box.get("mode") == "on":  # the organisation requires the sandbox
+                why = ctx.settings.managed_refusal("shell.sandbox.mode")
+                return PermissionVerdict(Permission.DENY, f"running outside the sandbox is {why}")
             return PermissionVerdict(
                 Permission.CONFIRM, "runs outside the sandbox (sandbox: false): always asked"
             )
@@ -123,6 +127,9 @@ class CommandTool(TypedTool[C]):
         first = command.strip().splitlines()[0] if command.strip() else "(empty)"
         inside = runs_sandboxed(a, ctx)
         how = "sandboxed" if inside else "NOT sandboxed"
+        box = ctx.settings.shell.sandbox
+        if inside and not box.network and box.allowed_domains:
+            how += "; network only to " + ", ".join(box.allowed_domains)
         return Confirmation(
             "command",
             f"Run in {self.where} ({how}): {first}",

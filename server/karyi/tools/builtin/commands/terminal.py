@@ -243,7 +243,7 @@ class Input(TypedTool[InputParams]):
         reach a shell. Otherwise the default (`auto`): programs that run what is typed
         to them (shells, editors, interpreters' prompts) were asked about when started."""
         text = unescape(self.args(params).text)
-        rules = CommandRules.from_rules(ctx.settings.permissions.commands)
+        rules = CommandRules.from_settings(ctx.settings)
         for line in text.replace("\r", "\n").split("\n"):
             verdict = rules.evaluate(line) if line.strip() else None
             if verdict is not None and verdict.permission is Permission.DENY:
