@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from karyi.agent.diagnostics.language_servers import LanguageServers
-from karyi.agent.diagnostics.lsp_clients import find_program
 from karyi.agent.diagnostics.problems import Problem, ProblemCheck, report
 from karyi.agent.review.approval import approve_all
 from karyi.agent.runtime import Runtime
 from karyi.core.results import ToolResult
 from karyi.llm.factory import create_provider
+from karyi.navigation.programs import find_program
 from karyi.settings import Settings
 from karyi.settings.language_servers import LanguageServer
 from karyi.tools.context import ToolContext

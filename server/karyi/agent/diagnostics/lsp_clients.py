@@ -16,8 +16,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import shutil
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ from pygls.protocol import LanguageServerProtocol
 
 from karyi.agent.diagnostics.problems import Problem
 from karyi.core.plain_json import plain
+from karyi.navigation.programs import find_program
 
 log = logging.getLogger(__name__)
 
@@ -43,17 +42,6 @@ class _RawResults(LanguageServerProtocol):
 
     def get_result_type(self, method: str) -> type[Any] | None:  # type: ignore[override]
         return None
-
-
-def find_program(name: str) -> str | None:
-    """`name` on PATH, or next to this Python (a venv's `ruff` when PATH lacks it)."""
-    if os.sep in name:
-        return name if os.access(name, os.X_OK) else None
-    found = shutil.which(name)
-    if found:
-        return found
-    beside = Path(sys.executable).parent / name
-    return str(beside) if os.access(beside, os.X_OK) else None
 
 
 class ServerClient:
