@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from karyi.navigation.navigator import Navigator
 from karyi.settings import Settings
-from karyi.settings.sections import Navigation
+from karyi.settings.language_servers import Navigation
 from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
 from karyi.workspace.ripgrep import rg_binary
