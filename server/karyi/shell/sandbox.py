@@ -55,6 +55,8 @@ NAMESPACES = ("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgro
 """Namespaces every sandbox gets besides the mount (and, by default, network) one."""
 SANDBOX_TMP = "/tmp"
 """Where the session's private temp dir appears inside the sandbox (TMPDIR)."""
+BRIDGE = "/tmp/.karyi-netbridge.py"
+"""Where the network relay (netbridge.py) is inside the sandbox."""
 PROXY_SOCKET = "/tmp/.karyi-proxy.sock"
 """Where the proxy's socket appears inside the sandbox (a mount point: not removable)."""
 
@@ -209,6 +211,9 @@ def bwrap_argv(bwrap: str, plan: SandboxPlan, cwd: Path, *, new_session: bool) -
             argv += ["--ro-bind", str(plan.scratch / "empty"), str(path)]
     if plan.proxy_socket is not None:
         argv += ["--bind", str(plan.proxy_socket), PROXY_SOCKET]
+        # The relay and its interpreter, where the sandbox sees them whatever it hides
+        # (a checkout or venv under /tmp is behind the sandbox's private /tmp).
+        argv += ["--ro-bind", str(Path(__file__).with_name("netbridge.py")), BRIDGE]
     argv += NAMESPACES
     if not plan.network:
         argv.append("--unshare-net")
@@ -216,8 +221,8 @@ def bwrap_argv(bwrap: str, plan: SandboxPlan, cwd: Path, *, new_session: bool) -
     if new_session:
         argv.append("--new-session")
     if plan.proxy_socket is not None:
-        bridge = str(Path(__file__).with_name("netbridge.py"))
-        return [*argv, "--", sys.executable, "-I", "-S", bridge, PROXY_SOCKET, "--"]
+        python = os.path.realpath(sys.executable)  # the base interpreter, not a venv's link
+        return [*argv, "--", python, "-I", "-S", BRIDGE, PROXY_SOCKET, "--"]
     return [*argv, "--"]
 
 
