@@ -17,7 +17,7 @@ from karyi.agent.session.conversation import Conversation
 from karyi.agent.session.store import SCHEMA, SessionStore
 from karyi.llm.base import Message, ProviderError
 from karyi.tools.context import ToolContext
-from tests.support.harness import Harness
+from tests.support.harness import Harness, window_with_room
 from tests.support.scripted import NativeReply, ScriptedProvider
 
 
@@ -230,8 +230,9 @@ async def test_partial_reply_then_retryable_failure_continues(ctx: ToolContext) 
 async def test_compaction_elides_old_tool_output(ctx: ToolContext, ws_root: Path) -> None:
     (ws_root / "big.txt").write_text("x" * 3000 + "\n")
     read = '<tools><read><file src="big.txt"/></read></tools>'
+    window = await window_with_room(ctx, 3000)  # four reads of big.txt, not six
     h = Harness(ctx, [read] * 6 + ["done"])
-    h.provider.context_window = 8000  # the system prompt alone is about 3,000 tokens
+    h.provider.context_window = window
     await h.agent.run("read a lot")
     assert any(e.kind == "notice" and e.to_dict()["topic"] == "compaction" for e in h.events)
     last = h.provider.requests[-1].messages

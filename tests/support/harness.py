@@ -9,6 +9,7 @@ from typing import Any
 from karyi.agent.events import Event
 from karyi.agent.review.approval import approve_all
 from karyi.agent.session.checkpoints import Checkpoints
+from karyi.agent.session.compaction import THRESHOLD, estimate_tokens
 from karyi.agent.session.conversation import Conversation
 from karyi.agent.session.store import SessionStore
 from karyi.agent.turn.loop import Agent
@@ -101,3 +102,16 @@ class Harness:
 
     def last_user(self, request: int) -> str:
         return self.provider.requests[request].messages[-1].content
+
+
+async def window_with_room(ctx: ToolContext, tokens: int, **spec: Any) -> int:
+    """A context window whose compaction budget leaves `tokens` beside the system prompt.
+
+    Tests that fill the window on purpose size it from the prompt a harness's agent really
+    sends, so that the prompt growing with every new tool does not change what they test.
+    """
+    probe = Harness(ctx, ["ok"], **spec)
+    await probe.agent.run("probe")
+    probe.store.close()
+    system = estimate_tokens([], probe.provider.requests[0].messages[0].content)
+    return int((system + tokens) / THRESHOLD)
