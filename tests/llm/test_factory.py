@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -183,3 +185,30 @@ async def test_an_injected_sleep_reaches_the_retries(fake_llm: FakeModelServer) 
         await provider.aclose()
     assert text_of(events) == "after a retry"
     assert len(sleeps.delays) == 1
+
+
+@pytest.mark.parametrize(
+    ("model", "imported", "not_imported"),
+    [
+        ("anthropic:claude-sonnet-4-5", "anthropic", "openai"),
+        ("deepseek:deepseek-chat", "openai", "anthropic"),
+        ("script:replies.json", None, "openai"),
+        ("nosuchprovider:x", None, "openai"),
+    ],
+)
+def test_import_sdk_loads_only_the_sdk_the_model_needs(
+    model: str, imported: str | None, not_imported: str
+) -> None:
+    """What a front end warms in a thread: the one SDK, and nothing for what cannot work."""
+    code = (
+        "import sys\n"
+        "from karyi.llm.factory import import_sdk\n"
+        "from karyi.settings import Settings\n"
+        f"import_sdk(Settings().with_values(model={model!r}))\n"
+        "print(sorted(m for m in ('openai', 'anthropic') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == repr([imported] if imported else [])
+    assert not_imported not in out

@@ -158,6 +158,24 @@ def endpoint_for(settings: ProviderSettings, env: Mapping[str, str] | None = Non
     )
 
 
+def import_sdk(settings: ProviderSettings) -> None:
+    """Import the SDK `settings.model` needs, without making a provider.
+
+    A front end calls it in a thread once it is up, so that the first session it opens
+    does not wait the second or so the SDK takes to import. Whatever cannot work is left
+    for `create_provider` to say.
+    """
+    try:
+        fam, _, _ = _family(settings)
+    except ProviderError:
+        return
+    with fewer_collections():
+        if fam.api == "anthropic":
+            import karyi.llm.anthropic_api
+        elif fam.api != "script":
+            import karyi.llm.openai_compat  # noqa: F401
+
+
 def create_provider(
     settings: ProviderSettings, env: Mapping[str, str] | None = None, *, sleep: Sleep | None = None
 ) -> Provider:

@@ -10,6 +10,7 @@ notifications meanwhile; `install_host` then hands the host to the server on the
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from lsprotocol import types
 from karyi.agent.host import AgentHost
 from karyi.agent.runtime import Runtime
 from karyi.core.plain_json import plain
+from karyi.llm.factory import import_sdk
 from karyi.lsp.approvals import ask_with_message_request
 from karyi.lsp.background_tasks import start_recovery
 from karyi.lsp.diagnostics import EditorProblems
@@ -57,6 +59,8 @@ async def after_initialized(ls: KaryiServer) -> None:
     the background tasks a killed server left, watch the files."""
     await refresh_configuration(ls)
     if ls.host is not None:
+        # the first session opened (History, a restart) need not wait for the model's SDK
+        ls.spawn(asyncio.to_thread(import_sdk, ls.host.runtime.settings))
         start_recovery(ls)
         await ls.host.runtime.workspace.documents.start_watching()
 
