@@ -5,12 +5,15 @@ with its live output, status and time, and one-line notices (docs/terminal.md)."
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
-from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
+
+if TYPE_CHECKING:
+    from rich.markdown import Markdown as RichMarkdown
 
 FRAME = 1 / 30
 """Seconds between redraws of a streaming answer at most."""
@@ -98,7 +101,9 @@ def whole_blocks(text: str, start: int) -> int:
 
 
 def _markdown(text: str) -> RichMarkdown:
-    return RichMarkdown(text, code_theme="monokai", hyperlinks=False)
+    from rich.markdown import Markdown  # markdown-it loads after the first screen
+
+    return Markdown(text, code_theme="monokai", hyperlinks=False)
 
 
 class ThinkingBlock(Collapsible):
