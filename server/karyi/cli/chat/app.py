@@ -18,14 +18,13 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
 from karyi.cli.chat.commands import LOCAL
 from karyi.cli.chat.completion import Completer, CompletionList, mentioned_files
 from karyi.cli.chat.keys import PromptKeys
 from karyi.cli.chat.status import StatusLine
-from karyi.cli.chat.widgets import NoticeLine, UserMessage
+from karyi.cli.chat.widgets import Conversation, NoticeLine, UserMessage
 
 if TYPE_CHECKING:  # the agent loads after the first screen (`_open`), never before it
     from karyi.agent.events import Event
@@ -40,7 +39,6 @@ DOUBLE_PRESS = 0.6
 """Seconds within which a second Esc opens rewind."""
 PLACEHOLDER = "Message Karyi · / commands · @ files · !cmd shell · Esc stops · Ctrl+D quits"
 AFTER_FIRST_SCREEN = (
-    "rich.markdown",
     "karyi.agent.host",
     "karyi.cli.chat.feed",
     "karyi.cli.chat.history",
@@ -86,7 +84,7 @@ class ChatApp(PromptKeys):
         self.failure: Exception | None = None
         """Why the runtime could not open (the chat then ends; the command says it)."""
         self.live: LiveSession | None = None
-        self.log_view = VerticalScroll(id="log")
+        self.log_view = Conversation(id="log")
         self.queue_view = Static(id="queue")
         self.prompt = Input(placeholder=PLACEHOLDER, id="prompt")
         self.completions = CompletionList()
@@ -114,6 +112,7 @@ class ChatApp(PromptKeys):
         """Draw at once; open the runtime and the session right after the first frame."""
         self.prompt.focus()
         self.status.show()
+        self.log_view.anchor()  # at the end as it grows, until the user scrolls up
         self.call_after_refresh(self.run_worker, self._open(), group="open")
 
     async def _open(self) -> None:
@@ -144,9 +143,12 @@ class ChatApp(PromptKeys):
     def _load(self) -> Runtime:
         import importlib
 
+        from karyi.cli.chat.answer import warm_up
+
         runtime = self._opener()
         for name in AFTER_FIRST_SCREEN:
             importlib.import_module(name)
+        warm_up()
         return runtime
 
     async def open_session(self) -> None:
@@ -160,6 +162,7 @@ class ChatApp(PromptKeys):
             return
         self.session_id = self.live.id
         await self.show_history()
+        keep_out_of_collections()
         self.refresh_status()
         self.run_worker(self._find_sandbox(), group="status")
         if self.completer is not None:
@@ -239,6 +242,7 @@ class ChatApp(PromptKeys):
         finally:
             self._driving = False
             self.refresh_status()
+            keep_out_of_collections()
 
     async def _turn(self, live: LiveSession, text: str) -> None:
         self.refresh_status()
@@ -376,6 +380,15 @@ class ChatApp(PromptKeys):
         """Stop every turn and release the model and the terminals."""
         if hasattr(self, "host"):
             await self.host.close()
+
+
+def keep_out_of_collections() -> None:
+    """What the conversation now holds lives as long as it: the garbage collector's
+    full passes leave it alone (over a long session's widgets one took ~100 ms, a
+    dropped frame while an answer streams). `/clear` gives it back (commands.py)."""
+    import gc
+
+    gc.freeze()
 
 
 def _mentioned(text: str, files: list[str]) -> str:

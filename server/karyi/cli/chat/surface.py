@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Coroutine
 from typing import Any, Protocol, TypeVar
 
-from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker
@@ -14,6 +13,7 @@ from textual.worker import Worker
 from karyi.agent.host import AgentHost, LiveSession
 from karyi.agent.runtime import Runtime
 from karyi.cli.chat.feed import Feed
+from karyi.cli.chat.widgets import Conversation
 
 T = TypeVar("T")
 
@@ -26,7 +26,7 @@ class ChatSurface(Protocol):
     live: LiveSession | None
     session_id: str | None
     feed: Feed
-    log_view: VerticalScroll
+    log_view: Conversation
     prompt: Input
 
     def exit(self, result: int | None = None) -> None:
