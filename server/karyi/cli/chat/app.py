@@ -21,8 +21,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static
 
 from karyi.cli.chat.commands import LOCAL
-from karyi.cli.chat.completion import Completer, CompletionList, mentioned_files
+from karyi.cli.chat.completion import Completer, CompletionList
 from karyi.cli.chat.keys import PromptKeys
+from karyi.cli.chat.pictures import PromptInput, message_parts
 from karyi.cli.chat.status import StatusLine
 from karyi.cli.chat.widgets import Conversation, NoticeLine, UserMessage
 
@@ -86,7 +87,7 @@ class ChatApp(PromptKeys):
         self.live: LiveSession | None = None
         self.log_view = Conversation(id="log")
         self.queue_view = Static(id="queue")
-        self.prompt = Input(placeholder=PLACEHOLDER, id="prompt")
+        self.prompt = PromptInput(placeholder=PLACEHOLDER, id="prompt")
         self.completions = CompletionList()
         self.completer: Completer | None = None
         self.status = StatusLine()
@@ -130,6 +131,7 @@ class ChatApp(PromptKeys):
         self.host = AgentHost(self.runtime, ask=self.ask)
         self.runtime.ask_value = self.ask_value
         self.completer = Completer(self.runtime.workspace.root, LOCAL)
+        self.prompt.root = self.runtime.workspace.root
         self.feed = Feed(
             self.log_view,
             on_usage=lambda cost: self.status.show(cost=cost),
@@ -247,11 +249,15 @@ class ChatApp(PromptKeys):
     async def _turn(self, live: LiveSession, text: str) -> None:
         self.refresh_status()
         try:
-            context = _mentioned(text, self.completer.files if self.completer else [])
+            files = self.completer.files if self.completer else []
+            context, images = message_parts(text, self.runtime.workspace.root, files)
+            if images:
+                said = "🖼 " + " · ".join(i.describe() for i in images)
+                self.feed.mount(NoticeLine(Text(said), classes="dim"))
             _, result = await self.host.chat(
-                live.id, text, context=context, listener=self.agent_event
+                live.id, text, context=context, images=images, listener=self.agent_event
             )
-        except Exception as exc:  # a model that cannot start: said, the chat goes on
+        except Exception as exc:  # a picture refused, a model that cannot start: said
             self.feed.mount(NoticeLine(Text(f"✗ {exc}"), classes="error"))
             return
         finally:
@@ -389,9 +395,3 @@ def keep_out_of_collections() -> None:
     import gc
 
     gc.freeze()
-
-
-def _mentioned(text: str, files: list[str]) -> str:
-    """The context naming the files `text` mentions as `@path`, as an editor sends it."""
-    named = mentioned_files(text, files)
-    return f"Files the user mentioned (read them as needed): {', '.join(named)}" if named else ""

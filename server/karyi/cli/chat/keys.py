@@ -10,6 +10,7 @@ from textual.app import App
 from textual.widgets import Input
 
 from karyi.cli.chat.completion import Completer, CompletionList
+from karyi.cli.chat.pictures import PromptInput
 
 CTRL_C_WINDOW = 2.0
 """Seconds within which a second Ctrl+C ends the chat."""
@@ -18,7 +19,7 @@ CTRL_C_WINDOW = 2.0
 class PromptKeys(App[int]):
     """What the chat's prompt does with keys that do not touch a turn."""
 
-    prompt: Input
+    prompt: PromptInput
     completions: CompletionList
     completer: Completer | None
     _last_interrupt: float

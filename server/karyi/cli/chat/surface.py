@@ -7,12 +7,12 @@ from collections.abc import Awaitable, Coroutine
 from typing import Any, Protocol, TypeVar
 
 from textual.screen import Screen
-from textual.widgets import Input
 from textual.worker import Worker
 
 from karyi.agent.host import AgentHost, LiveSession
 from karyi.agent.runtime import Runtime
 from karyi.cli.chat.feed import Feed
+from karyi.cli.chat.pictures import PromptInput
 from karyi.cli.chat.widgets import Conversation
 
 T = TypeVar("T")
@@ -27,7 +27,7 @@ class ChatSurface(Protocol):
     session_id: str | None
     feed: Feed
     log_view: Conversation
-    prompt: Input
+    prompt: PromptInput
 
     def exit(self, result: int | None = None) -> None:
         """End the chat."""
