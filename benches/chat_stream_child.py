@@ -41,7 +41,7 @@ def _timed_frames() -> None:
         drawing[0] += time.perf_counter() - began
         drawing[1] += time.thread_time() - cpu
 
-    Screen._on_timer_update = timed  # type: ignore[method-assign]
+    Screen._on_timer_update = timed  # type: ignore[method-assign,assignment]
     AnswerText._draw = timed_draw  # type: ignore[method-assign]
 
 
@@ -69,9 +69,9 @@ def run_child(root: Path, sid: str, report: Path) -> None:
     result: dict[str, float] = {}
 
     class Bench(ChatApp):
-        async def show_history(self) -> None:
+        async def show_history(self, every: bool = False) -> None:
             began = time.perf_counter()
-            await super().show_history()
+            await super().show_history(every)
             await asyncio.sleep(0)
             result["history"] = time.perf_counter() - began
             self.run_worker(self.stream_answer())

@@ -113,7 +113,6 @@ class ChatApp(PromptKeys):
         """Draw at once; open the runtime and the session right after the first frame."""
         self.prompt.focus()
         self.status.show()
-        self.log_view.anchor()  # at the end as it grows, until the user scrolls up
         self.call_after_refresh(self.run_worker, self._open(), group="open")
 
     async def _open(self) -> None:

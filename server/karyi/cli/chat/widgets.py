@@ -17,11 +17,20 @@ OUTPUT_LINES = 12
 
 
 class Conversation(VerticalScroll):
-    """The conversation's scrolling column. Its content's new height moves the scrollbar
-    in the layout that found it; Textual's default lays the screen out a second time for
-    it, a second frame for each line a streaming answer grows (docs/terminal.md#speed)."""
+    """The conversation's scrolling column, anchored at its end once it is taller than
+    the screen: it follows what is added in the same layout (until the user scrolls
+    up). Its content's new height moves the scrollbar in the layout that found it;
+    Textual's default lays the screen out a second time for it, a second frame for each
+    line a streaming answer grows (docs/terminal.md#speed)."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+    def watch_virtual_size(self, size: Size) -> None:
+        """Anchor at the end when the content overflows (a short conversation stays at
+        the top: an anchored one would be drawn at the bottom)."""
+        overflowing = size.height > self.scrollable_content_region.height
+        if overflowing != self.is_anchored:
+            self.anchor(overflowing)
 
 
 class UserMessage(Static):
