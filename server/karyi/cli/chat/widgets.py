@@ -61,9 +61,10 @@ class ThinkingBlock(Collapsible):
         super().__init__(self.body, title="thinking", collapsed=True)
 
     def add(self, fragment: str) -> None:
-        """Append to the thinking."""
+        """Append to the thinking (collapsed, its growing text lays nothing out: opening
+        it does)."""
         self.text += fragment
-        self.body.update(self.text)
+        self.body.update(self.text, layout=not self.collapsed)
 
 
 class NoticeLine(Static):
