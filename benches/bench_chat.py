@@ -2,11 +2,15 @@
 same run:
 
 - first screen: spawn -> the prompt drawn; floors: `import textual.app` (and its
-  widgets) to exit, and a one-widget Textual app to its first screen. Target <= 0.5 s.
+  widgets) to exit, and a one-widget Textual app to its first screen. Target <= 0.5 s,
+  or the import's floor plus MARGIN when that floor is itself above 0.5 s (said so).
+- ready: spawn -> the session open (the model's name in the status line).
 - streaming: the chat opened on a stored session of `TRANSCRIPT_LINES` lines of
   prose, then an answer streamed into it at `RATE` tokens per second (the feed the
-  agent's events go through), every frame timed (layout, compositing and writing to
-  the terminal: Textual's screen update). Target: every frame < 16 ms.
+  agent's events go through), every frame timed: Textual's screen update (layout,
+  compositing, writing to the terminal) plus the answer's Markdown rendered for it
+  since the frame before, in wall time and in CPU time (the wall time of a loaded
+  machine also holds the waits for a core). Target: every frame < 16 ms.
 - RSS: the chat's peak resident memory at the end of the stream. Target < 150 MB.
 
 Each measured process runs in its own pty (pexpect), 120 x 40 cells.
@@ -30,6 +34,10 @@ RATE = 200
 SMOKE: dict[str, object] = {"RUNS": 1, "TRANSCRIPT_LINES": 40, "TOKENS": 20}
 """Tiny sizes for `benches/run.py --smoke` (part of `make test`)."""
 
+TARGET = 0.5
+MARGIN = 0.15
+"""Seconds over the import's floor the first screen may take when that floor is above
+TARGET."""
 SIZE = (40, 120)
 LINES_PER_ANSWER = 20
 FLOOR_IMPORT = "import textual.app, textual.widgets, textual.containers"
@@ -52,13 +60,16 @@ def spawn(args: list[str], cwd: Path, env: dict[str, str]) -> pexpect.spawn:
     )
 
 
-def time_to(args: list[str], marker: str | None, cwd: Path, env: dict[str, str]) -> float:
-    """Seconds from spawning `args` to `marker` on its screen (None: to its exit)."""
+def time_to(args: list[str], markers: list[str], cwd: Path, env: dict[str, str]) -> list[float]:
+    """Seconds from spawning `args` to each of `markers` on its screen in turn (none: to
+    its exit)."""
     began = time.perf_counter()
     child = spawn(args, cwd, env)
-    child.expect(pexpect.EOF if marker is None else marker)
-    took = time.perf_counter() - began
-    if marker is not None:
+    took = []
+    for marker in markers or [pexpect.EOF]:
+        child.expect(marker)
+        took.append(time.perf_counter() - began)
+    if markers:
         child.sendcontrol("d")
         child.expect(pexpect.EOF)
     child.close()
@@ -99,14 +110,26 @@ def environment(root: Path) -> dict[str, str]:
 
 
 def first_screens(root: Path, env: dict[str, str]) -> dict[str, float]:
-    """Medians of RUNS: the chat's first screen and the two floors."""
+    """Medians of RUNS: the chat's first screen, its session open, and the two floors."""
     py = sys.executable
-    out: dict[str, list[float]] = {"import": [], "app": [], "chat": []}
+    out: dict[str, list[float]] = {"import": [], "app": [], "chat": [], "ready": []}
     for _ in range(RUNS):
-        out["import"].append(time_to([py, "-c", FLOOR_IMPORT], None, root, env))
-        out["app"].append(time_to([py, "-c", FLOOR_APP], "floor-ready", root, env))
-        out["chat"].append(time_to([py, "-m", "karyi", "chat"], "essage Karyi", root, env))
+        out["import"] += time_to([py, "-c", FLOOR_IMPORT], [], root, env)
+        out["app"] += time_to([py, "-c", FLOOR_APP], ["floor-ready"], root, env)
+        chat, ready = time_to([py, "-m", "karyi", "chat"], ["essage Karyi", "script:"], root, env)
+        out["chat"].append(chat)
+        out["ready"].append(ready)
     return {k: statistics.median(v) for k, v in out.items()}
+
+
+def first_screen_target(floor: float) -> tuple[float, str]:
+    """The first screen's target, and how it was set."""
+    if floor <= TARGET:
+        return TARGET, f"target <= {TARGET * 1000:.0f} ms"
+    return floor + MARGIN, (
+        f"the import's floor is over {TARGET * 1000:.0f} ms here: "
+        f"target <= floor + {MARGIN * 1000:.0f} ms"
+    )
 
 
 def stream(root: Path, env: dict[str, str], sid: str) -> dict[str, float]:
@@ -130,20 +153,30 @@ def main() -> None:
         firsts = first_screens(root, env)
         sid = write_session(root, TRANSCRIPT_LINES)
         s = stream(root, env, sid)
+    report(firsts, s)
+
+
+def report(firsts: dict[str, float], s: dict[str, float]) -> None:
+    """The table."""
+    target, how = first_screen_target(firsts["import"])
+    verdict = "met" if firsts["chat"] <= target else "NOT met"
     print(f"import Textual (floor):     {firsts['import'] * 1000:7.0f} ms (median of {RUNS})")
     print(f"a one-widget Textual app:   {firsts['app'] * 1000:7.0f} ms to its first screen")
     print(
         f"karyi chat, first screen:   {firsts['chat'] * 1000:7.0f} ms "
-        f"({firsts['chat'] / firsts['import']:.1f}x the import; target <= 500 ms)"
+        f"({firsts['chat'] / firsts['import']:.2f}x the import; {how}: {verdict})"
     )
+    print(f"karyi chat, session open:   {firsts['ready'] * 1000:7.0f} ms (the model shown)")
     print(
         f"a {TRANSCRIPT_LINES:,}-line session drawn in {s['history'] * 1000:.0f} ms; "
         f"{TOKENS} tokens streamed at {RATE}/s in {s['seconds']:.1f} s"
     )
-    print(
-        f"frames: {s['frames']:.0f}, p50 {s['p50'] * 1000:.1f} ms, p99 {s['p99'] * 1000:.1f} ms, "
-        f"max {s['max'] * 1000:.1f} ms (target < 16 ms); over 16 ms: {s['slow']:.0f}"
-    )
+    for name, key in (("wall", ""), ("CPU", "cpu_")):
+        print(
+            f"frames ({name}): {s['frames']:.0f}, p50 {s[key + 'p50'] * 1000:.1f} ms, "
+            f"p99 {s[key + 'p99'] * 1000:.1f} ms, max {s[key + 'max'] * 1000:.1f} ms "
+            f"(target < 16 ms); over 16 ms: {s[key + 'slow']:.0f}"
+        )
     print(f"RSS at the end: {s['rss_mb']:.0f} MB (target < 150 MB)")
 
 

@@ -15,20 +15,34 @@ from pathlib import Path
 from textual.screen import Screen
 
 FRAMES: list[float] = []
+CPU: list[float] = []
 RATE = 200
 WORDS = ["the", "module", "reads", "each", "line,", "then", "`parse()`", "returns", "a", "tree."]
 
 
 def _timed_frames() -> None:
-    """Time every screen update (layout, compositing, writing to the terminal)."""
-    update = Screen._on_timer_update
+    """Time every frame: the screen update (layout, compositing, writing to the
+    terminal) plus the answer's Markdown rendered for it since the last one."""
+    from karyi.cli.chat.answer import AnswerText
+
+    update, draw = Screen._on_timer_update, AnswerText._draw
+    drawing = [0.0, 0.0]
 
     def timed(self: Screen[object]) -> None:
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.thread_time()
         update(self)
-        FRAMES.append(time.perf_counter() - began)
+        FRAMES.append(time.perf_counter() - began + drawing[0])
+        CPU.append(time.thread_time() - cpu + drawing[1])
+        drawing[:] = [0.0, 0.0]
 
-    Screen._on_timer_update = timed  # type: ignore[method-assign]
+    def timed_draw(self: AnswerText) -> None:
+        began, cpu = time.perf_counter(), time.thread_time()
+        draw(self)
+        drawing[0] += time.perf_counter() - began
+        drawing[1] += time.thread_time() - cpu
+
+    Screen._on_timer_update = timed  # type: ignore[method-assign,assignment]
+    AnswerText._draw = timed_draw  # type: ignore[method-assign]
 
 
 def token(n: int) -> str:
@@ -55,9 +69,9 @@ def run_child(root: Path, sid: str, report: Path) -> None:
     result: dict[str, float] = {}
 
     class Bench(ChatApp):
-        async def show_history(self) -> None:
+        async def show_history(self, every: bool = False) -> None:
             began = time.perf_counter()
-            await super().show_history()
+            await super().show_history(every)
             await asyncio.sleep(0)
             result["history"] = time.perf_counter() - began
             self.run_worker(self.stream_answer())
@@ -65,6 +79,7 @@ def run_child(root: Path, sid: str, report: Path) -> None:
         async def stream_answer(self) -> None:
             await asyncio.sleep(0.3)  # the history's first frames are not the stream's
             FRAMES.clear()
+            CPU.clear()
             began = time.perf_counter()
             for n in range(tokens):
                 self.feed(Text(token(n)))
@@ -80,6 +95,13 @@ def run_child(root: Path, sid: str, report: Path) -> None:
     finally:
         runtime.close()
     frames = sorted(FRAMES) or [0.0]
+    cpu = sorted(CPU) or [0.0]
+    result.update(
+        cpu_p50=statistics.median(cpu),
+        cpu_p99=cpu[min(len(cpu) - 1, int(len(cpu) * 0.99))],
+        cpu_max=cpu[-1],
+        cpu_slow=sum(1 for f in cpu if f > 0.016),
+    )
     result.update(
         frames=len(FRAMES),
         p50=statistics.median(frames),

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from karyi.cli.chat.answer import AnswerText
 from karyi.cli.chat.questions import PermissionQuestion, SecretQuestion
-from karyi.cli.chat.widgets import AnswerText, NoticeLine, ThinkingBlock, ToolCard, UserMessage
+from karyi.cli.chat.widgets import NoticeLine, ThinkingBlock, ToolCard, UserMessage
 from tests.cli.chat.conftest import Chat, screen_text, until
 from tests.support.fake_model_server import FakeModelServer
 from tests.support.replies import Call, Reply
@@ -41,7 +42,8 @@ async def test_a_message_streams_as_markdown_with_thinking_collapsed(
         (answer,) = texts(app, AnswerText)
         await until(pilot, lambda: "x = 1" in answer.source, "the answer drawn")
         assert "It is **fine**." in answer.source
-        assert "end turn" in screen_text(app)
+        shown = screen_text(app)
+        assert "end turn" in shown and "It is fine." in shown  # the Markdown drawn
         assert app.status.facts.model.startswith("openai:gpt-4.1")
 
 

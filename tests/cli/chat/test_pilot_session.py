@@ -4,7 +4,8 @@ of / and @, and !cmd in the agent's terminal."""
 
 from __future__ import annotations
 
-from karyi.cli.chat.widgets import AnswerText, ToolCard, UserMessage
+from karyi.cli.chat.answer import AnswerText
+from karyi.cli.chat.widgets import ToolCard, UserMessage
 from tests.cli.chat.conftest import Chat, screen_text, until
 from tests.cli.chat.test_pilot import send, texts
 from tests.support.fake_model_server import FakeModelServer

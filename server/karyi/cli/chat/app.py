@@ -11,35 +11,45 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
-from karyi.agent.events import Event, ToolDone
-from karyi.agent.host import AgentHost, LiveSession, NoTurnRunning
-from karyi.agent.review.approval import ApprovalRequest, Decision
-from karyi.agent.runtime import Runtime
 from karyi.cli.chat.commands import LOCAL
-from karyi.cli.chat.completion import Completer, CompletionList, mentioned_files
-from karyi.cli.chat.feed import Feed
-from karyi.cli.chat.questions import PermissionQuestion, SecretQuestion
+from karyi.cli.chat.completion import Completer, CompletionList
+from karyi.cli.chat.keys import PromptKeys
+from karyi.cli.chat.pictures import PromptInput, message_parts
 from karyi.cli.chat.status import StatusLine
-from karyi.cli.chat.widgets import NoticeLine, UserMessage
-from karyi.secrets.request import ValueAnswer, ValueRequest
+from karyi.cli.chat.widgets import Conversation, NoticeLine, UserMessage
+
+if TYPE_CHECKING:  # the agent loads after the first screen (`_open`), never before it
+    from karyi.agent.events import Event
+    from karyi.agent.host import AgentHost, LiveSession
+    from karyi.agent.review.approval import ApprovalRequest, Decision
+    from karyi.agent.runtime import Runtime
+    from karyi.cli.chat.feed import Feed
+    from karyi.cli.chat.questions import PermissionQuestion
+    from karyi.secrets.request import ValueAnswer, ValueRequest
 
 DOUBLE_PRESS = 0.6
 """Seconds within which a second Esc opens rewind."""
-CTRL_C_WINDOW = 2.0
-"""Seconds within which a second Ctrl+C ends the chat."""
 PLACEHOLDER = "Message Karyi · / commands · @ files · !cmd shell · Esc stops · Ctrl+D quits"
+AFTER_FIRST_SCREEN = (
+    "karyi.agent.host",
+    "karyi.cli.chat.feed",
+    "karyi.cli.chat.history",
+    "karyi.cli.chat.questions",
+    "karyi.cli.chat.commands",
+)
+"""What the chat needs once the runtime is open, imported in the opening thread."""
 
 
-class ChatApp(App[int]):
+class ChatApp(PromptKeys):
     """The full-screen chat over one session of `runtime` (`session_id` None: a new one)."""
 
     TITLE = "karyi"
@@ -60,24 +70,29 @@ class ChatApp(App[int]):
         Binding("up", "completion(-1)", show=False),
     ]
 
-    def __init__(self, runtime: Runtime, session_id: str | None = None) -> None:
+    host: AgentHost
+    runtime: Runtime
+    feed: Feed
+
+    def __init__(
+        self, runtime: Runtime | Callable[[], Runtime], session_id: str | None = None
+    ) -> None:
+        """`runtime`, or what opens it: then it is opened after the first screen, in a
+        thread (the agent's modules load there), and what is typed meanwhile waits."""
         super().__init__()
-        self.runtime = runtime
+        self._opener = runtime if callable(runtime) else lambda: runtime
         self.session_id = session_id
-        self.host = AgentHost(runtime, ask=self.ask)
-        runtime.ask_value = self.ask_value
+        self.failure: Exception | None = None
+        """Why the runtime could not open (the chat then ends; the command says it)."""
         self.live: LiveSession | None = None
-        self.log_view = VerticalScroll(id="log")
+        self.log_view = Conversation(id="log")
         self.queue_view = Static(id="queue")
-        self.prompt = Input(placeholder=PLACEHOLDER, id="prompt")
+        self.prompt = PromptInput(placeholder=PLACEHOLDER, id="prompt")
         self.completions = CompletionList()
-        self.completer = Completer(runtime.workspace.root, LOCAL)
+        self.completer: Completer | None = None
         self.status = StatusLine()
-        self.feed = Feed(
-            self.log_view,
-            on_usage=lambda cost: self.status.show(cost=cost),
-            on_mode=lambda mode: self.status.show(mode=mode),
-        )
+        self.early: list[str] | None = []
+        """Lines sent before the session opened (None once it has: they are run)."""
         self.queued: list[str] = []
         self.questions: list[PermissionQuestion] = []
         self.stop_after_answer = False
@@ -95,10 +110,47 @@ class ChatApp(App[int]):
         yield self.status
 
     def on_mount(self) -> None:
-        """Draw at once; open the session right after the first frame."""
+        """Draw at once; open the runtime and the session right after the first frame."""
         self.prompt.focus()
         self.status.show()
-        self.call_after_refresh(self.open_session)
+        self.call_after_refresh(self.run_worker, self._open(), group="open")
+
+    async def _open(self) -> None:
+        """The runtime (opened in a thread with the rest of the agent's modules), the
+        host and the feed, then the session; the lines typed meanwhile run after it."""
+        try:
+            self.runtime = await asyncio.to_thread(self._load)
+        except Exception as exc:  # a usage error found late: the command reports it
+            self.failure = exc
+            self.exit(2)
+            return
+        from karyi.agent.host import AgentHost
+        from karyi.cli.chat.feed import Feed
+
+        self.host = AgentHost(self.runtime, ask=self.ask)
+        self.runtime.ask_value = self.ask_value
+        self.completer = Completer(self.runtime.workspace.root, LOCAL)
+        self.prompt.root = self.runtime.workspace.root
+        self.feed = Feed(
+            self.log_view,
+            on_usage=lambda cost: self.status.show(cost=cost),
+            on_mode=lambda mode: self.status.show(mode=mode),
+        )
+        await self.open_session()
+        early, self.early = self.early or [], None
+        for text in early:
+            await self.submit(text)
+
+    def _load(self) -> Runtime:
+        import importlib
+
+        from karyi.cli.chat.answer import warm_up
+
+        runtime = self._opener()
+        for name in AFTER_FIRST_SCREEN:
+            importlib.import_module(name)
+        warm_up()
+        return runtime
 
     async def open_session(self) -> None:
         """Load the session (its past turns drawn first) and fill in the status line."""
@@ -111,9 +163,11 @@ class ChatApp(App[int]):
             return
         self.session_id = self.live.id
         await self.show_history()
+        keep_out_of_collections()
         self.refresh_status()
         self.run_worker(self._find_sandbox(), group="status")
-        self.run_worker(self.completer.load_files(), group="status")
+        if self.completer is not None:
+            self.run_worker(self.completer.load_files(), group="status")
 
     async def show_history(self, every: bool = False) -> None:
         """The session's stored turns, the latest (`every`: all); a new session has none."""
@@ -148,7 +202,7 @@ class ChatApp(App[int]):
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the prompt: a chat command, `!cmd`, or a message (queued while a turn
-        runs)."""
+        runs, or while the session opens)."""
         if event.input is not self.prompt:
             return
         text = event.value.strip()
@@ -156,6 +210,14 @@ class ChatApp(App[int]):
         if not text:
             return
         self.completions.show(0, [])
+        if self.early is not None and text not in ("/exit", "/quit"):
+            self.early.append(text)
+            self._show_queue()
+            return
+        await self.submit(text)
+
+    async def submit(self, text: str) -> None:
+        """Run one line the user sent: the chat's own command, or a message."""
         from karyi.cli.chat.commands import run_local
 
         if await run_local(self, text):
@@ -181,15 +243,20 @@ class ChatApp(App[int]):
         finally:
             self._driving = False
             self.refresh_status()
+            keep_out_of_collections()
 
     async def _turn(self, live: LiveSession, text: str) -> None:
         self.refresh_status()
         try:
-            context = _mentioned(text, self.completer.files)
+            files = self.completer.files if self.completer else []
+            context, images = message_parts(text, self.runtime.workspace.root, files)
+            if images:
+                said = "🖼 " + " · ".join(i.describe() for i in images)
+                self.feed.mount(NoticeLine(Text(said), classes="dim"))
             _, result = await self.host.chat(
-                live.id, text, context=context, listener=self.agent_event
+                live.id, text, context=context, images=images, listener=self.agent_event
             )
-        except Exception as exc:  # a model that cannot start: said, the chat goes on
+        except Exception as exc:  # a picture refused, a model that cannot start: said
             self.feed.mount(NoticeLine(Text(f"✗ {exc}"), classes="error"))
             return
         finally:
@@ -199,7 +266,8 @@ class ChatApp(App[int]):
         self.queued[:0] = list(result.unsent)  # steered too late: the next message
 
     def _show_queue(self) -> None:
-        lines = [f"⏳ {i}. {t}" for i, t in enumerate(self.queued, 1)] if self._driving else []
+        waiting = self.early or (self.queued if self._driving else [])
+        lines = [f"⏳ {i}. {t}" for i, t in enumerate(waiting, 1)]
         self.queue_view.update("\n".join(lines))
         self.queue_view.display = bool(lines)
         self.refresh_status()
@@ -208,6 +276,8 @@ class ChatApp(App[int]):
 
     async def ask(self, request: ApprovalRequest) -> Decision:
         """A call's permission, asked in the conversation; Esc never throws it away."""
+        from karyi.cli.chat.questions import PermissionQuestion
+
         question = PermissionQuestion(request)
         self.questions.append(question)
         self.feed.end_prose()
@@ -230,6 +300,8 @@ class ChatApp(App[int]):
 
     def agent_event(self, event: Event) -> None:
         """Each event of a turn: drawn; the call Esc waited for done, the turn stops."""
+        from karyi.agent.events import ToolDone
+
         self.feed(event)
         if isinstance(event, ToolDone) and event.call.id == self.stop_after_call:
             self.stop_after_call = None
@@ -238,6 +310,8 @@ class ChatApp(App[int]):
 
     async def ask_value(self, request: ValueRequest) -> ValueAnswer | None:
         """`get_value`: a masked field; the value is never drawn."""
+        from karyi.cli.chat.questions import SecretQuestion
+
         question = SecretQuestion(request)
         self.feed.mount(question)
         try:
@@ -276,23 +350,6 @@ class ChatApp(App[int]):
 
             self.run_worker(open_rewind(self), group="rewind")
 
-    def action_eof(self) -> None:
-        """Ctrl+D: end the chat on an empty prompt, else delete to the right."""
-        if self.focused is self.prompt and self.prompt.value:
-            self.prompt.action_delete_right()
-            return
-        self.exit(0)
-
-    def action_interrupt(self) -> None:
-        """Ctrl+C: clear the prompt; a second one within two seconds ends the chat."""
-        now, last = time.monotonic(), self._last_interrupt
-        self._last_interrupt = now
-        if now - last < CTRL_C_WINDOW:
-            self.exit(0)
-            return
-        self.prompt.value = ""
-        self.notify("Press Ctrl+C again to quit.", timeout=CTRL_C_WINDOW)
-
     def action_plan_or_act(self) -> None:
         """Shift+Tab: plan ↔ act (between turns)."""
         if self.live is None:
@@ -309,6 +366,8 @@ class ChatApp(App[int]):
         text = self.prompt.value.strip()
         if not text or self.live is None:
             return
+        from karyi.agent.host import NoTurnRunning
+
         try:
             self.host.steer(self.live.id, text)
         except NoTurnRunning:
@@ -317,32 +376,6 @@ class ChatApp(App[int]):
         self.prompt.value = ""
         self.notify("Sent into the running turn: the model reads it after its current calls.")
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        """Typing in the prompt: the completions of the word before the cursor."""
-        if event.input is self.prompt:
-            value = self.prompt.value
-            cursor = (
-                len(value) if self.prompt.cursor_position is None else self.prompt.cursor_position
-            )
-            self.completions.show(*self.completer.complete(value, cursor))
-
-    def action_complete(self) -> None:
-        """Tab: the highlighted completion replaces the word being typed."""
-        chosen = self.completions.chosen()
-        if chosen is None:
-            return
-        value, cursor = self.prompt.value, self.prompt.cursor_position
-        start = self.completions.start
-        self.prompt.value = value[:start] + chosen.insert + " " + value[cursor:]
-        self.prompt.cursor_position = start + len(chosen.insert) + 1
-        self.completions.show(0, [])
-
-    def action_completion(self, step: int) -> None:
-        """↑/↓ while completions are shown: the next or previous one."""
-        if self.completions.display and self.completions.items:
-            at = (self.completions.highlighted or 0) + step
-            self.completions.highlighted = at % len(self.completions.items)
-
     def on_key(self, event: events.Key) -> None:
         """Keys no widget took: printable ones go to the prompt."""
         if event.is_printable and self.focused is not self.prompt and not self.questions:
@@ -350,10 +383,14 @@ class ChatApp(App[int]):
 
     async def on_unmount(self) -> None:
         """Stop every turn and release the model and the terminals."""
-        await self.host.close()
+        if hasattr(self, "host"):
+            await self.host.close()
 
 
-def _mentioned(text: str, files: list[str]) -> str:
-    """The context naming the files `text` mentions as `@path`, as an editor sends it."""
-    named = mentioned_files(text, files)
-    return f"Files the user mentioned (read them as needed): {', '.join(named)}" if named else ""
+def keep_out_of_collections() -> None:
+    """What the conversation now holds lives as long as it: the garbage collector's
+    full passes leave it alone (over a long session's widgets one took ~100 ms, a
+    dropped frame while an answer streams). `/clear` gives it back (commands.py)."""
+    import gc
+
+    gc.freeze()

@@ -5,6 +5,7 @@ expands it (agent/prompting/)."""
 
 from __future__ import annotations
 
+import gc
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -60,8 +61,10 @@ async def run_local(app: ChatSurface, text: str) -> bool:
         shown = memory_text(files, runtime.vault.redactor.redact)
         app.feed.mount(NoticeLine(Text(shown), classes="dim"))
     elif name == "clear":
+        gc.unfreeze()  # the widgets removed can be collected (app.keep_out_of_collections)
         await app.log_view.remove_children()
     elif name == "history" and app.live is not None:
+        gc.unfreeze()
         await app.log_view.remove_children()
         await app.show_history(every=True)
     else:

@@ -14,9 +14,6 @@ from textual.fuzzy import Matcher
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from karyi.agent.prompting.builtin_slash import BY_NAME, COMMANDS
-from karyi.agent.prompting.slash_commands import slash_commands
-
 SHOWN = 8
 """Completions listed at most."""
 MENTION_WORDS = {
@@ -56,6 +53,9 @@ class Completer:
     def commands(self) -> list[Completion]:
         """Every slash command, the chat's own first (read once)."""
         if self._commands is None:
+            from karyi.agent.prompting.builtin_slash import BY_NAME, COMMANDS
+            from karyi.agent.prompting.slash_commands import slash_commands
+
             named = dict(self.local)
             named.update({name: "Karyi's own" for name in COMMANDS})
             named.update({name: task.description for name, task in BY_NAME.items()})

@@ -31,7 +31,8 @@ from karyi.agent.events import (
     TurnStarted,
     Usage,
 )
-from karyi.cli.chat.widgets import AnswerText, NoticeLine, ThinkingBlock, ToolCard, UserMessage
+from karyi.cli.chat.answer import AnswerText
+from karyi.cli.chat.widgets import NoticeLine, ThinkingBlock, ToolCard, UserMessage
 from karyi.cli.view import cost_text, hook_line
 
 PREVIEW_LINES = 6

@@ -16,8 +16,9 @@ from karyi.agent.session.transcript import (
     Transcript,
     Turn,
 )
+from karyi.cli.chat.answer import AnswerText
 from karyi.cli.chat.feed import Feed
-from karyi.cli.chat.widgets import AnswerText, NoticeLine, ThinkingBlock, ToolCard, UserMessage
+from karyi.cli.chat.widgets import NoticeLine, ThinkingBlock, ToolCard, UserMessage
 
 SHOWN_TURNS = 20
 """Stored turns drawn when a session opens (the latest): a screen laid out with every

@@ -64,9 +64,9 @@ class PermissionQuestion(Vertical, can_focus=True):
         conf = request.confirmation
         self.always = conf is None or conf.always
         self.hunks = [(w, h) for w in (conf.files if conf else ()) for h in w.diff().hunks]
-        files = conf.files if conf else ()
-        self.tickable = len(self.hunks) > 1 and len({w.path for w in files}) == len(files)
-        """Hunks are answered one by one unless a file appears twice (then: all or none)."""
+        self.tickable = len(self.hunks) > 1
+        """Hunks are answered one by one (a call previews each file once, its hunks
+        numbered once: tools/builtin/edit/pairs.py)."""
         self.ticked = [True] * len(self.hunks)
         self.current = 0
         self.body = Static()

@@ -5,6 +5,7 @@ sandbox (docs/terminal.md#the-status-line)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from rich.text import Text
 from textual.widgets import Static
@@ -17,6 +18,15 @@ def tokens(n: int) -> str:
     if n < 1_000_000:
         return f"{n / 1000:.1f}k"
     return f"{n / 1_000_000:.1f}M"
+
+
+def short_model(label: str) -> str:
+    """The model as the line names it: a replayed script by its file's name
+    (`script:/tmp/x/turns.json (replay)` is `script:turns.json`), others as they are."""
+    if not label.startswith("script:"):
+        return label
+    path = label.removeprefix("script:").removesuffix(" (replay)")
+    return f"script:{PurePath(path).name}"
 
 
 @dataclass
@@ -36,7 +46,7 @@ class StatusFacts:
     def text(self) -> Text:
         """The line: `model · ctx 3.1k/128k (2%) · $0.0123 · act · sandboxed`."""
         out = Text()
-        out.append(self.model or "no model", style="bold")
+        out.append(short_model(self.model) or "no model", style="bold")
         if self.context_window:
             share = 100 * self.context_used / self.context_window
             used = f"{tokens(self.context_used)}/{tokens(self.context_window)}"

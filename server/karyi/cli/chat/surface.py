@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Coroutine
 from typing import Any, Protocol, TypeVar
 
-from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Input
 from textual.worker import Worker
 
 from karyi.agent.host import AgentHost, LiveSession
 from karyi.agent.runtime import Runtime
 from karyi.cli.chat.feed import Feed
+from karyi.cli.chat.pictures import PromptInput
+from karyi.cli.chat.widgets import Conversation
 
 T = TypeVar("T")
 
@@ -26,8 +26,8 @@ class ChatSurface(Protocol):
     live: LiveSession | None
     session_id: str | None
     feed: Feed
-    log_view: VerticalScroll
-    prompt: Input
+    log_view: Conversation
+    prompt: PromptInput
 
     def exit(self, result: int | None = None) -> None:
         """End the chat."""

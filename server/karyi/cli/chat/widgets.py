@@ -1,21 +1,36 @@
-"""The pieces of the conversation on screen: the user's message, the model's prose as
-streaming Markdown (code highlighted), its thinking collapsed, each tool call as a card
+"""The pieces of the conversation on screen: the user's message, the model's thinking
+collapsed (its prose is `answer.py`), each tool call as a card
 with its live output, status and time, and one-line notices (docs/terminal.md)."""
 
 from __future__ import annotations
 
 import time
 
-from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
-from textual.containers import Vertical
-from textual.widget import Widget
+from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import Collapsible, Static
 
-FRAME = 1 / 30
-"""Seconds between redraws of a streaming answer at most."""
 OUTPUT_LINES = 12
 """Lines of a call's live output a card keeps in view (the last ones)."""
+
+
+class Conversation(VerticalScroll):
+    """The conversation's scrolling column, anchored at its end once it is taller than
+    the screen: it follows what is added in the same layout (until the user scrolls
+    up). Its content's new height moves the scrollbar in the layout that found it;
+    Textual's default lays the screen out a second time for it, a second frame for each
+    line a streaming answer grows (docs/terminal.md#speed)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+    def watch_virtual_size(self, size: Size) -> None:
+        """Anchor at the end when the content overflows (a short conversation stays at
+        the top: an anchored one would be drawn at the bottom)."""
+        overflowing = size.height > self.scrollable_content_region.height
+        if overflowing != self.is_anchored:
+            self.anchor(overflowing)
 
 
 class UserMessage(Static):
@@ -29,76 +44,6 @@ class UserMessage(Static):
     def __init__(self, text: str, *, steer: bool = False) -> None:
         mark = "↪ " if steer else "› "
         super().__init__(Text(mark + text), classes="steer" if steer else "")
-
-
-class AnswerText(Vertical):
-    """The model's prose as Markdown, code blocks highlighted (rich's renderer: few
-    widgets however long the answer). While it streams, the blocks already whole
-    (up to a blank line outside a code fence) are frozen; only the last one is drawn
-    again, at most once a frame, so a long answer streams as cheaply as a short one."""
-
-    DEFAULT_CSS = """
-    AnswerText { height: auto; padding: 0 1; }
-    AnswerText Static { height: auto; }
-    """
-
-    def __init__(self, text: str = "") -> None:
-        super().__init__()
-        self.source = text
-        self._frozen = 0
-        """How much of `source` is drawn in frozen blocks."""
-        self._tail = Static(_markdown(text) if text else "")
-        self._drawing = False
-
-    def compose(self):  # type: ignore[no-untyped-def]
-        """The block still growing (the frozen ones are mounted before it)."""
-        yield self._tail
-
-    def add(self, fragment: str) -> None:
-        """Append `fragment`: drawn with whatever else arrived while the screen was busy."""
-        if not fragment:
-            return
-        self.source += fragment
-        if not self._drawing:
-            self._drawing = True
-            self.set_timer(FRAME, self._draw_pending)
-
-    def _draw_pending(self) -> None:
-        self._drawing = False
-        self._draw()
-
-    def _draw(self) -> None:
-        cut = whole_blocks(self.source, self._frozen)
-        if cut > self._frozen:
-            block = self.source[self._frozen : cut].strip("\n")
-            if block:
-                self.mount(Static(_markdown(block)), before=self._tail)
-            self._frozen = cut
-        self._tail.update(_markdown(self.source[self._frozen :]))
-        if isinstance(self.parent, Widget) and self.parent.is_vertical_scroll_end:
-            self.parent.scroll_end(animate=False)  # keep following the end, unless scrolled up
-
-    def finish(self) -> None:
-        """Nothing more comes: draw what is pending now."""
-        if self.is_mounted:
-            self._draw()
-
-
-def whole_blocks(text: str, start: int) -> int:
-    """Where the Markdown blocks of `text[start:]` that are already whole end: after the
-    last blank line outside a code fence (`start` when there is none)."""
-    cut, fenced, at = start, False, start
-    for line in text[start:].splitlines(keepends=True):
-        at += len(line)
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-        elif not fenced and not line.strip() and line.endswith("\n") and at < len(text):
-            cut = at
-    return cut
-
-
-def _markdown(text: str) -> RichMarkdown:
-    return RichMarkdown(text, code_theme="monokai", hyperlinks=False)
 
 
 class ThinkingBlock(Collapsible):
@@ -116,9 +61,10 @@ class ThinkingBlock(Collapsible):
         super().__init__(self.body, title="thinking", collapsed=True)
 
     def add(self, fragment: str) -> None:
-        """Append to the thinking."""
+        """Append to the thinking (collapsed, its growing text lays nothing out: opening
+        it does)."""
         self.text += fragment
-        self.body.update(self.text)
+        self.body.update(self.text, layout=not self.collapsed)
 
 
 class NoticeLine(Static):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from karyi.core.errors import ToolFailure
@@ -97,16 +98,27 @@ class EditTool(MutatingTool[EditParams]):
         return file_keys(ctx.workspace.resolve(f.src, param="src") for f in self.args(params).files)
 
     def planned_writes(self, params: Mapping[str, Any], ctx: ToolContext) -> list[PlannedWrite]:
-        """Every file's change (a file that would fail raises)."""
-        writes = []
+        """Every file's change, one per file: a file named by several `<file>` elements
+        gets them applied in order, so its hunks are numbered once (a file that would
+        fail raises)."""
+        plans: dict[Path, EditPlan] = {}
         for item in self.args(params).files:
             path = ctx.workspace.resolve(item.src, param="src")
-            writes.append(plan_edit(ctx, path, item.src, _pairs(item)).planned_write())
-        return writes
+            plans[path] = plan_edit(ctx, path, item.src, _pairs(item), after=plans.get(path))
+        return [plan.planned_write() for plan in plans.values()]
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
-        """Edit each file in turn; one file's failure does not stop the others."""
-        results = [self._one(item, ctx) for item in self.args(params).files]
+        """Edit each file in turn; one file's failure does not stop the others. A file the
+        user chose their own text for is written once, with its first `<file>`."""
+        results, chosen = [], set()
+        for item in self.args(params).files:
+            path = ctx.workspace.resolve(item.src, param="src")
+            if path in chosen:
+                results.append(_chosen_already(item.src))
+                continue
+            results.append(self._one(item, ctx))
+            if ctx.overrides and str(path) in ctx.overrides:
+                chosen.add(path)
         text = "\n".join(r.section for r in results)
         data = {"files": [r.data for r in results]}
         display = "\n".join(line for r in results for line in r.summary)
@@ -137,6 +149,13 @@ class EditTool(MutatingTool[EditParams]):
                 [f"{src}: {exc.message.splitlines()[0]}"],
             )
         return _success(src, plan)
+
+
+def _chosen_already(src: str) -> _FileResult:
+    """A later `<file>` of a file whose text the user chose: written with the first."""
+    said = "written with the first <file> of it: the user chose its final text"
+    section = start_tag("file", {"src": src, "status": "edited"}) + said + "</file>"
+    return _FileResult(section, {"src": src, "status": "edited"}, None, [])
 
 
 def _success(src: str, plan: EditPlan) -> _FileResult:

@@ -71,8 +71,24 @@ class EditFailure(ToolFailure):
         self.stale = stale
 
 
-def plan_edit(ctx: ToolContext, path: Path, display: str, pairs: Sequence[Pair]) -> EditPlan:
-    """Apply `pairs` to the file's current text in memory; raises ToolFailure on a refusal."""
+def plan_edit(
+    ctx: ToolContext,
+    path: Path,
+    display: str,
+    pairs: Sequence[Pair],
+    *,
+    after: EditPlan | None = None,
+) -> EditPlan:
+    """Apply `pairs` to the file's current text in memory; raises ToolFailure on a refusal.
+
+    `after`: an earlier plan of the same file in the same call, which `pairs` apply on
+    top of (the result is the file's whole change: `base` stays the file as it is)."""
+    if after is not None:
+        try:
+            outcome = apply_edits(after.outcome.text, pairs, path=display)
+        except EditError as exc:
+            raise _failure(exc, display, after.stale) from None
+        return EditPlan(path, display, after.base, outcome, after.stale)
     base = current(ctx, path, display)
     if base is not None:
         editable(base, display)
