@@ -60,7 +60,11 @@ const ASK: Record<string, Ask> = {
     return calls.map((c) => ({ to: lspItem(c.to), fromRanges: c.fromRanges.map(lspRange) }));
   },
   'textDocument/rename': async (p) => {
-    const edit = await run<vscode.WorkspaceEdit | undefined>('vscode.executeDocumentRenameProvider', ...where(p), p.newName ?? '');
+    // VS Code 1.100 hands `newName` over as an array when the document is not loaded yet
+    // ("Unexpected type"): load it first
+    const [uri, position] = where(p);
+    await vscode.workspace.openTextDocument(uri);
+    const edit = await run<vscode.WorkspaceEdit | undefined>('vscode.executeDocumentRenameProvider', uri, position, p.newName ?? '');
     if (!edit) return null;
     // documentChanges, not `changes`: a JSON object keyed by URIs does not survive pygls
     const documentChanges = edit.entries().map(([uri, edits]) => ({
