@@ -87,7 +87,9 @@ async def test_the_editors_answer_is_the_tools(make: Any, root: Path) -> None:
         "References of app.py:1: 2 in 1 file\napp.py:1:5: def greet(name):\napp.py:5:1: greet('x')"
     )
     assert editor.asked == ["textDocument/references"]
-    assert ctx.navigator is not None and not ctx.navigator.own  # no server of Karyi's was made
+    nav = ctx.navigator
+    assert isinstance(nav, EditorNavigator) and nav.own is None  # no server of Karyi's at all
+    assert nav.editors["python"].answered == {"editor": 1, "fallback": 0}
 
 
 @pytest.mark.parametrize("fault", ["nothing", "error", "timeout"])
@@ -109,6 +111,8 @@ async def test_nothing_an_error_or_a_timeout_falls_back_to_karyis_server(
         "app.py:5:1: greet('x')",
     ]
     assert "textDocument/references" in editor.asked
+    nav = ctx.navigator
+    assert isinstance(nav, EditorNavigator) and nav.editors["python"].answered["fallback"] >= 2
 
 
 async def test_the_editor_alone_says_what_failed(make: Any) -> None:
