@@ -39,6 +39,7 @@ export async function navSteps(page, ws, fake, { step, send, chatFrame, shot, op
   const chat = chatFrame(page);
 
   await step("references: answered by the editor's TypeScript provider", async () => {
+    await fake.reset(); // the steps before may leave the fake model answering as code reviewers
     await openChat(page, base, project);
     await fake.script('<tools><references symbol="area"/></tools>', '`area` is declared in src/shapes.ts and called twice in src/main.ts.');
     await send(chat, 'Who uses area?');
