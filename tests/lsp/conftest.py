@@ -40,6 +40,7 @@ async def lsp(
         *,
         ui: bool = True,
         diagnostics: bool = False,
+        navigation: bool = False,
         settings: dict[str, Any] | None = None,
         root: Path | None = None,
         more_folders: list[Path] | None = None,
@@ -67,7 +68,8 @@ async def lsp(
             },
         }
         if ui:
-            options["karyi"] = {"ui": True, **({"diagnostics": True} if diagnostics else {})}
+            declared = {"diagnostics": diagnostics, "navigation": navigation}
+            options["karyi"] = {"ui": True, **{k: True for k, on in declared.items() if on}}
         await client.initialize_session(
             types.InitializeParams(
                 capabilities=capabilities or client_capabilities(editor),

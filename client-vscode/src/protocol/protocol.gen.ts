@@ -232,6 +232,7 @@ export const Methods = {
   tools: 'karyi/tools',
   rules: 'karyi/rules',
   diagnostics: 'karyi/diagnostics',
+  navigate: 'karyi/navigate',
   restartMcpServer: 'karyi/restartMcpServer',
   terminalInput: 'karyi/terminalInput',
   setMode: 'karyi/setMode',

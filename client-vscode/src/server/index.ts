@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, State } from 'vscode-languageclient/node';
 import { Methods, type Params, type Results, type TaskRecord, type TerminalOutput, type TurnUpdate } from '../protocol';
 import { type DiagnosticsParams, editorDiagnostics } from './diagnostics';
+import { editorNavigate, type NavigateParams } from './navigation';
 import type { Secrets } from './secrets';
 import { clientOptions, findCommand, serverOptions, versionProblem } from './start';
 import { unmask } from './syncMask';
@@ -104,6 +105,7 @@ export class KaryiServer implements vscode.Disposable {
     exec.register = () => undefined;
     client.onNotification(Methods.turnUpdate, (u: TurnUpdate) => this.turnUpdates.fire(u));
     client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => editorDiagnostics(p));
+    client.onRequest(Methods.navigate, (p: NavigateParams) => editorNavigate(p));
     client.onNotification(Methods.taskUpdate, (t: TaskRecord) => this.taskUpdates.fire(t));
     client.onNotification(Methods.terminalOutput, (p: TerminalOutput) => this.terminalOutputs.fire(p));
   }

@@ -51,7 +51,7 @@ export function clientOptions(cfg: vscode.WorkspaceConfiguration, output: vscode
   return {
     documentSelector: [{ scheme: 'file' }],
     outputChannel: output,
-    initializationOptions: { karyi: { ui: true, diagnostics: true }, settings: serverSettings(inspect) },
+    initializationOptions: { karyi: { ui: true, diagnostics: true, navigation: true }, settings: serverSettings(inspect) },
     errorHandler: {
       error: () => ({ action: ErrorAction.Continue }),
       closed: () => {

@@ -16,7 +16,9 @@
 //      queued and a steered message (transcript_steps.mjs; KARYI_E2E_ONLY=transcript);
 //      Review Changes: findings in the Problems panel and inline, Fix with Karyi through
 //      the refactor preview, a re-review from Source Control (review_steps.mjs;
-//      KARYI_E2E_ONLY=review);
+//      KARYI_E2E_ONLY=review); code navigation answered by the editor's TypeScript features:
+//      references, and a rename previewed per hunk then applied (nav_steps.mjs;
+//      KARYI_E2E_ONLY=nav);
 //   3. the one-download install (fresh.mjs): a fresh profile and HOME, the extension sets
 //      up its own server on first start and reuses it on the second.
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures;
@@ -30,6 +32,7 @@ import { freshInstallSteps } from './fresh.mjs';
 import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './harness.mjs';
 import { inlineSteps } from './inline_steps.mjs';
 import { mediaSteps } from './media_steps.mjs';
+import { navSteps } from './nav_steps.mjs';
 import { reviewSteps } from './review_steps.mjs';
 import { transcriptSteps } from './transcript_steps.mjs';
 
@@ -165,6 +168,8 @@ async function uiTests(context, base, ws, fake, dir) {
     if (!only || only === 'agents') await agentsSteps(page, ws, fake, { step, shot, palette, chatFrame, WAIT });
     if (!only || only === 'transcript') await transcriptSteps(page, ws, fake, { step, send, chatFrame, shot, palette, WAIT });
     if (!only || only === 'review') await reviewSteps(page, ws, fake, { step, shot, palette, WAIT });
+    // last: it opens another folder (a TypeScript project) in the page
+    if (!only || only === 'nav') await navSteps(page, ws, fake, { step, send, chatFrame, shot, openChat, base, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
@@ -504,7 +509,7 @@ async function main() {
       server = context = undefined;
     }
     await fake.reset();
-    if (!['agents', 'transcript', 'review'].includes(process.env.KARYI_E2E_ONLY ?? '')) await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
+    if (!['agents', 'transcript', 'review', 'nav'].includes(process.env.KARYI_E2E_ONLY ?? '')) await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
   } catch (err) {
     failed = true;
     if (server) log(`code-server log tail:\n${server.logText().slice(-3000)}`);

@@ -15,6 +15,7 @@ from karyi.workspace.workspace import Workspace
 
 if TYPE_CHECKING:
     from karyi.agent.diagnostics.language_servers import LanguageServers
+    from karyi.navigation.editor import EditorSource
     from karyi.navigation.navigator import Navigator
 
 
@@ -35,13 +36,19 @@ class OwnServers:
             self._diagnostics = LanguageServers(settings.diagnostics.servers, self.workspace.root)
         return self._diagnostics
 
-    def navigator(self, settings: Settings) -> Navigator:
-        """The servers of `navigation.servers`."""
+    def navigator(self, settings: Settings, editor: EditorSource | None = None) -> Navigator:
+        """The servers of `navigation.servers`, behind the editor's language features
+        when the front end has an editor that gives them (and `navigation.source` lets it)."""
         if self._navigator is None:
             from karyi.navigation.navigator import Navigator
 
-            docs = self.workspace.documents
-            self._navigator = Navigator(settings.navigation, self.workspace.root, docs)
+            docs, root = self.workspace.documents, self.workspace.root
+            if editor is not None and settings.navigation.source != "servers":
+                from karyi.navigation.editor import EditorNavigator
+
+                self._navigator = EditorNavigator(settings.navigation, root, docs, editor)
+            else:
+                self._navigator = Navigator(settings.navigation, root, docs)
         return self._navigator
 
     def apply(self, old: Settings, new: Settings) -> None:

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from karyi.agent.turn.loop import Agent
     from karyi.agent.turn.spec import AgentSpec
     from karyi.llm.base import Provider
+    from karyi.navigation.editor import EditorSource
     from karyi.navigation.navigator import Navigator
     from karyi.shell.manager import ShellManager
     from karyi.tools.context import ToolContext
@@ -80,7 +81,8 @@ class Runtime:
     editor: Editor | None = None
     """The front end's editor, which owns the files open in it (the language server)."""
     editor_problems: ProblemSource | None = None
-    """The editor's diagnostics, where the front end has an editor that gives them."""
+    editor_navigation: EditorSource | None = None
+    """The editor's diagnostics and language features, where its front end gives them."""
     _servers: OwnServers = field(init=False)
     _store: SessionStore | None = None
     _shell: ShellManager | None = None
@@ -345,7 +347,7 @@ class Runtime:
     def navigator(self) -> Navigator:
         """The workspace's language servers for the navigation tools (each language's
         started by its first call, docs/context.md#where-navigation-answers-come-from)."""
-        return self._servers.navigator(self.settings)
+        return self._servers.navigator(self.settings, self.editor_navigation)
 
     def changed_files(self, session_id: str) -> list[str]:
         """Files the session read that changed since, each announced once."""
@@ -356,8 +358,7 @@ class Runtime:
         ]
 
     async def aclose(self) -> None:
-        """Stop every shell process and MCP server (none outlives the runtime) and close
-        the store."""
+        """Stop every shell process, MCP and language server, and close the store."""
         for manager in [*self._retired, *([self._mcp] if self._mcp else [])]:
             await manager.close()
         self._retired.clear()

@@ -27,6 +27,7 @@ from karyi.lsp.diagnostics import EditorProblems
 from karyi.lsp.documents import doc_path
 from karyi.lsp.editor_context import uri_path
 from karyi.lsp.edits import LspEditor
+from karyi.lsp.navigation import EditorNavigation
 from karyi.lsp.server import KaryiServer
 from karyi.settings import Settings, load_settings
 
@@ -110,6 +111,8 @@ def build_host(ls: KaryiServer, folders: list[Path], editor: dict[str, Any]) -> 
         runtime.editor_problems = EditorProblems(
             ls, lambda: runtime.settings.diagnostics.wait_seconds
         )
+    if ls.editor_navigation:
+        runtime.editor_navigation = EditorNavigation(ls)
     host = AgentHost(runtime, ask=None if ls.ui else ask_with_message_request(ls))
     if ls.ui:
         runtime.ask_value = host.ask_value

@@ -48,6 +48,7 @@ def initialize(ls: KaryiServer, params: types.InitializeParams) -> None:
     karyi = ls.init_options.get("karyi") or {}
     ls.ui = bool(karyi.get("ui")) if isinstance(karyi, dict) else False
     ls.editor_diagnostics = bool(karyi.get("diagnostics")) if isinstance(karyi, dict) else False
+    ls.editor_navigation = bool(karyi.get("navigation")) if isinstance(karyi, dict) else False
     folders = workspace_folders(params)
     editor = ls.init_options.get("settings") or {}
     given = editor if isinstance(editor, dict) else {}

@@ -46,6 +46,7 @@ class KaryiServer(LanguageServer):
         self.startup_error = ""
         self.ui = False  # the client declared Karyi's custom UI (initializationOptions.karyi.ui)
         self.editor_diagnostics = False  # it answers karyi/diagnostics (lsp/diagnostics.py)
+        self.editor_navigation = False  # it answers karyi/navigate (lsp/navigation.py)
         self.init_options: dict[str, Any] = {}
         self.task_manager: TaskManager | None = None
         """Background tasks of the workspace (lsp/background_tasks.py), made on first use."""

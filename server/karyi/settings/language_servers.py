@@ -68,6 +68,13 @@ class Navigation:
     code navigation tools (docs/context.md#where-navigation-answers-come-from)."""
 
     closed: ClassVar[bool] = True
+    source: Literal["auto", "editor", "servers"] = attrs.field(
+        default="auto",
+        metadata=_meta(
+            description="where navigation answers come from: auto is the editor's language "
+            "features when there is one, then Karyi's language servers"
+        ),
+    )
     servers: dict[str, LanguageServer] = attrs.field(
         factory=_navigation_servers,
         metadata=_meta(

@@ -284,6 +284,7 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "tools": ("karyi/tools", NoParams),
     "rules": ("karyi/rules", OptionalSessionParams),
     "diagnostics": ("karyi/diagnostics", None),
+    "navigate": ("karyi/navigate", None),
     "restartMcpServer": ("karyi/restartMcpServer", RestartMcpServerParams),
     "terminalInput": ("karyi/terminalInput", TerminalInputParams),
     "setMode": ("karyi/setMode", SetModeParams),
