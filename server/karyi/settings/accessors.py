@@ -76,6 +76,19 @@ class Settings(SettingsModel):
         """The words of a refusal that the managed `key` decided."""
         return f"refused by your organisation's settings ({key}, {self.managed_source})"
 
+    def mcp_refusal(self, name: str, entry: Any) -> str | None:
+        """Why MCP server `name` (its settings entry) may not start, or None. The one check
+        every way of adding a server goes through (the runtime's MCP manager starts no
+        other): with a managed `mcpServers`, only its servers, each exactly as written
+        there; a managed value that is not an object allows none (fail closed;
+        docs/security.md#managed-settings)."""
+        if "mcpServers" not in self.managed:
+            return None
+        listed = self.managed["mcpServers"]
+        if isinstance(listed, dict) and name in listed and listed[name] == entry:
+            return None
+        return self.managed_refusal("mcpServers")
+
     def key_variables(self) -> list[str]:
         """Where the model's API key may be, in the order `api_key` looks."""
         usual = key_variable(self.model.partition(":")[0])
