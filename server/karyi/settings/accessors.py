@@ -9,6 +9,7 @@ are the answers that combine keys or consult the environment.
 from __future__ import annotations
 
 import copy
+import json
 import os
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -62,6 +63,27 @@ class Settings(SettingsModel):
         """The dotted keys the organisation's managed settings set: nothing below may
         loosen them (docs/security.md#managed-settings)."""
         return leaf_paths(self.managed)
+
+    def pinned_values(self) -> list[tuple[str, Any]]:
+        """Each pinned setting as a front end lists it: the dotted key and the managed
+        value, an object's keys one by one (an empty object as itself)."""
+        out: list[tuple[str, Any]] = []
+        for key in self.pinned:
+            value: Any = self.managed
+            for part in key.split("."):
+                value = value[part]
+            if not (isinstance(value, dict) and value):
+                out.append((key, value))
+        return out
+
+    def pinned_note(self) -> str | None:
+        """What a front end says of the pinned settings, one line (None: none pinned)."""
+        rows = self.pinned_values()
+        if not rows:
+            return None
+        listed = "; ".join(f"{key} = {json.dumps(value)}" for key, value in rows)
+        n = f"{len(rows)} setting{'s' if len(rows) > 1 else ''}"
+        return f"{n} pinned by your {self.managed_source}: {listed}"
 
     def source_of(self, key: str) -> str:
         """Which layer set the dotted `key` (the nearest enclosing key's, else default)."""
