@@ -55,3 +55,15 @@ async def test_the_organisations_list_refuses_a_client_mcp_server(
     answer = await agent.say(made.session_id, "hello")
     assert answer.stop_reason == "end_turn"
     assert "calc__add" not in json.dumps(fake_llm.requests[0].body)
+
+
+async def test_a_new_session_says_which_settings_are_pinned(
+    karyi_acp: Start, _isolated_config: Path
+) -> None:
+    (_isolated_config / "managed-settings.json").write_text('{"maxSteps": 40}')
+    agent = await karyi_acp()
+    made = await agent.conn.new_session(cwd=str(agent.root), mcp_servers=[])
+    await agent.conn.set_session_mode(session_id=made.session_id, mode_id="act")  # opened
+    said = [u.content.text for u in agent.client.of("agent_message_chunk")]
+    managed = _isolated_config / "managed-settings.json"
+    assert said == [f"1 setting pinned by your organisation ({managed}): maxSteps = 40"]
