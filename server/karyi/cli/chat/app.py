@@ -111,6 +111,8 @@ class ChatApp(App[int]):
             return
         self.session_id = self.live.id
         await self.show_history()
+        if pinned := self.runtime.settings.pinned_note():  # docs/security.md#managed-settings
+            self.feed.mount(NoticeLine(Text(f"🔒 {pinned}"), classes="dim"))
         self.refresh_status()
         self.run_worker(self._find_sandbox(), group="status")
         self.run_worker(self.completer.load_files(), group="status")
