@@ -12,14 +12,14 @@ const MANAGED = {
   shell: { sandbox: { deniedDomains: ['evil.example'] } },
 };
 
-export async function pinnedSteps(page, dir, { step, shot, palette, chatFrame, WAIT }) {
+export async function pinnedSteps(page, dir, { step, shot, palette, WAIT }) {
   const file = path.join(dir, 'managed-settings.json');
-  const chat = chatFrame(page);
+  // The status item says `· idle` once the restarted server runs (`· starting…` before).
+  const idle = page.locator('.statusbar-item', { hasText: 'openai:fake-model · idle' });
   const item = page.locator('.statusbar-item', { hasText: '3 pinned' });
   await step('Pinned settings: the status bar counts them, a click lists key, value and the managed file', async () => {
     fs.writeFileSync(file, JSON.stringify(MANAGED, null, 2));
     await palette(page, 'Karyi: Restart Server');
-    await chat.locator('.item.notice', { hasText: 'The Karyi server was restarted' }).last().waitFor({ timeout: WAIT });
     await item.waitFor({ timeout: WAIT });
     await item.click();
     const rows = page.locator('.quick-input-list .monaco-list-row');
@@ -34,7 +34,7 @@ export async function pinnedSteps(page, dir, { step, shot, palette, chatFrame, W
   await step('Pinned settings: without a managed file nothing is pinned and the item is gone', async () => {
     fs.rmSync(file);
     await palette(page, 'Karyi: Restart Server');
-    await page.locator('.statusbar-item', { hasText: 'Karyi: openai:fake-model' }).waitFor({ timeout: WAIT });
     await item.waitFor({ state: 'detached', timeout: WAIT });
+    await idle.waitFor({ timeout: WAIT });
   });
 }

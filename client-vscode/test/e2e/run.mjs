@@ -167,7 +167,7 @@ async function uiTests(context, base, ws, fake, dir) {
     if (!only || only === 'agents') await agentsSteps(page, ws, fake, { step, shot, palette, chatFrame, WAIT });
     if (!only || only === 'transcript') await transcriptSteps(page, ws, fake, { step, send, chatFrame, shot, palette, WAIT });
     if (!only || only === 'review') await reviewSteps(page, ws, fake, { step, shot, palette, WAIT });
-    if (!only || only === 'pinned') await pinnedSteps(page, dir, { step, shot, palette, chatFrame, WAIT });
+    if (!only || only === 'pinned') await pinnedSteps(page, dir, { step, shot, palette, WAIT });
   } catch (err) {
     await page.screenshot({ path: path.join(dir, 'failure.png') }).catch(() => undefined);
     log(`failure screenshot: ${path.join(dir, 'failure.png')}`);
