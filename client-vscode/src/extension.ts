@@ -12,6 +12,7 @@ import { saveSynced } from './server/saver';
 import { Secrets } from './server/secrets';
 import { KaryiServer } from './server';
 import { StatusItem } from './features/status';
+import { PinnedItem } from './features/pinned';
 import { AgentTerminal } from './features/terminal';
 
 export interface KaryiApi {
@@ -20,6 +21,7 @@ export interface KaryiApi {
   previews: PreviewManager;
   view: ChatViewProvider;
   terminal: AgentTerminal;
+  pinned: PinnedItem;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<KaryiApi> {
@@ -35,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
   const view = new ChatViewProvider(context.extensionUri, chat);
   const terminal = new AgentTerminal(server, chat);
   const agents = new AgentsView(server);
+  const pinned = new PinnedItem(server);
   context.subscriptions.push(
     agents,
     ...registerAgentCommands(server, agents, previews),
@@ -47,8 +50,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
     view,
     terminal,
     new StatusItem(chat, server),
+    pinned,
     vscode.window.registerWebviewViewProvider(VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }),
-    ...registerCommands({ chat, view, previews, server, secrets, terminal }),
+    ...registerCommands({ chat, view, previews, server, secrets, terminal, pinned }),
     server.onTurnUpdate((u) => {
       if (u.event.type === 'toolDone' || u.event.type === 'fileChanged') void saveSynced();
       if (u.event.type === 'turnFinished') previews.forgetAll();
@@ -66,7 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<KaryiA
     }),
   );
   void server.start();
-  return { server, chat, previews, view, terminal };
+  return { server, chat, previews, view, terminal, pinned };
 }
 
 export function deactivate(): void {

@@ -65,6 +65,7 @@ BAD_REQUESTS: dict[str, list[tuple[Any, str]]] = {
     "karyi/rules": [({"sessionId": 5}, "sessionId")],
     "karyi/commands": [({"x": 1}, "x")],
     "karyi/memory": [({"x": 1}, "x")],
+    "karyi/pinned": [({"x": 1}, "x")],
     "karyi/setMode": [({"mode": "fly"}, "mode"), ({"mode": "act", "plan": 3}, "plan")],
     "karyi/startTask": [({}, "task"), ({"task": "x", "ref": 3}, "ref")],
     "karyi/tasks": [({"x": 1}, "x")],

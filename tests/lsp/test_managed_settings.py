@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from karyi.core.plain_json import plain
 from tests.lsp.conftest import Start, request
 
 
@@ -28,3 +29,27 @@ async def test_a_broken_managed_file_stops_the_server(lsp: Start, tmp_path: Path
     with pytest.raises(Exception, match="will not start"):
         await request(client, "karyi/chat", {"message": "hi"})
     assert any(str(managed) in m.message for m in client.log_messages)
+
+
+async def test_karyi_pinned_lists_each_pinned_key_with_its_value(
+    lsp: Start, tmp_path: Path
+) -> None:
+    managed = tmp_path / "managed.json"
+    pins = {"maxSteps": 40, "shell": {"sandbox": {"deniedDomains": ["evil.example"]}}}
+    managed.write_text(json.dumps(pins))
+    client = await lsp(env={"KARYI_MANAGED_SETTINGS": str(managed)})
+    got = plain(await request(client, "karyi/pinned", {}))
+    assert got["file"] == str(managed)
+    assert got["settings"] == [
+        {"key": "maxSteps", "value": "40"},
+        {"key": "shell.sandbox.deniedDomains", "value": '["evil.example"]'},
+    ]
+    while not any("pinned" in m.message for m in client.messages):
+        await client.wait_for_notification("window/showMessage")
+    said = next(m.message for m in client.messages if "pinned" in m.message)
+    assert said.startswith("Karyi: 2 settings are pinned")
+
+
+async def test_karyi_pinned_is_empty_without_a_managed_file(lsp: Start, tmp_path: Path) -> None:
+    client = await lsp(env={"KARYI_MANAGED_SETTINGS": str(tmp_path / "none.json")})
+    assert plain(await request(client, "karyi/pinned", {}))["settings"] == []

@@ -1,6 +1,7 @@
 /** What the commands act on, and the shape of a command in the tables (index.ts). */
 import type { ChatController } from '../features/chat/controller';
 import type { PreviewManager } from '../features/preview/manager';
+import type { PinnedItem } from '../features/pinned';
 import type { AgentTerminal } from '../features/terminal';
 import type { KaryiServer } from '../server';
 import type { Secrets } from '../server/secrets';
@@ -13,6 +14,7 @@ export interface Parts {
   server: KaryiServer;
   secrets: Secrets;
   terminal: AgentTerminal;
+  pinned: PinnedItem;
 }
 
 /** A command: the parts, then the arguments VS Code passes (a menu's, a code action's, a lens's). */

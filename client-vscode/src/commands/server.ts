@@ -1,5 +1,6 @@
-/** The server's commands: the API key, restarting, its log, its tools, the settings. */
+/** The server's commands: the API key, restarting, its log, its tools, the settings, the pinned ones. */
 import * as vscode from 'vscode';
+import { showPinned } from '../features/pinned';
 import { showTools } from '../features/tools';
 import type { Commands, Parts } from './parts';
 
@@ -22,5 +23,6 @@ export const SERVER_COMMANDS: Commands = {
   },
   'karyi.showServerLog': (p) => p.server.output.show(true),
   'karyi.showTools': (p) => showTools(p.server),
+  'karyi.showPinnedSettings': (p) => showPinned(p.pinned),
   'karyi.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:karyi.karyi'),
 };

@@ -238,6 +238,7 @@ export const Methods = {
   setMode: 'karyi/setMode',
   commands: 'karyi/commands',
   memory: 'karyi/memory',
+  pinned: 'karyi/pinned',
   startTask: 'karyi/startTask',
   tasks: 'karyi/tasks',
   task: 'karyi/task',
@@ -716,6 +717,21 @@ export interface MemoryFile {
   exists: boolean;
 }
 
+/**
+ * `karyi/pinned`: the settings the organisation's managed file pins
+ * (docs/security.md#managed-settings); an empty list without one.
+ */
+export interface PinnedSettings {
+  file: string;
+  settings: PinnedSetting[];
+}
+
+/** One pinned setting: the dotted key and its managed value as JSON text. */
+export interface PinnedSetting {
+  key: string;
+  value: string;
+}
+
 /** `karyi/tasks`: every background task's record (docs/parallel.md). */
 export interface TaskList {
   tasks: TaskRecord[];
@@ -787,6 +803,7 @@ export interface Params {
   'karyi/setMode': SetModeParams;
   'karyi/commands': NoParams;
   'karyi/memory': NoParams;
+  'karyi/pinned': NoParams;
   'karyi/startTask': StartTaskParams;
   'karyi/tasks': NoParams;
   'karyi/task': TaskParams;
@@ -823,6 +840,7 @@ export interface Results {
   'karyi/setMode': ModeState;
   'karyi/commands': SlashCommandList;
   'karyi/memory': MemoryFileList;
+  'karyi/pinned': PinnedSettings;
   'karyi/startTask': TaskRecord;
   'karyi/tasks': TaskList;
   'karyi/task': TaskDetail;

@@ -97,7 +97,9 @@ export async function startCodeServer({ codeServer, vsix, fake, folders, fresh =
     'files.autoSave': 'off',
     'karyi.model': 'openai:fake-model',
     'karyi.baseUrl': fake.url,
-    'karyi.server.env': { KARYI_API_KEY: 'test-key', KARYI_CONFIG_DIR: path.join(dir, 'karyi-config') },
+    // KARYI_MANAGED_SETTINGS: the organisation's file, absent unless a step writes it
+    // (pinned_steps.mjs).
+    'karyi.server.env': { KARYI_API_KEY: 'test-key', KARYI_CONFIG_DIR: path.join(dir, 'karyi-config'), KARYI_MANAGED_SETTINGS: path.join(dir, 'managed-settings.json') },
   };
   if (!fresh) settings['karyi.server.command'] = path.join(REPO, '.venv', 'bin', 'karyi');
   fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));

@@ -16,9 +16,10 @@
 //      queued and a steered message (transcript_steps.mjs; KARYI_E2E_ONLY=transcript);
 //      Review Changes: findings in the Problems panel and inline, Fix with Karyi through
 //      the refactor preview, a re-review from Source Control (review_steps.mjs;
-//      KARYI_E2E_ONLY=review); code navigation answered by the editor's TypeScript features:
-//      references, and a rename previewed per hunk then applied (nav_steps.mjs;
-//      KARYI_E2E_ONLY=nav);
+//      KARYI_E2E_ONLY=review); the settings the organisation pins, in the status bar and a
+//      quick pick (pinned_steps.mjs; KARYI_E2E_ONLY=pinned); code navigation answered by the
+//      editor's TypeScript features: references, and a rename previewed per hunk then applied
+//      (nav_steps.mjs; KARYI_E2E_ONLY=nav);
 //   3. the one-download install (fresh.mjs): a fresh profile and HOME, the extension sets
 //      up its own server on first start and reuses it on the second.
 // Usage: node test/e2e/run.mjs CODE_SERVER VSIX   (KARYI_E2E_SCREENSHOTS=dir to keep pictures;
@@ -33,6 +34,7 @@ import { EXT_DIR, launchBrowser, log, startCodeServer, startFakeModel } from './
 import { inlineSteps } from './inline_steps.mjs';
 import { mediaSteps } from './media_steps.mjs';
 import { navSteps } from './nav_steps.mjs';
+import { pinnedSteps } from './pinned_steps.mjs';
 import { reviewSteps } from './review_steps.mjs';
 import { transcriptSteps } from './transcript_steps.mjs';
 
@@ -168,6 +170,7 @@ async function uiTests(context, base, ws, fake, dir) {
     if (!only || only === 'agents') await agentsSteps(page, ws, fake, { step, shot, palette, chatFrame, WAIT });
     if (!only || only === 'transcript') await transcriptSteps(page, ws, fake, { step, send, chatFrame, shot, palette, WAIT });
     if (!only || only === 'review') await reviewSteps(page, ws, fake, { step, shot, palette, WAIT });
+    if (!only || only === 'pinned') await pinnedSteps(page, dir, { step, shot, palette, WAIT });
     // last: it opens another folder (a TypeScript project) in the page
     if (!only || only === 'nav') await navSteps(page, ws, fake, { step, send, chatFrame, shot, openChat, base, WAIT });
   } catch (err) {
@@ -509,7 +512,7 @@ async function main() {
       server = context = undefined;
     }
     await fake.reset();
-    if (!['agents', 'transcript', 'review', 'nav'].includes(process.env.KARYI_E2E_ONLY ?? '')) await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
+    if (!['agents', 'transcript', 'review', 'pinned', 'nav'].includes(process.env.KARYI_E2E_ONLY ?? '')) await freshInstallSteps({ step, shot, codeServer, vsix, fake, ws: makeWorkspace(tmp, 'fresh') });
   } catch (err) {
     failed = true;
     if (server) log(`code-server log tail:\n${server.logText().slice(-3000)}`);

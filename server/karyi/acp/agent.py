@@ -14,7 +14,7 @@ from collections.abc import Coroutine, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp import RequestError
+from acp import RequestError, update_agent_message_text
 from acp.interfaces import Client
 from acp.schema import (
     AuthenticateResponse,
@@ -362,8 +362,11 @@ class KaryiAgent:
         session = await self._build(where, None, session_id)
         from karyi.acp.config_options import options_update
 
+        pinned = session.runtime.settings.pinned_note()  # docs/security.md#managed-settings
         try:
             await session.client.session_update(session.id, options_update(session.options()))
+            if pinned is not None:
+                await session.client.session_update(session.id, update_agent_message_text(pinned))
         except Exception as exc:  # a client gone away: nothing to tell
             log.debug("config_option_update failed: %s", exc)
         self.later(session.announce())

@@ -86,11 +86,11 @@ def _runtime(where: Where, flags: Mapping[str, Any]) -> Runtime:
     for warning in settings.warnings:
         log.warning("karyi settings: %s", warning)
     given = settings_entries(where.servers)
-    if "mcpServers" in settings.managed and given:  # the organisation's list is the allowlist
-        names = ", ".join(given)
-        log.warning("karyi settings: MCP servers %s refused by your organisation's settings", names)
-        given = {}
-    mcp = {**settings.mcp_servers, **given}
+    # The client's servers go where every server goes: the runtime's MCP manager, which
+    # starts only what Settings.mcp_refusal lets through (a managed entry is never
+    # replaced by a client's server of the same name).
+    pinned = "mcpServers" in settings.managed
+    mcp = {**given, **settings.mcp_servers} if pinned else {**settings.mcp_servers, **given}
     # Each additional directory is a workspace folder, as a repeated `--workspace`.
     folders = [p for p in dict.fromkeys(Path(d).resolve() for d in where.extra) if p != root]
     return Runtime.open(root, settings.with_values(mcpServers=mcp), folders)

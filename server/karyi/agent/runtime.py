@@ -162,6 +162,7 @@ class Runtime:
                 root=self.workspace.root,
                 lookup=self.vault.lookup,
                 log_dir=local_dir(self.workspace.root) / "mcp",
+                refusal=self.settings.mcp_refusal,
             )
         return self._mcp
 

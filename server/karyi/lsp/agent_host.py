@@ -42,7 +42,7 @@ def show_pinned(ls: KaryiServer, settings: Settings) -> None:
         ls.window_show_message(
             types.ShowMessageParams(
                 type=types.MessageType.Info,
-                message=f"Karyi: {len(settings.managed)} settings are pinned by your "
+                message=f"Karyi: {len(settings.pinned_values())} settings are pinned by your "
                 "organisation; `karyi settings` lists them.",
             )
         )

@@ -61,6 +61,7 @@ FEATURES: dict[str, Handler] = {
     "karyi/rules": Handler("toolinfo:rules"),
     "karyi/commands": Handler("toolinfo:slash_commands"),
     "karyi/memory": Handler("toolinfo:memory"),
+    "karyi/pinned": Handler("toolinfo:pinned"),
     # background_tasks.py: agents in their own worktrees (docs/parallel.md)
     "karyi/startTask": Handler("background_tasks:start_task"),
     "karyi/tasks": Handler("background_tasks:tasks"),

@@ -1,6 +1,7 @@
 """What the agent can call and follows: its tools by source, the MCP servers' state,
 restarting one, the project rules in force (docs/context.md#rules), and the slash
-commands a message may start with (`karyi/commands`, docs/workflow.md).
+commands a message may start with (`karyi/commands`, docs/workflow.md), and the settings
+the organisation pins (`karyi/pinned`, docs/security.md#managed-settings).
 
 `karyi/tools` starts what the settings configure (the discovery command, the MCP
 servers) as a turn would, so an editor can show a failing server before the user
@@ -18,6 +19,8 @@ from karyi.lsp.server import KaryiServer
 from karyi.lsp.wire.results import (
     McpServerJson,
     MemoryFileList,
+    PinnedSetting,
+    PinnedSettings,
     RuleList,
     SlashCommandList,
     ToolsInfo,
@@ -100,3 +103,18 @@ async def memory(ls: KaryiServer, raw: Any) -> MemoryFileList:
     runtime = ls.require_host().runtime
     folders = runtime.workspace.folders
     return {"files": await asyncio.to_thread(memory_files, folders, runtime.settings)}
+
+
+async def pinned(ls: KaryiServer, raw: Any) -> PinnedSettings:
+    """`karyi/pinned`: every setting the organisation's managed file pins, with its value
+    and the file, for the editor to show (docs/security.md#managed-settings)."""
+    import json
+
+    from karyi.settings.managed import managed_settings_path
+
+    checked("karyi/pinned", raw)
+    settings = ls.require_host().runtime.settings
+    rows: list[PinnedSetting] = [
+        {"key": k, "value": json.dumps(v)} for k, v in settings.pinned_values()
+    ]
+    return {"file": str(managed_settings_path()), "settings": rows}

@@ -9,6 +9,7 @@ are the answers that combine keys or consult the environment.
 from __future__ import annotations
 
 import copy
+import json
 import os
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -63,6 +64,27 @@ class Settings(SettingsModel):
         loosen them (docs/security.md#managed-settings)."""
         return leaf_paths(self.managed)
 
+    def pinned_values(self) -> list[tuple[str, Any]]:
+        """Each pinned setting as a front end lists it: the dotted key and the managed
+        value, an object's keys one by one (an empty object as itself)."""
+        out: list[tuple[str, Any]] = []
+        for key in self.pinned:
+            value: Any = self.managed
+            for part in key.split("."):
+                value = value[part]
+            if not (isinstance(value, dict) and value):
+                out.append((key, value))
+        return out
+
+    def pinned_note(self) -> str | None:
+        """What a front end says of the pinned settings, one line (None: none pinned)."""
+        rows = self.pinned_values()
+        if not rows:
+            return None
+        listed = "; ".join(f"{key} = {json.dumps(value)}" for key, value in rows)
+        n = f"{len(rows)} setting{'s' if len(rows) > 1 else ''}"
+        return f"{n} pinned by your {self.managed_source}: {listed}"
+
     def source_of(self, key: str) -> str:
         """Which layer set the dotted `key` (the nearest enclosing key's, else default)."""
         parts = key.split(".")
@@ -75,6 +97,19 @@ class Settings(SettingsModel):
     def managed_refusal(self, key: str) -> str:
         """The words of a refusal that the managed `key` decided."""
         return f"refused by your organisation's settings ({key}, {self.managed_source})"
+
+    def mcp_refusal(self, name: str, entry: Any) -> str | None:
+        """Why MCP server `name` (its settings entry) may not start, or None. The one check
+        every way of adding a server goes through (the runtime's MCP manager starts no
+        other): with a managed `mcpServers`, only its servers, each exactly as written
+        there; a managed value that is not an object allows none (fail closed;
+        docs/security.md#managed-settings)."""
+        if "mcpServers" not in self.managed:
+            return None
+        listed = self.managed["mcpServers"]
+        if isinstance(listed, dict) and name in listed and listed[name] == entry:
+            return None
+        return self.managed_refusal("mcpServers")
 
     def key_variables(self) -> list[str]:
         """Where the model's API key may be, in the order `api_key` looks."""

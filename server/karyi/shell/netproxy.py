@@ -6,20 +6,27 @@ netbridge.py listens on the sandbox's loopback, forwards each connection to the 
 and sets `HTTP_PROXY`/`HTTPS_PROXY`. The proxy reads one request head: `CONNECT
 host:port` (HTTPS and any TLS) or an absolute-form HTTP request (`GET http://host/...`),
 and lets it through only when the host name is allowed (`deniedDomains` first, then
-`allowedDomains`); anything else gets `403` with the reason, and the host is remembered
-so that the command's result names it. See docs/security.md#the-network-allowlist.
+`allowedDomains`). The name is then resolved once, here, every address it resolves to
+judged (core/addresses.py), and the connection made to a judged address: a private or
+loopback one only for a name listed exactly (never through a wildcard), so an allowed
+name whose DNS answer turns to 127.0.0.1 or the LAN (DNS rebinding) reaches nothing.
+Anything else gets `403` with the reason, and the host is remembered so that the
+command's result names it. See docs/security.md#the-network-allowlist.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import socket
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from karyi.core.addresses import IP, judge, judge_host
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +60,49 @@ class DomainPolicy:
             return "not in shell.sandbox.allowedDomains"
         return None
 
+    def listed_exactly(self, host: str) -> bool:
+        """Whether `allowedDomains` names `host` itself (not through a wildcard): only such
+        a name may reach a private or loopback address (`localhost`, `10.0.0.7`, an
+        internal mirror's name)."""
+        return any(not p.startswith("*") and domain_matches(host, p) for p in self.allowed)
+
+    def address_refusal(self, host: str, addresses: list[IP]) -> str | None:
+        """Why `host`, resolved to `addresses`, is refused (any refused address refuses
+        the name), or None."""
+        if not (named := judge_host(host)).allowed:
+            return named.reason
+        local = self.listed_exactly(host)
+        for ip in addresses:
+            verdict = judge(ip, allow_private=local, private_refused=_PRIVATE)
+            if not verdict.allowed:
+                return verdict.about(host, ip)
+        return None
+
+
+_PRIVATE = (
+    "a private or loopback address, reached only by a name shell.sandbox.allowedDomains "
+    "lists exactly (not through a wildcard)"
+)
+
+Resolver = Callable[[str, int], Awaitable[list[IP]]]
+"""Host name and port to the addresses to judge and connect to (`resolve`; tests give
+their own answer, as a DNS server would)."""
+
+
+async def resolve(host: str, port: int) -> list[IP]:
+    """Every address `host` resolves to (an address literal is itself), in order, once."""
+    try:
+        return [ipaddress.ip_address(host.strip("[]"))]
+    except ValueError:
+        pass
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    seen: list[IP] = []
+    for info in infos:
+        ip = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+        if ip not in seen:
+            seen.append(ip)
+    return seen
+
 
 @dataclass
 class SandboxProxy:
@@ -61,6 +111,7 @@ class SandboxProxy:
     policy: DomainPolicy
     socket_path: Path
     blocked: list[str] = field(default_factory=list)
+    resolver: Resolver = resolve
     _server: asyncio.Task[asyncio.AbstractServer] | None = None
 
     def start(self) -> None:
@@ -114,7 +165,11 @@ class SandboxProxy:
             await _answer(writer, 403, f"Karyi's sandbox proxy blocked {host}: {why}")
             return
         try:
-            up_reader, up_writer = await asyncio.open_connection(host, port)
+            up_reader, up_writer = await self._connect(host, port)
+        except _Refused as exc:
+            self.blocked.append(f"{host}:{port}")
+            await _answer(writer, 403, f"Karyi's sandbox proxy blocked {host}: {exc}")
+            return
         except OSError as exc:
             await _answer(writer, 502, f"Karyi's sandbox proxy could not reach {host}: {exc}")
             return
@@ -124,6 +179,29 @@ class SandboxProxy:
         else:
             up_writer.write(forward)
         await asyncio.gather(_pump(reader, up_writer), _pump(up_reader, writer))
+
+    async def _connect(
+        self, host: str, port: int
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """Resolve once, judge every address, connect to the first judged one that
+        answers (by address: nothing is resolved again between the check and the use)."""
+        addresses = await self.resolver(host, port)
+        if not addresses:
+            raise OSError(f"{host} resolves to no address")
+        if (why := self.policy.address_refusal(host, addresses)) is not None:
+            raise _Refused(why)
+        last: OSError | None = None
+        for ip in addresses:
+            try:
+                return await asyncio.open_connection(str(ip), port)
+            except OSError as exc:
+                last = exc
+        assert last is not None
+        raise last
+
+
+class _Refused(Exception):
+    """A name the allowlist lets through whose address is refused."""
 
 
 def _target(head: bytes) -> tuple[str, int, bytes | None] | None:

@@ -1,210 +1,91 @@
 """A session's agent events as OpenTelemetry spans, metrics and logs.
 
 One `TurnRecorder` listens to one agent's event stream (events.py; the stream redacts
-secrets before any listener sees them). A turn is a span; each model request a child
-of it; each tool call a child of the model request whose reply held it. Attributes
-carry durations, decisions, tokens and cost, never text: prompts, parameters and
-commands only with `telemetry.logPrompts`. Recording only queues (setup.py exports in
-its own threads). See docs/telemetry.md.
+secrets before any listener sees them). During a turn it only keeps the events it
+records and their times (a list append: what a turn pays, benches/bench_telemetry.py);
+when the turn ends it hands them to the telemetry thread (setup.py), where `Replay`
+makes them spans (spans.py: the turn, its model requests, their tool calls, subagents'
+turns under the calls that ran them), metrics and logs. Attributes carry durations,
+decisions, tokens and cost, never text: prompts, parameters and commands only with
+`telemetry.logPrompts`. See docs/telemetry.md.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter, defaultdict
 from typing import Any
 
-from opentelemetry import trace
-from opentelemetry.trace import Span, Status, StatusCode
-
 from karyi.agent import events as ev
 from karyi.agent.telemetry.setup import Exporting
+from karyi.agent.telemetry.spans import HANDLERS, Pending, Trace, build
 
-
-class _Pending:
-    """A span as the turn records it: plain values and wall-clock times, made into an
-    OpenTelemetry span after the turn (`build`), off the turn's thread."""
-
-    __slots__ = ("attrs", "end_ns", "events", "name", "parent", "start_ns", "status")
-
-    def __init__(self, name: str, parent: _Pending | None, attrs: dict[str, Any]) -> None:
-        self.name, self.parent, self.attrs = name, parent, attrs
-        self.start_ns, self.end_ns = time.time_ns(), 0
-        self.events: list[tuple[str, int]] = []
-        self.status: str | None = None
-
-    def set_attribute(self, key: str, value: Any) -> None:
-        self.attrs[key] = value
-
-    def set_attributes(self, attrs: dict[str, Any]) -> None:
-        self.attrs.update(attrs)
-
-    def set_status(self, error: str) -> None:
-        self.status = error
-
-    def add_event(self, name: str) -> None:
-        self.events.append((name, time.time_ns()))
-
-    def end(self) -> None:
-        self.end_ns = self.end_ns or time.time_ns()
-
-
-def build(tracer: Any, pending: list[_Pending]) -> None:
-    """Make the recorded spans real, parents first (they were recorded first)."""
-    made: dict[int, Span] = {}
-    for p in pending:
-        parent = made.get(id(p.parent)) if p.parent is not None else None
-        context = trace.set_span_in_context(parent) if parent is not None else None
-        span = tracer.start_span(p.name, context=context, attributes=p.attrs, start_time=p.start_ns)
-        for name, at in p.events:
-            span.add_event(name, timestamp=at)
-        if p.status is not None:
-            span.set_status(Status(StatusCode.ERROR, p.status))
-        span.end(end_time=p.end_ns or time.time_ns())
-        made[id(p)] = span
-
-
-_HANDLERS = {
-    "turnStarted": "_turn_started",
-    "step": "_step",
-    "usage": "_usage",
-    "toolQueued": "_tool_queued",
-    "toolAwaitingPermission": "_tool_asked",
-    "toolDone": "_tool_done",
-    "error": "_error",
-    "turnFinished": "_turn_finished",
-}
-"""The events recorded, by kind, and the method that records each."""
+RECORDED = frozenset(HANDLERS)
+"""The kinds of events a recorder keeps."""
 
 
 class TurnRecorder:
-    """Listener of one agent's events (see the module docstring)."""
+    """Listener of one agent's events (see the module docstring): on the turn's path it
+    only keeps the events it records, with their times."""
 
     def __init__(self, exporting: Exporting, session_id: str) -> None:
         self.x = exporting
         self.session_id = session_id
-        self.turn: _Pending | None = None
-        self.model: _Pending | None = None
-        self.model_name = ""
-        self.tools: dict[str, _Pending] = {}
-        self.recorded: list[_Pending] = []
-        self.logs: list[tuple[str, str, dict[str, Any], int]] = []
-        self.numbers: list[tuple[str, float, dict[str, Any]]] = []
-        self.started = 0.0
-        self.seen = (0, 0, 0, 0.0)
-        self.counts: Counter[tuple[str, str, str]] = Counter()
-        self.costs: defaultdict[str, float] = defaultdict(float)
+        self.kept: list[tuple[ev.Event, int]] = []
+        self.replay = Replay(exporting)
 
     def __call__(self, event: ev.Event) -> None:
-        """Record `event` (kinds without a handler are not recorded)."""
-        name = _HANDLERS.get(event.kind)
-        if name is not None:
-            getattr(self, name)(event)
+        """Keep `event` if it is recorded; at the end of a turn hand what was kept over."""
+        kind = event.kind
+        if kind in RECORDED:
+            self.kept.append((event, time.time_ns()))
+            if kind == "turnFinished":
+                kept, self.kept = self.kept, []
+                self.x.later(lambda: self.replay.run(kept))
 
-    def _child(self, name: str, parent: _Pending | None, attrs: dict[str, Any]) -> _Pending:
-        span = _Pending(name, parent, attrs)
+
+class Replay:
+    """A recorder's events replayed, on the telemetry thread only: the spans, counts,
+    numbers and logs of a turn, handed to the SDK when the session's turn ends."""
+
+    def __init__(self, exporting: Exporting) -> None:
+        self.x = exporting
+        self.now = 0
+        self.recorded: list[Pending] = []
+        self.logs: list[tuple[str, str, dict[str, Any], int]] = []
+        self.numbers: list[tuple[str, float, dict[str, Any]]] = []
+        self.counts: Counter[tuple[str, str, str]] = Counter()
+        self.costs: defaultdict[str, float] = defaultdict(float)
+        self.top = Trace(self, None)
+
+    def run(self, kept: list[tuple[ev.Event, int]]) -> None:
+        """Replay events kept during a turn."""
+        for event, at in kept:
+            self.now = at
+            self.top(event)
+
+    def child(self, name: str, parent: Pending | None, attrs: dict[str, Any]) -> Pending:
+        """A new span, recorded (made real after the turn)."""
+        span = Pending(name, parent, attrs, self.now)
         self.recorded.append(span)
         return span
 
-    def _log(self, name: str, body: str, attrs: dict[str, Any]) -> None:
-        self.logs.append((name, body, attrs, time.time_ns()))
+    def log(self, name: str, body: str, attrs: dict[str, Any]) -> None:
+        """A log record, kept until the turn is handed over."""
+        self.logs.append((name, body, attrs, self.now))
 
-    def _turn_started(self, e: ev.TurnStarted) -> None:
-        self._end_turn("interrupted")
-        attrs: dict[str, Any] = {
-            "karyi.session.id": e.session_id,
-            "karyi.turn.id": e.turn_id,
-            "karyi.mode": e.mode,
-            "karyi.prompt.chars": len(e.message),
-        }
-        if self.x.log_prompts:
-            attrs["karyi.prompt"] = e.message
-        self.turn = self._child("karyi.turn", None, attrs)
-        self.started, self.seen = time.monotonic(), (0, 0, 0, 0.0)
+    def turn_started(self, e: ev.TurnStarted) -> None:
+        """The session's turn began: the turn and session counters, its log."""
         self.numbers.append(("turns", 1, {}))
         if e.session_id not in self.x.sessions_seen:
             self.x.sessions_seen.add(e.session_id)
             self.numbers.append(("sessions", 1, {}))
-        self._log("karyi.turn.started", "turn started", {"karyi.turn.id": e.turn_id})
+        self.log("karyi.turn.started", "turn started", {"karyi.turn.id": e.turn_id})
 
-    def _step(self, e: ev.Step) -> None:
-        self._end_model()
-        self.model_name = e.model
-        attrs = {"karyi.step": e.step, "gen_ai.request.model": e.model}
-        self.model = self._child("karyi.model_request", self.turn, attrs)
-
-    def _usage(self, e: ev.Usage) -> None:
-        cost = e.turn_cost or 0.0
-        old_in, old_out, old_cached, old_cost = self.seen
-        delta = (e.input_tokens - old_in, e.output_tokens - old_out, e.cached_tokens - old_cached)
-        self.seen = (e.input_tokens, e.output_tokens, e.cached_tokens, cost)
-        for kind, n in zip(("input", "output", "cached"), delta, strict=True):
-            self.counts[("tokens", self.model_name, kind)] += n
-        self.costs[self.model_name] += cost - old_cost
-        if self.model is not None:
-            self.model.set_attributes(
-                {
-                    "gen_ai.usage.input_tokens": delta[0],
-                    "gen_ai.usage.output_tokens": delta[1],
-                    "karyi.usage.cached_tokens": delta[2],
-                    "karyi.cost.usd": round(cost - old_cost, 6),
-                }
-            )
-            self._end_model()
-
-    def _tool_queued(self, e: ev.ToolQueued) -> None:
-        attrs: dict[str, Any] = {"karyi.tool.name": e.call.name, "karyi.tool.call_id": e.call.id}
-        if self.x.log_prompts:
-            attrs["karyi.tool.params"] = json.dumps(e.call.params, default=str)
-        self.tools[e.call.id] = self._child("karyi.tool_call", self.model or self.turn, attrs)
-
-    def _tool_asked(self, e: ev.ToolAwaitingPermission) -> None:
-        if (span := self.tools.get(e.call.id)) is not None:
-            span.add_event("karyi.permission_asked")
-
-    def _tool_done(self, e: ev.ToolDone) -> None:
-        span = self.tools.pop(e.call.id, None)
-        error = e.result.error.code if e.result.error is not None else None
-        self.counts[("calls", e.call.name, e.decision)] += 1
-        if error is not None or e.decision not in ("auto", "approved"):
-            attrs = {"karyi.tool.name": e.call.name, "karyi.tool.decision": e.decision}
-            if error is not None:
-                attrs["karyi.tool.error"] = str(error)
-            self._log("karyi.tool_call", f"tool call {e.call.name}: {e.decision}", attrs)
-        if span is None:
-            return
-        span.set_attributes(
-            {
-                "karyi.tool.decision": e.decision,
-                "karyi.tool.success": e.result.success,
-                "karyi.tool.seconds": round(e.seconds, 6),
-            }
-        )
-        if error is not None:
-            span.set_attribute("karyi.tool.error", str(error))
-            span.set_status(str(error))
-        span.end()
-
-    def _error(self, e: ev.Error) -> None:
-        if self.turn is not None:
-            self.turn.set_attribute("karyi.error.kind", e.error_kind)
-            self.turn.set_status(e.error_kind)
-
-    def _turn_finished(self, e: ev.TurnFinished) -> None:
-        if self.turn is not None:
-            self.turn.set_attributes(
-                {
-                    "karyi.turn.steps": e.steps,
-                    "gen_ai.usage.input_tokens": e.input_tokens,
-                    "gen_ai.usage.output_tokens": e.output_tokens,
-                    "karyi.usage.cached_tokens": e.cached_tokens,
-                    "karyi.cost.usd": round(e.turn_cost or 0.0, 6),
-                }
-            )
-        seconds = time.monotonic() - self.started
+    def turn_finished(self, e: ev.TurnFinished, seconds: float) -> None:
+        """The session's turn ended: its duration and its log."""
         self.numbers.append(("turn_duration", seconds, {"karyi.stop_reason": e.stop_reason}))
-        self._log(
+        self.log(
             "karyi.turn.finished",
             "turn finished",
             {
@@ -214,44 +95,19 @@ class TurnRecorder:
                 "karyi.turn.seconds": round(seconds, 3),
             },
         )
-        self._end_turn(e.stop_reason)
 
-    def _hand_over(self) -> None:
-        """Give what the turn recorded to the exporting's thread, which makes it spans,
-        metrics and logs after the turn: doing it as the events come would cost the turn
-        (benches/bench_telemetry.py)."""
-        spans, logs, numbers = self.recorded, self.logs, self.numbers
-        counts, costs = dict(self.counts), dict(self.costs)
+    def hand_over(self) -> None:
+        """The session's turn ended: what it recorded to the SDK, as spans, metrics and
+        logs (whose batch processors export them from their own threads)."""
+        if not (self.recorded or self.numbers):
+            return
+        build(self.x.tracer, self.recorded)
+        _add_metrics(self.x, dict(self.counts), self.costs, self.numbers)
+        for name, body, attrs, at in self.logs:
+            self.x.log(name, body, attrs, at)
         self.recorded, self.logs, self.numbers = [], [], []
         self.counts.clear()
-        self.costs.clear()
-        x = self.x
-
-        def work() -> None:
-            build(x.tracer, spans)
-            _add_metrics(x, counts, costs, numbers)
-            for name, body, attrs, at in logs:
-                x.log(name, body, attrs, at)
-
-        x.later(work)
-
-    def _end_model(self) -> None:
-        if self.model is not None:
-            self.model.end()
-            self.model = None
-
-    def _end_turn(self, stop_reason: str) -> None:
-        self._end_model()
-        for span in self.tools.values():
-            span.set_attribute("karyi.tool.decision", "unfinished")
-            span.end()
-        self.tools.clear()
-        if self.turn is not None:
-            self.turn.set_attribute("karyi.turn.stop_reason", stop_reason)
-            self.turn.end()
-            self.turn = None
-        if self.recorded or self.numbers:
-            self._hand_over()
+        self.costs = defaultdict(float)
 
 
 def _add_metrics(

@@ -70,7 +70,10 @@ class _Counted(SpanExporter):
 
 
 class Exporting:
-    """Karyi's tracer, meter and logger, exporting to one collector."""
+    """Karyi's tracer, meter and logger, exporting to one collector. `interval_ms`: how
+    often each signal is exported (tests); None: the SDK's schedule, which the standard
+    `OTEL_BSP_SCHEDULE_DELAY`, `OTEL_METRIC_EXPORT_INTERVAL` and `OTEL_BLRP_SCHEDULE_DELAY`
+    change (5 s for spans, 60 s for metrics, 1 s for logs)."""
 
     def __init__(
         self,
@@ -78,7 +81,7 @@ class Exporting:
         headers: dict[str, str] | None,
         *,
         log_prompts: bool = False,
-        interval_ms: int = 2000,
+        interval_ms: int | None = None,
         timeout: float = EXPORT_TIMEOUT,
     ) -> None:
         def url(signal: str) -> str | None:

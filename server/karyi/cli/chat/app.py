@@ -163,6 +163,8 @@ class ChatApp(PromptKeys):
             return
         self.session_id = self.live.id
         await self.show_history()
+        if pinned := self.runtime.settings.pinned_note():  # docs/security.md#managed-settings
+            self.feed.mount(NoticeLine(Text(f"🔒 {pinned}"), classes="dim"))
         keep_out_of_collections()
         self.refresh_status()
         self.run_worker(self._find_sandbox(), group="status")

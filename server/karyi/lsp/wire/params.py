@@ -290,6 +290,7 @@ METHODS: dict[str, tuple[str, type | None]] = {
     "setMode": ("karyi/setMode", SetModeParams),
     "commands": ("karyi/commands", NoParams),
     "memory": ("karyi/memory", NoParams),
+    "pinned": ("karyi/pinned", NoParams),
     "startTask": ("karyi/startTask", StartTaskParams),
     "tasks": ("karyi/tasks", NoParams),
     "task": ("karyi/task", TaskParams),

@@ -278,6 +278,21 @@ class MemoryFile(MemoryFileJson):
     scope: Annotated[str, Literal["user", "workspace", "auto"]]
 
 
+class PinnedSettings(TypedDict):
+    """`karyi/pinned`: the settings the organisation's managed file pins
+    (docs/security.md#managed-settings); an empty list without one."""
+
+    file: str
+    settings: list[PinnedSetting]
+
+
+class PinnedSetting(TypedDict):
+    """One pinned setting: the dotted key and its managed value as JSON text."""
+
+    key: str
+    value: str
+
+
 class TaskList(TypedDict):
     """`karyi/tasks`: every background task's record (docs/parallel.md)."""
 

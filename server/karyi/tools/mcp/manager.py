@@ -34,13 +34,20 @@ class McpManager:
         lookup: Callable[[str], str | None],
         log_dir: Path | None = None,
         env: Mapping[str, str] | None = None,
+        refusal: Callable[[str, Any], str | None] | None = None,
     ) -> None:
+        """`refusal(name, entry)`: why a server may not start (`Settings.mcp_refusal`,
+        the organisation's allowlist); a refused one is listed as `invalid` with it."""
         self.root = root
         self.warnings: list[str] = []
         self._tools: dict[str, list[Tool]] = {}
         self._connections: dict[str, ServerConnection] = {}
         self._invalid: dict[str, str] = {}
         for name, entry in servers.items():
+            if refusal is not None and (why := refusal(name, entry)) is not None:
+                self._invalid[name] = f"mcpServers.{name}: {why}"
+                self.warnings.append(self._invalid[name])
+                continue
             try:
                 config = parse_server(name, entry, root=root, lookup=lookup, env=env)
             except ConfigError as exc:

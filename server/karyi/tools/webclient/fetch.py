@@ -27,8 +27,8 @@ from urllib.parse import urljoin
 import httpcore2
 import httpx2
 
+from karyi.core.addresses import judge, judge_host
 from karyi.settings import Settings
-from karyi.tools.webclient.addresses import judge, judge_host
 
 REDIRECTS = (301, 302, 303, 307, 308)
 USER_AGENT = "Mozilla/5.0 (compatible; Karyi web_fetch; +https://github.com/karyi)"

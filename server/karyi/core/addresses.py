@@ -1,4 +1,4 @@
-"""Which network addresses `web_fetch` may reach.
+"""Which network addresses `web_fetch` and the sandbox proxy (shell/netproxy.py) may reach.
 
 Cloud metadata endpoints and link-local addresses are refused always: a model that can
 be talked into fetching `http://169.254.169.254/` can hand out the machine's cloud
@@ -75,8 +75,15 @@ def embedded_v4(ip: IP) -> IP:
     return ip
 
 
-def judge(ip: IP, *, allow_private: bool) -> Verdict:
-    """The verdict for one resolved address."""
+_WEB_PRIVATE = (
+    "a private or loopback address; set web.allowPrivate to true in your user "
+    "settings to fetch from your own network"
+)
+
+
+def judge(ip: IP, *, allow_private: bool, private_refused: str = _WEB_PRIVATE) -> Verdict:
+    """The verdict for one resolved address (`private_refused`: the reason given for a
+    private address when `allow_private` is false)."""
     ip = embedded_v4(ip)
     if ip in METADATA_IPS:
         return Verdict(False, "a cloud metadata address (always refused)")
@@ -86,11 +93,7 @@ def judge(ip: IP, *, allow_private: bool) -> Verdict:
     if not private and (ip.is_unspecified or ip.is_multicast or ip.is_reserved):
         return Verdict(False, "not a unicast address that can be fetched")
     if private and not allow_private:
-        return Verdict(
-            False,
-            "a private or loopback address; set web.allowPrivate to true in your user "
-            "settings to fetch from your own network",
-        )
+        return Verdict(False, private_refused)
     if not private and not ip.is_global:
         return Verdict(False, "not a public address")
     return Verdict(True)
