@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from karyi.agent.own_servers import OwnServers
 from karyi.agent.prompting.rules import RuleFile, rule_files, rules_text
 from karyi.agent.subagent_defs import definitions
 from karyi.agent.tool_context import tool_context
-from karyi.core.atomic import sweep_leftovers
+from karyi.core.atomic import sweep_and_log
 from karyi.secrets.redact import redact_logs_of
 from karyi.secrets.request import ValueAnswer, ValueRequest
 from karyi.secrets.store import SecretStore, config_dir
@@ -64,8 +63,6 @@ if TYPE_CHECKING:
     from karyi.tools.context import ToolContext
     from karyi.tools.mcp.manager import McpManager
     from karyi.tools.mcp.status import ServerStatus
-
-log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -109,7 +106,10 @@ class Runtime:
         runtime = cls(settings, Workspace.open(root, settings.allowed_roots, folders))
         runtime.workspace.recover_writes()  # calls a crash cut off, rolled back and told
         runtime.sweeping = threading.Thread(
-            target=_sweep, args=(root, *folders), name="karyi-sweep", daemon=True
+            target=sweep_and_log,
+            args=(root, *folders, config_dir()),
+            name="karyi-sweep",
+            daemon=True,
         )
         runtime.sweeping.start()
         redact_logs_of(runtime.vault)
@@ -381,18 +381,6 @@ class Runtime:
         if self._store is not None:
             self._store.close()
             self._store = None
-
-
-def _sweep(*roots: Path) -> None:
-    """Leftover temporary files of interrupted writes, in the workspace folders and the
-    user's config dir (secrets, grants, memory), removed (core/atomic.py)."""
-    try:
-        removed = sweep_leftovers(*dict.fromkeys(roots), config_dir())
-    except Exception:
-        log.exception("sweeping leftover temporary files failed")
-        return
-    for path in removed:
-        log.info("removed %s, left behind by an interrupted write", path)
 
 
 def _changed(old: Settings, new: Settings, key: str) -> bool:

@@ -18,6 +18,7 @@ workspace opens) removes exactly those whose process is gone (docs/security.md,
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import shutil
@@ -38,6 +39,7 @@ LEFTOVER_AGE = 60.0
 """Seconds a leftover must be untouched before it is removed (its pid may be another
 namespace's)."""
 SWEEP_SKIP = frozenset({".git", "node_modules"})
+log = logging.getLogger(__name__)
 SWEEP_LIMIT = 200_000
 
 
@@ -195,3 +197,15 @@ def sweep_leftovers(*roots: Path, now: float | None = None) -> list[Path]:
             if seen > SWEEP_LIMIT:
                 return removed
     return removed
+
+
+def sweep_and_log(*roots: Path) -> None:
+    """`sweep_leftovers` for a background thread at start-up: what it removed is logged,
+    and so is a failure, which never reaches the caller."""
+    try:
+        removed = sweep_leftovers(*dict.fromkeys(roots))
+    except Exception:
+        log.exception("sweeping leftover temporary files failed")
+        return
+    for path in removed:
+        log.info("removed %s, left behind by an interrupted write", path)
