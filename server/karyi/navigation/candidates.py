@@ -2,8 +2,9 @@
 
 `workspace/symbol` makes pyright's family search every file's symbols: a quarter of a
 second on a 1,000-file project. A declaration of `NAME` is written in a file that holds
-the word, so ripgrep (`rg -l -w`) names the few files to outline instead; the editor's
-unsaved buffers that hold it count too (docs/context.md#where-navigation-answers-come-from).
+the word, so ripgrep (`rg -l -w`, with the workspace's ignore rules) names the few files
+to outline instead; the editor's unsaved buffers that hold it count too
+(docs/context.md#where-navigation-answers-come-from).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from karyi.workspace.ripgrep import rg_binary
+from karyi.workspace.ripgrep import base_args, rg_binary
 
 OUTLINE_FILES = 24
 """Above this many files holding the word, the server's own symbol search is asked."""
@@ -28,6 +29,7 @@ async def files_naming(
     try:
         process = await asyncio.create_subprocess_exec(
             rg_binary(),
+            *base_args(sort=False),
             "-l",
             "-w",
             "-F",

@@ -19,9 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from karyi.navigation.candidates import OUTLINE_FILES, files_naming
-from karyi.navigation.errors import ServerError
+from karyi.navigation.errors import ServerError, ServerGone
 from karyi.navigation.navigator import Navigator
-from karyi.navigation.places import LineReader, Place, kind_name, name_column, uri_path
+from karyi.navigation.places import (
+    LineReader,
+    Place,
+    Symbol,
+    kind_name,
+    name_column,
+    uri_path,
+)
 from karyi.navigation.server import NavServer
 from karyi.workspace.positions import codepoint_index, utf16_column
 
@@ -53,21 +60,6 @@ KEYWORDS = frozenset(
     }
 )
 """Words before a declared name: a line given without a column points past them."""
-
-
-@dataclass(frozen=True)
-class Symbol:
-    """A declared name: its kind, the chain it is declared in, where its name is."""
-
-    name: str
-    kind: str
-    container: tuple[str, ...]
-    place: Place
-
-    @property
-    def qualified(self) -> str:
-        """`Class.method`, `function`."""
-        return ".".join([*self.container, self.name])
 
 
 class Ambiguous(LookupError):
@@ -184,7 +176,11 @@ async def symbols_named(
         seen = outline(answer, path)
     else:
         for language in nav.languages_present():
-            seen += await _declared_in(nav.server(language), name, path or nav.root, nav.root)
+            try:
+                seen += await _declared_in(nav.server(language), name, path or nav.root, nav.root)
+            except ServerGone:
+                if nav.installed(language):
+                    raise  # a server that would not start is passed over: its language has none
     matches = [s for s in seen if s.name == name and qualifies(s, qualifier, nav.root)]
     unique: dict[tuple[Path, str], Symbol] = {}
     for match in sorted(matches, key=lambda s: (_is_stub(s.place.path), s.place)):
@@ -240,7 +236,7 @@ async def closest_names(nav: Navigator, symbol: str, seen: list[Symbol]) -> list
         for language in nav.languages_present():
             try:
                 answer = await nav.server(language).request("workspace/symbol", {"query": name[:2]})
-            except ServerError:  # a server with no project open yet has no names to offer
+            except (ServerError, ServerGone):  # no project open yet, or no server: no names
                 continue
             pool.update({s.name: s for s in workspace_symbols(answer, nav.root)})
     names = difflib.get_close_matches(name, list(pool), n=5, cutoff=0.6)

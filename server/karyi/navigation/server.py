@@ -130,6 +130,8 @@ class NavServer:
         self.process: ServerProcess | None = None
         self.starts = 0
         self.crashes = 0
+        self.unstartable = False
+        """True once the server failed to start twice in a row: its language has none."""
         self.started_at = 0.0
         self._starting: asyncio.Task[ServerProcess] | None = None
         self._open: dict[Path, tuple[int, str]] = {}
@@ -162,7 +164,11 @@ class NavServer:
                 if self.crashes >= 1:
                     raise
                 self.crashes += 1
-                return await self._ask(method, params, limit)
+                try:
+                    return await self._ask(method, params, limit)
+                except ServerGone:
+                    self.unstartable = not self.started_at
+                    raise
         finally:
             self._busy -= 1
             self._arm_idle()
