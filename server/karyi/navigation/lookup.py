@@ -30,6 +30,7 @@ from karyi.navigation.places import (
     uri_path,
 )
 from karyi.navigation.server import NavServer
+from karyi.navigation.words import WordIndex
 from karyi.workspace.positions import codepoint_index, utf16_column
 
 LOCAL_SCOPES = frozenset({"function", "method", "constructor"})
@@ -177,7 +178,9 @@ async def symbols_named(
     else:
         for language in nav.languages_present():
             try:
-                seen += await _declared_in(nav.server(language), name, path or nav.root, nav.root)
+                server = nav.server(language)
+                words = nav.words(server.extensions)
+                seen += await _declared_in(server, name, path or nav.root, nav.root, words)
             except ServerGone:
                 if nav.installed(language):
                     raise  # a server that would not start is passed over: its language has none
@@ -189,11 +192,13 @@ async def symbols_named(
     return sorted((_at_name(s, lines_of) for s in unique.values()), key=lambda s: s.place), seen
 
 
-async def _declared_in(server: NavServer, name: str, under: Path, root: Path) -> list[Symbol]:
+async def _declared_in(
+    server: NavServer, name: str, under: Path, root: Path, words: WordIndex | None = None
+) -> list[Symbol]:
     """The symbols of the few files that hold `name` as a word (their outlines), else
     of the server's workspace search, under `under`."""
     buffers = server.overlay.texts(server.extensions)
-    files = await files_naming(under, name, server.extensions, buffers)
+    files = await files_naming(under, name, server.extensions, buffers, words)
     if files is not None and len(files) <= OUTLINE_FILES:
         out: list[Symbol] = []
         for file in files:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from karyi.navigation.grammars import BY_EXTENSION, GRAMMARS, Grammar
 from karyi.navigation.programs import find_program
 from karyi.navigation.server import NavServer
+from karyi.navigation.words import WordIndex
 from karyi.settings.language_servers import Navigation
 from karyi.workspace.documents import DocumentStore
 
@@ -61,6 +62,7 @@ class Navigator:
                 self._by_ext.setdefault(ext.lower(), language)
         self._present: list[str] | None = None
         self._syntax: SyntaxIndex | None = None
+        self._words: dict[frozenset[str], WordIndex] = {}
         documents.add_listener(self.changed)
 
     def language_of(self, path: Path) -> str | None:
@@ -104,13 +106,21 @@ class Navigator:
             )
         ]
 
+    def words(self, extensions: Iterable[str]) -> WordIndex:
+        """The warm index of the words in the files with `extensions` (one per set)."""
+        key = frozenset(e.lower() for e in extensions)
+        found = self._words.get(key)
+        if found is None:
+            found = self._words[key] = WordIndex(self.root, key)
+        return found
+
     @property
     def syntax(self) -> SyntaxIndex:
         """The tree-sitter index of the syntactic fallback (created on first use)."""
         if self._syntax is None:
             from karyi.navigation.syntax import SyntaxIndex
 
-            self._syntax = SyntaxIndex(self.root, self.overlay.texts)
+            self._syntax = SyntaxIndex(self.root, self.overlay.texts, self.words)
         return self._syntax
 
     def server(self, language: str) -> NavServer:
@@ -155,6 +165,8 @@ class Navigator:
     def changed(self, paths: Iterable[Path]) -> None:
         """Files changed on disk: every running server is told."""
         listed = list(paths)
+        for words in self._words.values():
+            words.invalidate()
         for server in self.servers.values():
             server.notify_changed(listed)
 

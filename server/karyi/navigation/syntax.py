@@ -20,6 +20,7 @@ from pathlib import Path
 from karyi.navigation.candidates import files_naming
 from karyi.navigation.grammars import BY_EXTENSION, SCOPES, TYPES, Grammar
 from karyi.navigation.places import Place, Symbol
+from karyi.navigation.words import WordIndex
 from karyi.workspace.ripgrep import find_files
 
 LOCALS = frozenset({"function", "method", "constructor"})
@@ -29,6 +30,8 @@ SEARCH_FILES = 5_000
 
 Buffers = Callable[[frozenset[str]], dict[Path, str]]
 """The unsaved buffers with one of the extensions, by path (the navigator's overlay)."""
+Words = Callable[[frozenset[str]], WordIndex]
+"""The warm word index of the files with the extensions (the navigator's)."""
 
 
 @dataclass(frozen=True)
@@ -106,9 +109,10 @@ def declarations(path: Path, source: bytes) -> list[Symbol]:
 class SyntaxIndex:
     """Declarations by file, parsed on demand and kept while the file is unchanged."""
 
-    def __init__(self, root: Path, buffers: Buffers) -> None:
+    def __init__(self, root: Path, buffers: Buffers, words: Words | None = None) -> None:
         self.root = root
         self.buffers = buffers
+        self.words = words
         self._parsed: dict[Path, tuple[object, list[Symbol]]] = {}
 
     @staticmethod
@@ -132,7 +136,8 @@ class SyntaxIndex:
         if await asyncio.to_thread(under.is_file):
             files: list[Path] | None = [under] if under.suffix.lower() in extensions else []
         else:
-            files = await files_naming(under, name, extensions, buffers)
+            index = self.words(extensions) if self.words else None
+            files = await files_naming(under, name, extensions, buffers, index)
         if files is None:
             files = await self._listed(under, extensions)
         found = await asyncio.to_thread(self._all, files or [], buffers)
