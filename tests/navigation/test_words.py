@@ -7,6 +7,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
+from karyi.navigation import words
 from karyi.navigation.words import WordIndex
 
 
@@ -55,3 +58,18 @@ async def test_a_change_the_watcher_reports_lists_again(tmp_path: Path) -> None:
     new.write_text("delta = 1\n")
     index.invalidate()
     assert await index.files_with("delta", tmp_path) == [new]
+
+
+async def test_a_large_workspace_is_left_to_ripgrep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text("epsilon = 1\n")
+    monkeypatch.setattr(words, "MAX_FILES", 1)
+    assert await WordIndex(tmp_path, {".py"}).files_with("epsilon", tmp_path) is None
+    monkeypatch.setattr(words, "MAX_FILES", 10)
+    monkeypatch.setattr(words, "MAX_BYTES", 20)  # 24 bytes in them
+    assert await WordIndex(tmp_path, {".py"}).files_with("epsilon", tmp_path) is None
+    monkeypatch.setattr(words, "MAX_BYTES", 24)
+    found = await WordIndex(tmp_path, {".py"}).files_with("epsilon", tmp_path)
+    assert found == [tmp_path / "a.py", tmp_path / "b.py"]

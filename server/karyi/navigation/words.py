@@ -3,17 +3,21 @@
 Finding a symbol by name starts with the files that hold the word (`candidates.py`). A
 ripgrep run per call costs a process start and a pass over every file, most of a warm
 call's time on a 1,000-file project. This index lists the files once with ripgrep (the
-workspace's ignore rules), reads each file's words once, and before each look-up only
-checks the mtimes: a file whose mtime or size moved is read again, and a directory whose
-mtime moved (a file added, removed or renamed in it), or a change the workspace's watcher
-reports, makes it list the files again (docs/context.md#where-navigation-answers-come-from).
+workspace's ignore rules), reads each file's distinct words once (up to `MAX_FILES`
+files and `MAX_BYTES` in them, else ripgrep is asked as before), and before each
+look-up only checks the mtimes: a file whose mtime or size moved is read again, and a
+directory whose mtime moved (a file added, removed or renamed in it), or a change the
+workspace's watcher reports, makes it list the files again
+(docs/context.md#where-navigation-answers-come-from).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -21,8 +25,10 @@ from karyi.core.errors import ToolFailure
 
 WORD = re.compile(r"[\w$]+")
 """A word as `files_naming` matches a name in a buffer: letters, digits, `_` and `$`."""
-MAX_FILES = 20_000
-"""Above this many files the index is not kept (ripgrep is asked each time)."""
+MAX_FILES = 5_000
+MAX_BYTES = 16_000_000
+"""Above this many files, or bytes in them, the index is not kept (ripgrep is asked each
+time): it holds each file's distinct words, some 40 bytes each."""
 
 
 class WordIndex:
@@ -33,7 +39,6 @@ class WordIndex:
         self.extensions = frozenset(e.lower() for e in extensions)
         self.too_many = False
         self._files: dict[Path, tuple[int, int, frozenset[str]]] = {}
-        self._by_word: dict[str, set[Path]] = {}
         self._dirs: dict[Path, int] = {}
         self._stale = True
         self._lock = asyncio.Lock()
@@ -57,7 +62,11 @@ class WordIndex:
                 await asyncio.to_thread(self._refresh, list(self._files))
         if self.too_many:
             return None
-        return sorted(p for p in self._by_word.get(name, ()) if p.is_relative_to(under))
+        return sorted(
+            path
+            for path, (_mtime, _size, words) in self._files.items()
+            if name in words and path.is_relative_to(under)
+        )
 
     async def _list(self) -> tuple[list[Path], set[Path]] | None:
         """Every file ripgrep would search: the indexed ones, and the directories of all."""
@@ -72,6 +81,14 @@ class WordIndex:
         kept = [p for p in files if p.suffix.lower() in self.extensions]
         self.too_many = listing.capped or len(kept) > MAX_FILES
         return kept, dirs
+
+    @staticmethod
+    def _bytes(files: Iterable[Path]) -> int:
+        total = 0
+        for path in files:
+            with contextlib.suppress(OSError):
+                total += os.stat(path).st_size
+        return total
 
     def _dirs_moved(self) -> bool:
         for directory, mtime in self._dirs.items():
@@ -91,13 +108,13 @@ class WordIndex:
                 self._dirs[directory] = os.stat(directory).st_mtime_ns
             except OSError:
                 continue
+        self.too_many = self.too_many or self._bytes(files) > MAX_BYTES
         if self.too_many:
             self._files.clear()
-            self._by_word.clear()
             return
         keep = set(files)
         for gone in [p for p in self._files if p not in keep]:
-            self._set(gone, None)
+            del self._files[gone]
         self._refresh(files)
 
     def _refresh(self, files: Iterable[Path]) -> None:
@@ -105,28 +122,12 @@ class WordIndex:
         for path in files:
             try:
                 stat = os.stat(path)
-            except OSError:
-                self._set(path, None)
-                continue
-            known = self._files.get(path)
-            if known is not None and known[:2] == (stat.st_mtime_ns, stat.st_size):
-                continue
-            try:
+                known = self._files.get(path)
+                if known is not None and known[:2] == (stat.st_mtime_ns, stat.st_size):
+                    continue
                 text = path.read_text(encoding="utf-8", errors="replace")
             except OSError:
-                self._set(path, None)
+                self._files.pop(path, None)
                 continue
-            self._set(path, (stat.st_mtime_ns, stat.st_size, frozenset(WORD.findall(text))))
-
-    def _set(self, path: Path, entry: tuple[int, int, frozenset[str]] | None) -> None:
-        old = self._files.pop(path, None)
-        for word in old[2] if old else ():
-            holders = self._by_word.get(word)
-            if holders is not None:
-                holders.discard(path)
-                if not holders:
-                    del self._by_word[word]
-        if entry is not None:
-            self._files[path] = entry
-            for word in entry[2]:
-                self._by_word.setdefault(word, set()).add(path)
+            words = frozenset(map(sys.intern, WORD.findall(text)))
+            self._files[path] = (stat.st_mtime_ns, stat.st_size, words)
