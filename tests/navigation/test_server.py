@@ -106,9 +106,9 @@ def test_a_missing_program_or_language_is_said(project: Path) -> None:
     ws = Workspace.open(project)
     servers = {"python": LanguageServer(command=["no-such-server"], extensions=[".py"])}
     nav = Navigator(Navigation(servers=servers), project, ws.documents)
-    with pytest.raises(NoServer, match=r"the python language server \(no-such-server\) is not"):
+    with pytest.raises(NoServer, match=r"for python files: no-such-server is not on PATH \(inst"):
         nav.for_path(project / "app.py")
-    with pytest.raises(NoServer, match=r"no language server is set up for \.txt files"):
+    with pytest.raises(NoServer, match=r"for \.txt files: add one to the `navigation.servers` "):
         nav.for_path(project / "notes.txt")
 
 

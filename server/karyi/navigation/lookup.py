@@ -19,10 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from karyi.navigation.candidates import OUTLINE_FILES, files_naming
-from karyi.navigation.errors import ServerError
+from karyi.navigation.errors import ServerError, ServerGone
 from karyi.navigation.navigator import Navigator
-from karyi.navigation.places import LineReader, Place, kind_name, name_column, uri_path
+from karyi.navigation.places import (
+    LineReader,
+    Place,
+    Symbol,
+    kind_name,
+    name_column,
+    uri_path,
+)
 from karyi.navigation.server import NavServer
+from karyi.navigation.words import WordIndex
 from karyi.workspace.positions import codepoint_index, utf16_column
 
 LOCAL_SCOPES = frozenset({"function", "method", "constructor"})
@@ -53,21 +61,6 @@ KEYWORDS = frozenset(
     }
 )
 """Words before a declared name: a line given without a column points past them."""
-
-
-@dataclass(frozen=True)
-class Symbol:
-    """A declared name: its kind, the chain it is declared in, where its name is."""
-
-    name: str
-    kind: str
-    container: tuple[str, ...]
-    place: Place
-
-    @property
-    def qualified(self) -> str:
-        """`Class.method`, `function`."""
-        return ".".join([*self.container, self.name])
 
 
 class Ambiguous(LookupError):
@@ -184,7 +177,13 @@ async def symbols_named(
         seen = outline(answer, path)
     else:
         for language in nav.languages_present():
-            seen += await _declared_in(nav.server(language), name, path or nav.root, nav.root)
+            try:
+                server = nav.server(language)
+                words = nav.words(server.extensions)
+                seen += await _declared_in(server, name, path or nav.root, nav.root, words)
+            except ServerGone:
+                if nav.installed(language):
+                    raise  # a server that would not start is passed over: its language has none
     matches = [s for s in seen if s.name == name and qualifies(s, qualifier, nav.root)]
     unique: dict[tuple[Path, str], Symbol] = {}
     for match in sorted(matches, key=lambda s: (_is_stub(s.place.path), s.place)):
@@ -193,11 +192,13 @@ async def symbols_named(
     return sorted((_at_name(s, lines_of) for s in unique.values()), key=lambda s: s.place), seen
 
 
-async def _declared_in(server: NavServer, name: str, under: Path, root: Path) -> list[Symbol]:
+async def _declared_in(
+    server: NavServer, name: str, under: Path, root: Path, words: WordIndex | None = None
+) -> list[Symbol]:
     """The symbols of the few files that hold `name` as a word (their outlines), else
     of the server's workspace search, under `under`."""
     buffers = server.overlay.texts(server.extensions)
-    files = await files_naming(under, name, server.extensions, buffers)
+    files = await files_naming(under, name, server.extensions, buffers, words)
     if files is not None and len(files) <= OUTLINE_FILES:
         out: list[Symbol] = []
         for file in files:
@@ -240,7 +241,7 @@ async def closest_names(nav: Navigator, symbol: str, seen: list[Symbol]) -> list
         for language in nav.languages_present():
             try:
                 answer = await nav.server(language).request("workspace/symbol", {"query": name[:2]})
-            except ServerError:  # a server with no project open yet has no names to offer
+            except (ServerError, ServerGone):  # no project open yet, or no server: no names
                 continue
             pool.update({s.name: s for s in workspace_symbols(answer, nav.root)})
     names = difflib.get_close_matches(name, list(pool), n=5, cutoff=0.6)

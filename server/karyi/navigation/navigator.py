@@ -12,11 +12,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from karyi.navigation.grammars import BY_EXTENSION, GRAMMARS, Grammar
 from karyi.navigation.programs import find_program
 from karyi.navigation.server import NavServer
+from karyi.navigation.words import WordIndex
 from karyi.settings.language_servers import Navigation
 from karyi.workspace.documents import DocumentStore
+
+if TYPE_CHECKING:
+    from karyi.navigation.syntax import SyntaxIndex
 
 SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".karyi", "dist"})
 SCAN_LIMIT = 20_000
@@ -55,6 +61,8 @@ class Navigator:
             for ext in spec.extensions:
                 self._by_ext.setdefault(ext.lower(), language)
         self._present: list[str] | None = None
+        self._syntax: SyntaxIndex | None = None
+        self._words: dict[frozenset[str], WordIndex] = {}
         documents.add_listener(self.changed)
 
     def language_of(self, path: Path) -> str | None:
@@ -62,9 +70,58 @@ class Navigator:
         return self._by_ext.get(path.suffix.lower())
 
     def installed(self, language: str) -> bool:
-        """True when the language's server program can be found."""
+        """True when the language's server program can be found and, once tried, started."""
         spec = self.settings.servers.get(language)
+        started = self.servers.get(language)
+        if started is not None and started.unstartable:
+            return False
         return bool(spec and spec.command and find_program(spec.command[0]))
+
+    def installed_for(self, path: Path) -> bool:
+        """True when a usable server handles `path`'s language."""
+        language = self.language_of(path)
+        return language is not None and self.installed(language)
+
+    def missing(self, path: Path) -> str:
+        """Why no language server answers for `path`, and the setting that would add one."""
+        language = self.language_of(path)
+        grammar = BY_EXTENSION.get(path.suffix.lower())
+        title = grammar.title if grammar else language or (path.suffix or path.name)
+        head = f"no language server is available for {title} files"
+        if language is None:
+            return f"{head}: add one to the `navigation.servers` setting (command and extensions)"
+        program = self.settings.servers[language].command[0]
+        started = self.servers.get(language)
+        why = "did not start" if started is not None and started.unstartable else "is not on PATH"
+        return f"{head}: {program} {why} (install it, or set `navigation.servers.{language}`)"
+
+    def unserved(self) -> list[Grammar]:
+        """The languages the syntactic fallback parses that no server answers for."""
+        return [
+            g
+            for g in GRAMMARS
+            if not any(
+                (lang := self.language_of(Path("f" + ext))) and self.installed(lang)
+                for ext in g.extensions
+            )
+        ]
+
+    def words(self, extensions: Iterable[str]) -> WordIndex:
+        """The warm index of the words in the files with `extensions` (one per set)."""
+        key = frozenset(e.lower() for e in extensions)
+        found = self._words.get(key)
+        if found is None:
+            found = self._words[key] = WordIndex(self.root, key)
+        return found
+
+    @property
+    def syntax(self) -> SyntaxIndex:
+        """The tree-sitter index of the syntactic fallback (created on first use)."""
+        if self._syntax is None:
+            from karyi.navigation.syntax import SyntaxIndex
+
+            self._syntax = SyntaxIndex(self.root, self.overlay.texts, self.words)
+        return self._syntax
 
     def server(self, language: str) -> NavServer:
         """The language's server (created, not yet started, on first use)."""
@@ -86,11 +143,8 @@ class Navigator:
     def for_path(self, path: Path) -> NavServer:
         """The server of `path`'s language; `NoServer` names what is missing."""
         language = self.language_of(path)
-        if language is None:
-            raise NoServer(f"no language server is set up for {path.suffix or path.name} files")
-        if not self.installed(language):
-            program = self.settings.servers[language].command[0]
-            raise NoServer(f"the {language} language server ({program}) is not installed")
+        if language is None or not self.installed(language):
+            raise NoServer(self.missing(path))
         return self.server(language)
 
     def languages_present(self) -> list[str]:
@@ -111,6 +165,8 @@ class Navigator:
     def changed(self, paths: Iterable[Path]) -> None:
         """Files changed on disk: every running server is told."""
         listed = list(paths)
+        for words in self._words.values():
+            words.invalidate()
         for server in self.servers.values():
             server.notify_changed(listed)
 

@@ -97,6 +97,21 @@ class Place:
         }
 
 
+@dataclass(frozen=True)
+class Symbol:
+    """A declared name: its kind, the chain it is declared in, where its name is."""
+
+    name: str
+    kind: str
+    container: tuple[str, ...]
+    place: Place
+
+    @property
+    def qualified(self) -> str:
+        """`Class.method`, `function`."""
+        return ".".join([*self.container, self.name])
+
+
 LineReader = Callable[[Path], list[str] | None]
 """A file's lines as the user sees them (an open buffer first); None when unreadable."""
 

@@ -1,4 +1,6 @@
-"""One language server process spoken to over stdio with pygls' JSON-RPC client.
+"""One language server process spoken to over stdio with pygls' JSON-RPC client: the one
+client of every language server Karyi starts, for code navigation (`server.py`) and for
+the problems after an edit (`agent/diagnostics/lsp_clients.py`).
 
 What every Karyi-started language server shares: finding its program, starting it in its
 own process group, the `initialize` handshake, requests that each have a timeout and
@@ -51,14 +53,32 @@ class _RawResults(LanguageServerProtocol):
 Handler = Callable[[Any], Any]
 
 
+def _plain_function(handler: Handler) -> Handler:
+    """`handler` as a function of its own: pygls marks what it registers, which a bound
+    method cannot carry."""
+
+    def handle(params: Any) -> Any:
+        return handler(params)
+
+    return handle
+
+
 class ServerProcess:
     """A started language server: `request` and `notify` until `aclose`."""
 
-    def __init__(self, command: Sequence[str], root: Path) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        root: Path,
+        on_exit: Callable[[ServerGone], None] | None = None,
+    ) -> None:
         self.command = list(command)
         self.root = root
         self.label = Path(self.command[0]).name
+        self.on_exit = on_exit
+        """Called once the process has exited (with what its requests fail with)."""
         self.capabilities: dict[str, Any] = {}
+        self.initialized = False
         self.pid: int | None = None
         self._client: LanguageClient | None = None
         self._process: asyncio.subprocess.Process | None = None
@@ -83,7 +103,7 @@ class ServerProcess:
             raise ServerGone(f"{self.command[0]!r} was not found on PATH")
         client = LanguageClient("karyi", "1", protocol_cls=_RawResults)
         for method, handler in handlers.items():
-            client.feature(method)(handler)
+            client.feature(method)(_plain_function(handler))
         process = await asyncio.create_subprocess_exec(
             program,
             *self.command[1:],
@@ -111,6 +131,7 @@ class ServerProcess:
         }
         result = await self.request("initialize", params, limit)
         self.capabilities = dict((result or {}).get("capabilities") or {})
+        self.initialized = True
         self.notify("initialized", {})
 
     async def request(self, method: str, params: Any, limit: float) -> Any:
@@ -147,16 +168,20 @@ class ServerProcess:
             if not future.done():
                 future.set_exception(self._gone)
         client._stop_event.set()
+        if self.on_exit is not None:
+            self.on_exit(self._gone)
 
     async def aclose(self) -> None:
-        """Shut the server down: `shutdown` and `exit`, then the process group by force."""
+        """Shut the server down: `shutdown` and `exit`, then the process group by force (at
+        once when it never answered `initialize`)."""
         client, process = self._client, self._process
         if process is not None and process.returncode is None and client is not None:
-            with contextlib.suppress(Exception):
-                await self.request("shutdown", None, STOP_SECONDS)
-                self.notify("exit", None)
+            if self.initialized:
+                with contextlib.suppress(Exception):
+                    await self.request("shutdown", None, STOP_SECONDS)
+                    self.notify("exit", None)
             try:
-                await asyncio.wait_for(process.wait(), STOP_SECONDS)
+                await asyncio.wait_for(process.wait(), STOP_SECONDS if self.initialized else 0)
             except TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, 9)

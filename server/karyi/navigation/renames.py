@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from karyi.navigation.lookup import Symbol, outline
-from karyi.navigation.places import Place, uri_path
+from karyi.navigation.lookup import outline
+from karyi.navigation.places import Place, Symbol, uri_path
 from karyi.navigation.server import NavServer
 from karyi.workspace.positions import splice_range
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from karyi.core.plain_json import plain
 from karyi.navigation.errors import ServerGone
 from karyi.navigation.places import uri_path
 
@@ -92,6 +93,34 @@ READY_MESSAGES = {
 """The log message by which a server says it has listed the workspace's files: before
 it, pyright's family answers `workspace/symbol` and `references` from no files at all."""
 
+LOADING_PROGRESS = {"typescript-language-server": r"Initializing JS/TS"}
+"""The work-done progress by which a server says it is loading a project: until it ends,
+tsserver answers from the files loaded so far (a first `references` found 2 of 21), so
+an answer given while it runs is asked for again once it has ended."""
+
+
+class _Loading:
+    """The server's project-loading progress (`LOADING_PROGRESS`): `done` is set when
+    none is under way."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.tokens: set[str] = set()
+        self.done = asyncio.Event()
+        self.done.set()
+
+    def on_progress(self, params: Any) -> None:
+        raw = plain(params) or {}
+        token, value = str(raw.get("token")), raw.get("value") or {}
+        if value.get("kind") == "begin" and re.search(self.pattern, str(value.get("title"))):
+            self.tokens.add(token)
+            self.done.clear()
+        elif value.get("kind") == "end" and token in self.tokens:
+            self.tokens.discard(token)
+            if not self.tokens:
+                self.done.set()
+
+
 HANDLERS: dict[str, Callable[[Any], Any]] = {
     "workspace/configuration": _configuration,
     "client/registerCapability": _answer_none,
@@ -130,8 +159,11 @@ class NavServer:
         self.process: ServerProcess | None = None
         self.starts = 0
         self.crashes = 0
+        self.unstartable = False
+        """True once the server failed to start twice in a row: its language has none."""
         self.started_at = 0.0
         self._starting: asyncio.Task[ServerProcess] | None = None
+        self._loading: _Loading | None = None
         self._open: dict[Path, tuple[int, str]] = {}
         self._disk: dict[Path, None] = {}
         self._busy = 0
@@ -162,7 +194,11 @@ class NavServer:
                 if self.crashes >= 1:
                     raise
                 self.crashes += 1
-                return await self._ask(method, params, limit)
+                try:
+                    return await self._ask(method, params, limit)
+                except ServerGone:
+                    self.unstartable = not self.started_at
+                    raise
         finally:
             self._busy -= 1
             self._arm_idle()
@@ -171,7 +207,13 @@ class NavServer:
         process = await self._ready()
         async with self._lock:
             self._sync(process, _document(params))
-        return await process.request(method, params, limit or self.timeout)
+        answer = await process.request(method, params, limit or self.timeout)
+        loading = self._loading
+        if loading is not None and not loading.done.is_set():  # answered from part of it
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(loading.done.wait(), limit or self.timeout)
+            answer = await process.request(method, params, limit or self.timeout)
+        return answer
 
     def notify_changed(self, paths: Iterable[Path]) -> None:
         """Tell a running server that files changed on disk (a watcher or Karyi wrote them)."""
@@ -214,9 +256,14 @@ class NavServer:
             if pattern and re.search(pattern, str(getattr(params, "message", ""))):
                 listed.set()
 
+        loading = _Loading(LOADING_PROGRESS[self.label]) if self.label in LOADING_PROGRESS else None
+        capabilities = dict(CLIENT_CAPABILITIES)
+        handlers = {**HANDLERS, "window/logMessage": on_log}
+        if loading is not None:
+            capabilities["window"] = {"workDoneProgress": True}
+            handlers["$/progress"] = loading.on_progress
         try:
-            handlers = {**HANDLERS, "window/logMessage": on_log}
-            await process.start(CLIENT_CAPABILITIES, handlers, limit=self.timeout)
+            await process.start(capabilities, handlers, limit=self.timeout)
             if pattern:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(listed.wait(), self.timeout)
@@ -224,7 +271,7 @@ class NavServer:
             await process.aclose()
             raise
         self.started_at = time.monotonic() - begun
-        self.process = process
+        self.process, self._loading = process, loading
         self.stopped.clear()
         return process
 

@@ -18,9 +18,9 @@ from karyi.tools.context import ToolContext
 from karyi.tools.typed import ToolParams, arg, param_class
 
 if TYPE_CHECKING:
-    from karyi.navigation.lookup import Symbol, Target
+    from karyi.navigation.lookup import Target
     from karyi.navigation.navigator import Navigator
-    from karyi.navigation.places import LineReader
+    from karyi.navigation.places import LineReader, Symbol
 
 SYMBOL = (
     "the symbol's name, alone or qualified by its class or module (`get_payload`, "
@@ -94,11 +94,12 @@ async def find_target(
 ) -> Target:
     """The place the call is about; an unknown name fails with the closest names, and
     several matches with the choices (with `many`, they are the target's `symbols`)."""
-    from karyi.navigation.lookup import Ambiguous, Target, locate
+    from karyi.navigation.fallback import locate_any
+    from karyi.navigation.lookup import Ambiguous, Target
 
     nav = navigator(ctx)
     try:
-        return await locate(
+        return await locate_any(
             nav,
             line_reader(ctx),
             symbol=symbol,

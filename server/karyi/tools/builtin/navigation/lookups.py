@@ -83,17 +83,32 @@ class Definition(_Navigate):
 
     async def execute(self, params: Mapping[str, Any], ctx: ToolContext) -> ToolResult:
         """The definitions of the symbol at the place found (several names: all of them)."""
+        from karyi.navigation.fallback import OnlySyntax
         from karyi.navigation.places import places_of
 
         a = self.args(params)
         async with server_faults("definition"):
-            target = await find_target(ctx, a.symbol, a.path, a.line, a.column, many=True)
+            try:
+                target = await find_target(ctx, a.symbol, a.path, a.line, a.column, many=True)
+            except OnlySyntax as only:
+                return _syntactic(a, only, ctx)
             if len(target.symbols) > 1:
                 places = [s.place for s in target.symbols]
                 return _listing_result(f"Definitions of {_about(a)}", places, ctx, None)
             answer = await target.server.request("textDocument/definition", target.place.params())
         places = places_of(answer) or [target.place]
         return _listing_result(f"Definition of {_about(a)}", places, ctx, None)
+
+
+def _syntactic(a: SymbolParams, only: Any, ctx: ToolContext) -> ToolResult:
+    """The declarations the tree-sitter index found, under the line that says so."""
+    if not only.symbols:
+        raise ToolFailure(ErrorCode.NOT_FOUND, f"no declaration of {_about(a)} was found; {only}")
+    notes = {s.place: f"{s.kind} {s.qualified}" for s in only.symbols}
+    result = _listing_result(f"Definition of {_about(a)}", list(notes), ctx, None, notes)
+    head, _, rest = result.llm_content.partition("\n")
+    data = {**result.data, "syntactic": True} if isinstance(result.data, dict) else result.data
+    return ToolResult.ok(f"{head}\n{only.note}\n{rest}", display=result.display, data=data)
 
 
 class References(_Navigate):
