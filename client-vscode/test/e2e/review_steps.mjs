@@ -90,7 +90,9 @@ export async function reviewSteps(page, ws, fake, { step, shot, palette, WAIT })
     // being laid out is sometimes dropped by the web workbench (the menu stays open).
     await fix.hover();
     await page.keyboard.press('Enter');
-    const apply = page.locator('.monaco-button', { hasText: /^Apply$/ });
+    // The preview's own Apply: a notification (a background task of the earlier steps that
+    // finished) may offer an Apply of its own meanwhile.
+    const apply = page.locator('#refactorPreview').getByRole('button', { name: 'Apply', exact: true });
     await apply.waitFor({ timeout: WAIT });
     // An edit that needs confirmation comes unticked: the user ticks it, then applies.
     const tick = page.locator('.bulk-edit-panel input.edit-checkbox').first();
