@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -20,12 +21,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static
 
+from karyi.cli.chat.collector import keep_out_of_collections
 from karyi.cli.chat.commands import LOCAL
 from karyi.cli.chat.completion import Completer, CompletionList
 from karyi.cli.chat.keys import PromptKeys
 from karyi.cli.chat.pictures import PromptInput, message_parts
 from karyi.cli.chat.status import StatusLine
 from karyi.cli.chat.widgets import Conversation, NoticeLine, UserMessage
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:  # the agent loads after the first screen (`_open`), never before it
     from karyi.agent.events import Event
@@ -98,6 +102,8 @@ class ChatApp(PromptKeys):
         self.stop_after_answer = False
         self.stop_after_call: str | None = None
         self._driving = False
+        self._reads = ThreadPoolExecutor(1, thread_name_prefix="karyi-chat-read")
+        """Where the session's blocking reads run, so that closing waits for them."""
         self._last_escape = 0.0
         self._last_interrupt = 0.0
 
@@ -176,12 +182,15 @@ class ChatApp(PromptKeys):
         from karyi.cli.chat.history import draw_transcript
 
         assert self.live is not None
-        transcript = await asyncio.to_thread(self.live.transcript)
+        transcript = await self._read(self.live.transcript)
         draw_transcript(self.feed, transcript, every=every)
 
     async def _find_sandbox(self) -> None:
-        sandboxed = await asyncio.to_thread(lambda: self.runtime.shell.sandboxed)
+        sandboxed = await self._read(lambda: self.runtime.shell.sandboxed)
         self.status.show(sandbox="sandboxed" if sandboxed else "NOT sandboxed")
+
+    def _read(self, read: Callable[[], T]) -> asyncio.Future[T]:
+        return asyncio.get_running_loop().run_in_executor(self._reads, read)
 
     def refresh_status(self) -> None:
         """Model, context used and mode from the live session."""
@@ -385,14 +394,7 @@ class ChatApp(PromptKeys):
 
     async def on_unmount(self) -> None:
         """Stop every turn and release the model and the terminals."""
+        # a read still running in its thread (the history, say) must not meet a closed store
+        await asyncio.to_thread(self._reads.shutdown, wait=True, cancel_futures=True)
         if hasattr(self, "host"):
             await self.host.close()
-
-
-def keep_out_of_collections() -> None:
-    """What the conversation now holds lives as long as it: the garbage collector's
-    full passes leave it alone (over a long session's widgets one took ~100 ms, a
-    dropped frame while an answer streams). `/clear` gives it back (commands.py)."""
-    import gc
-
-    gc.freeze()

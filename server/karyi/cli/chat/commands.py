@@ -61,7 +61,7 @@ async def run_local(app: ChatSurface, text: str) -> bool:
         shown = memory_text(files, runtime.vault.redactor.redact)
         app.feed.mount(NoticeLine(Text(shown), classes="dim"))
     elif name == "clear":
-        gc.unfreeze()  # the widgets removed can be collected (app.keep_out_of_collections)
+        gc.unfreeze()  # the widgets removed can be collected (collector.keep_out_of_collections)
         await app.log_view.remove_children()
     elif name == "history" and app.live is not None:
         gc.unfreeze()

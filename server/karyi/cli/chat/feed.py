@@ -32,6 +32,7 @@ from karyi.agent.events import (
     Usage,
 )
 from karyi.cli.chat.answer import AnswerText
+from karyi.cli.chat.collector import hold_full_collections, release_full_collections
 from karyi.cli.chat.widgets import NoticeLine, ThinkingBlock, ToolCard, UserMessage
 from karyi.cli.view import cost_text, hook_line
 
@@ -139,12 +140,14 @@ class Feed:
             self.thinking = None
             self.answer = AnswerText()
             self.mount(self.answer)
+            hold_full_collections()
         self.answer.add(event.text)
 
     def end_prose(self) -> None:
         """The prose so far is whole: what comes next starts a new block."""
         if self.answer is not None:
             self.answer.finish()
+            release_full_collections()
         self.answer = None
         self.thinking = None
 
