@@ -21,7 +21,6 @@ import os
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,9 +36,9 @@ from karyi.settings import Settings
 from karyi.settings.language_servers import Navigation
 from karyi.tools.context import ToolContext
 from karyi.tools.profiles import builtin_registry
-from karyi.workspace.ripgrep import rg_binary
 from karyi.workspace.workspace import Workspace
 from tests.support.email_package import copy_email, identifier_places
+from tests.support.rg_words import rg_words
 
 PACKAGES = 100
 MODULES = 10
@@ -75,22 +74,6 @@ def _context(root: Path, idle_seconds: float = 300) -> ToolContext:
     settings = Settings()
     nav = Navigator(Navigation(idle_seconds=idle_seconds), root, ws.documents)
     return ToolContext(workspace=ws, settings=settings, navigator=nav)
-
-
-def rg_words(root: Path, name: str) -> tuple[set[tuple[str, int, int]], int]:
-    """`rg -w NAME` as a user types it: the places it reports and its output's size."""
-    out = subprocess.run(
-        [rg_binary(), "--vimgrep", "-w", name, "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout
-    hits = set()
-    for line in out.splitlines():
-        path, row, column, _text = line.split(":", 3)
-        hits.add((path.removeprefix("./"), int(row), int(column)))
-    return hits, len(out)
 
 
 async def references(ctx: ToolContext, name: str) -> tuple[set[tuple[str, int, int]], int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -43,3 +44,24 @@ async def impatient(ws_root: Path) -> AsyncIterator[ShellManager]:
 def make_manager(ws_root: Path, vault: Vault | None = None, **shell: Any) -> ShellManager:
     """A manager with the given `shell.*` settings."""
     return ShellManager(Workspace.open(ws_root), shell_settings(**shell), vault)
+
+
+@pytest.fixture
+async def web() -> AsyncIterator[tuple[int, list[str]]]:
+    """An HTTP server on the loopback that answers with the Host it was asked for (the
+    network allowlist's tests: its port, and the Hosts asked for so far)."""
+    hosts: list[str] = []
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = (await reader.readuntil(b"\r\n\r\n")).decode()
+        host = next(
+            line[5:].strip() for line in head.split("\r\n") if line.lower().startswith("host:")
+        )
+        hosts.append(host)
+        writer.write(f"HTTP/1.0 200 OK\r\n\r\nhello {host}".encode())
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    async with server:
+        yield server.sockets[0].getsockname()[1], hosts

@@ -3,9 +3,7 @@ proxy, and nothing else (a server of the test's own on the loopback, nothing mor
 
 from __future__ import annotations
 
-import asyncio
 import copy
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -37,26 +35,6 @@ def test_domains_and_wildcards() -> None:
     assert policy.refusal("files.example.com") is None and policy.refusal("pypi.org") is None
     assert policy.refusal("evil.example.com") == "in shell.sandbox.deniedDomains"
     assert policy.refusal("github.com") == "not in shell.sandbox.allowedDomains"
-
-
-@pytest.fixture
-async def web() -> AsyncIterator[tuple[int, list[str]]]:
-    """An HTTP server on the loopback that answers with the Host it was asked for."""
-    hosts: list[str] = []
-
-    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        head = (await reader.readuntil(b"\r\n\r\n")).decode()
-        host = next(
-            line[5:].strip() for line in head.split("\r\n") if line.lower().startswith("host:")
-        )
-        hosts.append(host)
-        writer.write(f"HTTP/1.0 200 OK\r\n\r\nhello {host}".encode())
-        await writer.drain()
-        writer.close()
-
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    async with server:
-        yield server.sockets[0].getsockname()[1], hosts
 
 
 def _get(url: str) -> str:

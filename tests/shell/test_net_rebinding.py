@@ -8,35 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from karyi.core.addresses import IP
 from karyi.shell.netproxy import DomainPolicy, SandboxProxy, resolve
 
 LOOPBACK = ipaddress.ip_address("127.0.0.1")
-
-
-@pytest.fixture
-async def web() -> AsyncIterator[tuple[int, list[str]]]:
-    """An HTTP server on the loopback that answers with the Host it was asked for."""
-    hosts: list[str] = []
-
-    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        head = (await reader.readuntil(b"\r\n\r\n")).decode()
-        host = next(
-            line[5:].strip() for line in head.split("\r\n") if line.lower().startswith("host:")
-        )
-        hosts.append(host)
-        writer.write(f"HTTP/1.0 200 OK\r\n\r\nhello {host}".encode())
-        await writer.drain()
-        writer.close()
-
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
-    async with server:
-        yield server.sockets[0].getsockname()[1], hosts
 
 
 class Dns:

@@ -5,7 +5,6 @@ questions (docs/tools.md#code-navigation)."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,9 +13,9 @@ import pytest
 from karyi.navigation.navigator import Navigator
 from karyi.settings import Settings
 from karyi.tools.context import ToolContext
-from karyi.workspace.ripgrep import rg_binary
 from karyi.workspace.workspace import Workspace
 from tests.support.email_package import copy_email, declaration, identifier_places
+from tests.support.rg_words import rg_words
 from tests.support.tool_calls import call, code
 
 QUESTIONS = [
@@ -86,7 +85,7 @@ async def test_references_beat_rg_on_precision(nav_ctx: ToolContext) -> None:
         hits += len(got & truth)
         truth_total += len(truth)
         assert declaration(root, name, owner) in got  # references include the definition
-        rg = _rg_words(root, name)
+        rg, _size = rg_words(root, name)
         rg_hits += len(rg)
         rg_true += len(rg & truth)
     precision, recall = hits / found, hits / truth_total
@@ -94,21 +93,6 @@ async def test_references_beat_rg_on_precision(nav_ctx: ToolContext) -> None:
     assert precision >= 0.97, precision
     assert recall >= 0.8, recall
     assert precision - rg_precision >= 0.1, (precision, rg_precision)
-
-
-def _rg_words(root: Path, name: str) -> set[tuple[str, int, int]]:
-    out = subprocess.run(
-        [rg_binary(), "--vimgrep", "-w", "--no-heading", name, "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout
-    hits = set()
-    for line in out.splitlines():
-        path, row, column, _text = line.split(":", 3)
-        hits.add((path.removeprefix("./"), int(row), int(column)))
-    return hits
 
 
 async def test_a_name_that_says_too_little_or_nothing(nav_ctx: ToolContext) -> None:

@@ -18,8 +18,8 @@ from karyi.navigation.navigator import Navigator
 from karyi.navigation.programs import find_program
 from karyi.settings import Settings
 from karyi.tools.context import ToolContext
-from karyi.workspace.ripgrep import rg_binary
 from karyi.workspace.workspace import Workspace
+from tests.support.rg_words import rg_words
 from tests.support.tool_calls import call
 
 TARBALL = Path(__file__).with_name("data") / "npm" / "immer-11.2.13.tgz"
@@ -107,21 +107,6 @@ def _places(data: object) -> set[Place]:
     return {(d["path"], d["line"], d["column"]) for d in data["locations"]}
 
 
-def _rg(root: Path, name: str) -> set[Place]:
-    out = subprocess.run(
-        [rg_binary(), "--vimgrep", "-w", name, "src"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout
-    hits = set()
-    for line in out.splitlines():
-        path, row, column, _text = line.split(":", 3)
-        hits.add((path, int(row), int(column)))
-    return hits
-
-
 async def test_definitions_and_references_against_typescripts_own(
     ctx: ToolContext, immer: Path, truth: dict[str, dict[str, list[list[object]]]]
 ) -> None:
@@ -135,7 +120,7 @@ async def test_definitions_and_references_against_typescripts_own(
         refs = await call("karyi.references", {"symbol": name, "path": path}, ctx)
         assert refs.success, refs.llm_content
         real = {tuple(p) for p in expected["references"]}
-        for key, got in (("tool", _places(refs.data)), ("rg", _rg(immer, name))):
+        for key, got in (("tool", _places(refs.data)), ("rg", rg_words(immer, name, "src")[0])):
             tally[key][0] += len(got)
             tally[key][1] += len(got & real)  # type: ignore[operator]
             tally[key][2] += len(real)
